@@ -1,0 +1,139 @@
+/**
+ * Builds an AgentRuntime from command-line level options: loads the model catalog, the
+ * modes, the tools and the session (new or resumed), and restores mode, model and
+ * reasoning level from a resumed session.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ModelSpec } from "../contracts/provider.ts";
+import type { SessionStore } from "../contracts/session-store.ts";
+import { createPermissionGate } from "../permissions/gate.ts";
+import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
+import { createSession } from "../session/create-session.ts";
+import { openSession } from "../session/open-session.ts";
+import { createRecallTool } from "../tools/recall.ts";
+import { createBuiltinTools, selectTools } from "../tools/registry.ts";
+import type { WireError } from "../wire/errors.ts";
+import { Compaction } from "./compaction.ts";
+import { ModelController, type ProviderOptions } from "./model-controller.ts";
+import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
+import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
+
+export interface RuntimeConfig {
+  cwd?: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  serverVersion: string;
+  model?: string;
+  mode?: string;
+  session?: string;
+  tools?: string[];
+  headlessPolicy?: HeadlessPolicy;
+  basePrompt?: string;
+  providerOptions?: ProviderOptions;
+}
+
+export interface CreatedRuntime {
+  runtime: AgentRuntime;
+  /** Problems worth telling the user that did not stop the agent (e.g. a bad models.json). */
+  warnings: string[];
+}
+
+export function createRuntime(
+  config: RuntimeConfig,
+): { ok: true; value: CreatedRuntime } | { ok: false; error: WireError } {
+  const warnings: string[] = [];
+  const cwd = resolveCwd(config.cwd ?? process.cwd());
+  if (!cwd.ok) return cwd;
+
+  const catalog = loadModelCatalog(config.home, config.env);
+  for (const e of catalog.errors as CatalogError[]) warnings.push(`${e.file}: ${e.field}: ${e.reason}`);
+
+  const modes = loadModeCatalog([join(cwd.path, ".shard", "modes"), join(config.home, "modes")], (w) =>
+    warnings.push(`${w.file}: ${w.reason}`),
+  );
+
+  let session: SessionStore;
+  if (config.session) {
+    const opened = openSession({
+      home: config.home,
+      idOrPath: config.session,
+      onWarning: (w) => warnings.push(`session: ${w.kind}: ${w.message}`),
+    });
+    if (!opened.ok) return { ok: false, error: opened.error };
+    session = opened.store;
+  } else {
+    session = createSession({ home: config.home, cwd: cwd.path });
+  }
+  const saved = session.state();
+
+  const modeName = config.mode ?? saved.mode ?? "build";
+  const modeController = new ModeController(modes, modeName);
+  if (!modes.some((m) => m.name === modeName)) {
+    session.close();
+    return fail("NOT_FOUND", `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`);
+  }
+
+  const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
+  const spec: ModelSpec | undefined = resolveModel(catalog, modelId);
+  if (!spec) {
+    session.close();
+    return fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+  }
+  const models = new ModelController(
+    catalog.models,
+    (id) => resolveModel(catalog, id),
+    spec,
+    config.env,
+    config.providerOptions,
+  );
+  for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
+
+  let tools = createBuiltinTools();
+  const recall = createRecallTool(() => session);
+  tools = [...tools, recall];
+  if (config.tools) {
+    const selected = selectTools(tools, config.tools);
+    if (!selected.ok) {
+      session.close();
+      return fail("INVALID_REQUEST", `--tools: ${selected.message}`);
+    }
+    tools = selected.tools;
+  }
+
+  const compaction = new Compaction(
+    config.home,
+    () => session,
+    () => models.current,
+  );
+  const runtime = new AgentRuntime({
+    cwd: cwd.path,
+    home: config.home,
+    serverVersion: config.serverVersion,
+    session,
+    tools,
+    gate: createPermissionGate({ home: config.home, cwd: cwd.path }),
+    modes: modeController,
+    models,
+    compaction,
+    headlessPolicy: config.headlessPolicy ?? "deny",
+    ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
+  });
+  compaction.bind(runtime);
+  for (const w of compaction.warnings) warnings.push(w);
+  return { ok: true, value: { runtime, warnings } };
+}
+
+function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; error: WireError } {
+  try {
+    const path = realpathSync(resolve(dir));
+    if (!statSync(path).isDirectory()) return fail("INVALID_REQUEST", `--cwd ${dir} is not a directory`);
+    return { ok: true, path };
+  } catch {
+    return fail("NOT_FOUND", `--cwd ${dir} does not exist`);
+  }
+}
+
+function fail(code: WireError["code"], message: string): { ok: false; error: WireError } {
+  return { ok: false, error: { code, message } };
+}

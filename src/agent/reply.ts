@@ -1,0 +1,11 @@
+/** A command handler's outcome, turned into a `response` by commands.ts. */
+import { type WireError, wireError } from "../wire/errors.ts";
+
+/** `after` runs once the response is out, so e.g. `turn_start` follows the accepting response. */
+export type Reply = { ok: true; data?: unknown; after?: () => void } | { ok: false; error: WireError };
+
+export const ok = (data?: unknown): Reply => ({ ok: true, data });
+export const fail = (code: WireError["code"], message: string): Reply => ({
+  ok: false,
+  error: wireError(code, message),
+});

@@ -1,0 +1,71 @@
+/**
+ * `session_op` (PROTOCOL §9.2): list, compact and fork, with the exact lifecycle and error
+ * mappings of the spec. Compact and fork are between-turn operations: CONFLICT while a turn
+ * is queued or in flight.
+ */
+
+import { validateKeepRecentTokens } from "../session/compaction/compaction-config.ts";
+import { forkSession } from "../session/fork-session.ts";
+import { listSessions } from "../session/list-sessions.ts";
+import { fail, type Reply } from "./reply.ts";
+import type { AgentRuntime } from "./runtime.ts";
+
+export async function handleSessionOp(
+  runtime: AgentRuntime,
+  command: Record<string, unknown>,
+): Promise<Reply> {
+  const op = command.op as "list" | "compact" | "fork";
+  const args = (command.args ?? {}) as Record<string, unknown>;
+  switch (op) {
+    case "list":
+      return {
+        ok: true,
+        data: {
+          sessions: listSessions(runtime.options.home, runtime.options.cwd),
+          active: runtime.session.sessionId,
+        },
+      };
+    case "compact":
+      return compact(runtime, args);
+    case "fork":
+      return fork(runtime, args);
+  }
+}
+
+function busy(runtime: AgentRuntime): boolean {
+  return (
+    runtime.turnActive ||
+    runtime.state.busy ||
+    runtime.followUpQueue.length > 0 ||
+    runtime.steerQueue.length > 0
+  );
+}
+
+async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Promise<Reply> {
+  const keep = args.keep_recent_tokens;
+  if (keep !== undefined) {
+    const checked = validateKeepRecentTokens(keep);
+    if (!checked.ok) return { ok: false, error: checked.error };
+  }
+  if (busy(runtime)) return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
+  const { outcome, release } = await runtime.options.compaction.manual(keep as number | undefined);
+  if ("error" in outcome) {
+    release();
+    return { ok: false, error: outcome.error };
+  }
+  return { ok: true, data: outcome, after: release };
+}
+
+function fork(runtime: AgentRuntime, args: Record<string, unknown>): Reply {
+  const from = args.from_entry_id;
+  if (typeof from !== "string" || from === "") {
+    return fail(
+      "INVALID_REQUEST",
+      'session_op fork: field "args.from_entry_id": a non-empty string is required',
+    );
+  }
+  if (busy(runtime)) return fail("CONFLICT", "fork runs between turns; a turn is queued or in flight");
+  const result = forkSession(runtime.session, from);
+  if (!result.ok) return { ok: false, error: result.error };
+  return { ok: true, data: result.data };
+}

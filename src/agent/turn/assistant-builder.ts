@@ -1,0 +1,104 @@
+/**
+ * Builds one assistant message from normalized provider events and turns each event into
+ * a delta-only `message_delta` (a delta never carries the message so far).
+ */
+import type { ProviderEvent } from "../../contracts/provider.ts";
+import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
+
+type Emit = (event: { type: "message_delta" } & Record<string, unknown>) => void;
+
+interface OpenToolCall {
+  index: number;
+  args: string;
+}
+
+export interface ParsedToolCall {
+  block: ToolCallBlock;
+  /** Set when the streamed arguments were not a JSON object. */
+  argsError?: string;
+}
+
+export class AssistantBuilder {
+  readonly blocks: ContentBlock[] = [];
+  private readonly toolCalls = new Map<string, OpenToolCall>();
+  private readonly argErrors = new Map<string, string>();
+
+  constructor(
+    readonly messageId: string,
+    private readonly emit: Emit,
+  ) {}
+
+  apply(event: ProviderEvent): void {
+    switch (event.type) {
+      case "text_delta":
+      case "thinking_delta": {
+        const kind = event.type === "text_delta" ? "text" : "thinking";
+        const last = this.blocks.at(-1);
+        if (last?.type !== kind) this.blocks.push({ type: kind, text: "" });
+        const block = this.blocks.at(-1) as { text: string };
+        block.text += event.text;
+        this.delta({ block_index: this.blocks.length - 1, kind, text_delta: event.text });
+        return;
+      }
+      case "thinking_signature": {
+        const last = this.blocks.findLast((b) => b.type === "thinking");
+        if (last?.type === "thinking") last.signature = event.signature;
+        return;
+      }
+      case "tool_call_start": {
+        this.blocks.push({ type: "tool_call", id: event.id, name: event.name, args: {} });
+        const index = this.blocks.length - 1;
+        this.toolCalls.set(event.id, { index, args: "" });
+        this.delta({ block_index: index, kind: "tool_call", tool_call_id: event.id, name: event.name });
+        return;
+      }
+      case "tool_call_delta": {
+        const open = this.toolCalls.get(event.id);
+        if (!open) return;
+        open.args += event.args_delta;
+        this.delta({ block_index: open.index, kind: "tool_call", args_delta: event.args_delta });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Parses the accumulated tool arguments; call once the stream has ended. */
+  finish(): Message {
+    for (const [id, open] of this.toolCalls) {
+      const block = this.blocks[open.index] as ToolCallBlock;
+      const raw = open.args.trim();
+      if (raw === "") continue;
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+          block.args = parsed as Record<string, unknown>;
+        } else {
+          this.argErrors.set(id, "tool arguments must be a JSON object");
+        }
+      } catch (err) {
+        this.argErrors.set(id, `tool arguments are not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    this.toolCalls.clear();
+    return { id: this.messageId, role: "assistant", content: this.blocks };
+  }
+
+  toolCallsToRun(): ParsedToolCall[] {
+    return this.blocks
+      .filter((b): b is ToolCallBlock => b.type === "tool_call")
+      .map((block) => {
+        const argsError = this.argErrors.get(block.id);
+        return argsError ? { block, argsError } : { block };
+      });
+  }
+
+  isEmpty(): boolean {
+    return this.blocks.length === 0;
+  }
+
+  private delta(fields: Record<string, unknown>): void {
+    this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Runs one tool call: argument checks → permission gate → `tool_call` event → execute →
+ * persist → `tool_result` event. Every outcome, including denial and abort, produces a
+ * tool result so the history never holds a call without its result.
+ */
+import { Value } from "@sinclair/typebox/value";
+import type { ModePolicy, PermissionAsker, PermissionGate } from "../../contracts/permission-gate.ts";
+import type { AnyTool, ToolContext, ToolResult } from "../../contracts/tool.ts";
+import type { Message } from "../../types/shared.ts";
+import type { ParsedToolCall } from "./assistant-builder.ts";
+
+export interface ToolRunnerDeps {
+  tools: ReadonlyMap<string, AnyTool>;
+  gate: PermissionGate;
+  ask: PermissionAsker;
+  askUser: ToolContext["askUser"];
+  cwd: string;
+  mode: () => ModePolicy;
+  emit: (event: { type: string } & Record<string, unknown>) => void;
+  /** Persists the result; must return only once it is on disk. */
+  persist: (message: Message, durationMs: number | undefined) => void;
+  newId: (prefix: string) => string;
+}
+
+const failure = (message: string): ToolResult => ({ content: { kind: "error", message }, is_error: true });
+
+export async function runToolCall(
+  call: ParsedToolCall,
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+): Promise<void> {
+  const { block } = call;
+  const result = await decideAndExecute(call, deps, signal);
+  const message: Message = {
+    id: deps.newId("msg"),
+    role: "user",
+    content: [
+      {
+        type: "tool_result",
+        tool_call_id: block.id,
+        content: result.content,
+        is_error: result.is_error,
+        ...(result.exit_code !== undefined ? { exit_code: result.exit_code } : {}),
+        ...(result.images?.length ? { images: result.images } : {}),
+      },
+    ],
+  };
+  deps.persist(message, result.duration_ms);
+  deps.emit({
+    type: "tool_result",
+    tool_call_id: block.id,
+    content: result.content,
+    is_error: result.is_error,
+    ...(result.exit_code !== undefined ? { exit_code: result.exit_code } : {}),
+    ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
+    ...(result.render ? { render: result.render } : {}),
+  });
+}
+
+/** Result for a call that never ran because the turn was aborted first. */
+export function abortedResult(): ToolResult {
+  return failure("aborted by the user before this tool ran");
+}
+
+async function decideAndExecute(
+  call: ParsedToolCall,
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const { block } = call;
+  if (signal.aborted) return abortedResult();
+  const tool = deps.tools.get(block.name);
+  if (!tool) {
+    return failure(`unknown tool "${block.name}". Available tools: ${[...deps.tools.keys()].join(", ")}`);
+  }
+  if (call.argsError) return failure(`${block.name}: ${call.argsError}`);
+  if (!Value.Check(tool.parameters, block.args)) {
+    const first = Value.Errors(tool.parameters, block.args).First();
+    const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(arguments)";
+    return failure(
+      `${block.name}: invalid argument "${field}": ${first?.message ?? "does not match the schema"}`,
+    );
+  }
+  const decision = await deps.gate.decide(
+    { tool, args: block.args, cwd: deps.cwd, mode: deps.mode(), signal },
+    deps.ask,
+  );
+  if (!decision.allowed) {
+    if (signal.aborted) return abortedResult();
+    return failure(`permission denied: ${decision.reason}`);
+  }
+  if (signal.aborted) return abortedResult();
+  let render: ReturnType<NonNullable<AnyTool["render"]>>;
+  try {
+    render = tool.render?.(block.args);
+  } catch {
+    render = undefined; // a preview is optional; never fail the call over it
+  }
+  deps.emit({
+    type: "tool_call",
+    tool_call_id: block.id,
+    name: block.name,
+    args: block.args,
+    read_only: tool.isReadOnly,
+    ...(render ? { render } : {}),
+  });
+  const started = performance.now();
+  try {
+    const result = await tool.execute(block.args, {
+      cwd: deps.cwd,
+      signal,
+      toolCallId: block.id,
+      askUser: deps.askUser,
+    });
+    return result.duration_ms === undefined
+      ? { ...result, duration_ms: Math.round(performance.now() - started) }
+      : result;
+  } catch (err) {
+    // The contract says tools never throw; if one does, the turn still goes on.
+    return { ...failure(`${block.name} crashed: ${(err as Error).message}`), duration_ms: 0 };
+  }
+}

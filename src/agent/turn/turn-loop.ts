@@ -1,0 +1,159 @@
+/**
+ * One turn: provider call → deltas → `message_complete` → tools → steer delivery → next
+ * provider call, until the model stops (PROTOCOL §9.2, §9.4, §12.1). The provider is taken
+ * from the model controller at every call boundary, so a model switch never interrupts a
+ * stream. Every tool call in a persisted assistant message gets a persisted result.
+ */
+import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
+import { computeCost } from "../../providers/cost.ts";
+import type { Image, Message, Usage } from "../../types/shared.ts";
+import type { WireError } from "../../wire/errors.ts";
+import type { ModelController } from "../model-controller.ts";
+import { AssistantBuilder } from "./assistant-builder.ts";
+import { runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
+
+export interface UserInput {
+  message: string;
+  images?: Image[];
+}
+
+export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
+  models: ModelController;
+  systemPrompt: () => string;
+  toolSpecs: () => ProviderToolSpec[];
+  /** The live window the provider sees (post-compaction), read at each call. */
+  window: () => Message[];
+  persistMessage: (message: Message) => void;
+  persistToolResult: (message: Message, durationMs: number | undefined) => void;
+  /** Drains queued steer messages; they are delivered before the next provider call. */
+  takeSteers: () => UserInput[];
+  /** Emergency tier: called at each iteration boundary; compacts when the window is full. */
+  beforeProviderCall: (signal: AbortSignal) => Promise<void>;
+  /** Forced compaction after a context-overflow error; returns true when it freed room. */
+  compactAfterOverflow: (signal: AbortSignal) => Promise<boolean>;
+  onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) => void;
+  onRetry: (detail: string) => void;
+}
+
+export interface TurnOutcome {
+  usage: Usage;
+  error?: WireError;
+}
+
+export function userMessage(input: UserInput, id: string): Message {
+  const content: Message["content"] = [];
+  if (input.message !== "") content.push({ type: "text", text: input.message });
+  for (const img of input.images ?? [])
+    content.push({ type: "image", data: img.data, mime_type: img.mime_type });
+  return { id, role: "user", content };
+}
+
+export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
+  const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost: 0 };
+  let overflowRetried = false;
+  const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
+
+  for (;;) {
+    if (signal.aborted) return { usage: total };
+    await deps.beforeProviderCall(signal);
+    const selected = deps.models.providerForNextCall();
+    if (!selected.ok) return { usage: total, error: selected.error };
+    const { provider, spec } = selected;
+
+    const builder = new AssistantBuilder(deps.newId("msg"), deps.emit);
+    let failure: Extract<ProviderEvent, { type: "error" }> | undefined;
+    let usage: ProviderUsage | undefined;
+    const effort = deps.models.effort();
+    const stream = provider.stream({
+      model: spec.model,
+      system: deps.systemPrompt(),
+      messages: deps.window(),
+      tools: deps.toolSpecs(),
+      maxOutputTokens: spec.max_output,
+      signal,
+      ...(effort ? { reasoning: effort } : {}),
+    });
+    for await (const event of stream) {
+      if (event.type === "error") failure = event;
+      else if (event.type === "usage") usage = event.usage;
+      else if (event.type === "retry") {
+        deps.onRetry(
+          `retrying in ${Math.round(event.delay_ms)} ms (attempt ${event.attempt}): ${event.reason}`,
+        );
+      } else builder.apply(event);
+    }
+
+    if (failure?.kind === "context_overflow" && builder.isEmpty() && !overflowRetried) {
+      overflowRetried = true;
+      if (await deps.compactAfterOverflow(signal)) continue;
+    }
+
+    const message = builder.finish();
+    if (!builder.isEmpty()) {
+      deps.persistMessage(message);
+      deps.emit({ type: "message_complete", message_id: message.id, message });
+    }
+    if (usage) {
+      addUsage(total, usage, spec);
+      deps.onProviderUsage(usage, spec, message.id);
+    }
+
+    const calls = builder.toolCallsToRun();
+    const streamFailed = failure !== undefined || signal.aborted;
+    if (streamFailed) {
+      // A cut-off message may name tool calls: answer each so the history stays valid.
+      const reason = signal.aborted
+        ? "aborted by the user before this tool ran"
+        : "the model response was cut off before this tool call completed";
+      for (const call of calls) {
+        runToolCallUnexecuted(call.block.id, reason, deps.persistToolResult, deps.emit, deps.newId);
+      }
+      if (signal.aborted || failure?.kind === "aborted") return { usage: total };
+      return { usage: total, error: providerError(failure!) };
+    }
+
+    for (const call of calls) await runToolCall(call, toolDeps, signal);
+    if (signal.aborted) return { usage: total };
+
+    const steers = deps.takeSteers();
+    for (const steer of steers) {
+      const msg = userMessage(steer, deps.newId("msg"));
+      deps.persistMessage(msg);
+      deps.emit({ type: "message_complete", message_id: msg.id, message: msg });
+    }
+    if (calls.length === 0 && steers.length === 0) return { usage: total };
+  }
+}
+
+function runToolCallUnexecuted(
+  toolCallId: string,
+  reason: string,
+  persist: TurnDeps["persistToolResult"],
+  emit: TurnDeps["emit"],
+  newId: TurnDeps["newId"],
+): void {
+  const content = { kind: "error" as const, message: reason };
+  persist(
+    {
+      id: newId("msg"),
+      role: "user",
+      content: [{ type: "tool_result", tool_call_id: toolCallId, content, is_error: true }],
+    },
+    undefined,
+  );
+  emit({ type: "tool_result", tool_call_id: toolCallId, content, is_error: true });
+}
+
+function providerError(failure: Extract<ProviderEvent, { type: "error" }>): WireError {
+  const prefix = failure.kind === "context_overflow" ? "context window exceeded: " : "";
+  return { code: "PROVIDER_ERROR", message: `${prefix}${failure.message}` };
+}
+
+function addUsage(total: Usage, usage: ProviderUsage, spec: ModelSpec): void {
+  total.input += usage.input;
+  total.output += usage.output;
+  total.cache_read = (total.cache_read ?? 0) + (usage.cache_read ?? 0);
+  total.cache_write = (total.cache_write ?? 0) + (usage.cache_write ?? 0);
+  total.cost = (total.cost ?? 0) + computeCost(spec, usage);
+  total.model = spec.id;
+}

@@ -1,0 +1,105 @@
+/** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
+import { readFileSync } from "node:fs";
+import pkg from "../../package.json" with { type: "json" };
+import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import type { HeadlessPolicy } from "../agent/runtime.ts";
+import { createStdioConnection, serveStdio } from "../agent/stdio-connection.ts";
+import { shardHome } from "../support/shard-home.ts";
+import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
+import { BatchedWriter } from "./batched-writer.ts";
+import { AGENT_FLAG_OPTIONS, HEADLESS_POLICIES, parseFlags, UsageError } from "./flags.ts";
+
+export const AGENT_HELP = `Usage: shard agent [options]
+
+Runs one coding agent that speaks the Shard per-agent protocol (JSONL, one message per
+line) on stdin/stdout. It sends hello and sync first, then streams events; it exits on stdin EOF.
+
+Options:
+  --cwd DIR                     working directory (default: current directory)
+  --model PROVIDER/MODEL        e.g. anthropic/claude-sonnet-4-5, openai/gpt-4.1, local/qwen3:8b
+  --mode NAME                   build (default), plan, or a mode from .shard/modes/
+  --session ID|PATH             resume a session (id under $SHARD_HOME/sessions, or a .jsonl path)
+  --tools a,b,c                 only these tools (read,write,edit,bash,grep,find,ls,ask,recall)
+  --headless-policy POLICY      with no interactive client: deny (default), allow_if_rule_matches, queue
+  --system-prompt-file FILE     replace the built-in base prompt
+`;
+
+export interface CommonFlags {
+  cwd?: string;
+  model?: string;
+  mode?: string;
+  session?: string;
+  tools?: string;
+  "headless-policy"?: string;
+  "system-prompt-file"?: string;
+}
+
+/** Turns shared flags into a runtime config; throws UsageError on bad values. */
+export function runtimeConfigFrom(
+  flags: CommonFlags,
+  env: Record<string, string | undefined>,
+): RuntimeConfig {
+  const policy = flags["headless-policy"];
+  if (policy !== undefined && !(HEADLESS_POLICIES as readonly string[]).includes(policy)) {
+    throw new UsageError(`--headless-policy must be one of ${HEADLESS_POLICIES.join(", ")}`);
+  }
+  let basePrompt: string | undefined;
+  if (flags["system-prompt-file"]) {
+    try {
+      basePrompt = readFileSync(flags["system-prompt-file"], "utf8");
+    } catch (err) {
+      throw new UsageError(`--system-prompt-file: ${(err as Error).message}`);
+    }
+  }
+  const tools = flags.tools
+    ?.split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const config: RuntimeConfig = { home: shardHome(env), env, serverVersion: pkg.version };
+  if (flags.cwd) config.cwd = flags.cwd;
+  if (flags.model) config.model = flags.model;
+  if (flags.mode) config.mode = flags.mode;
+  if (flags.session) config.session = flags.session;
+  if (tools) config.tools = tools;
+  if (policy) config.headlessPolicy = policy as HeadlessPolicy;
+  if (basePrompt) config.basePrompt = basePrompt;
+  const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
+  if (retryBase !== undefined && Number.isFinite(retryBase))
+    config.providerOptions = { retryBaseMs: retryBase };
+  return config;
+}
+
+export async function agentCommand(argv: string[]): Promise<number> {
+  let config: RuntimeConfig;
+  try {
+    const { values } = parseFlags(argv, AGENT_FLAG_OPTIONS, false);
+    if (values.help) {
+      process.stdout.write(AGENT_HELP);
+      return 0;
+    }
+    config = runtimeConfigFrom(values, process.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`shard agent: ${err.message}\n${AGENT_HELP}`);
+    return 2;
+  }
+  const out = new BatchedWriter((s) => process.stdout.write(s));
+  const created = createRuntime(config);
+  if (!created.ok) {
+    // Still speak the protocol: a client reading stdout sees a fatal error event.
+    out.write(encodeJsonLine({ type: "error", ...created.error, fatal: true }));
+    await out.flush();
+    process.stderr.write(`shard agent: ${created.error.code}: ${created.error.message}\n`);
+    return 1;
+  }
+  const { runtime, warnings } = created.value;
+  const connection = createStdioConnection(out);
+  runtime.attach(connection);
+  for (const warning of warnings) {
+    process.stderr.write(`shard agent: warning: ${warning}\n`);
+    runtime.emit({ type: "error", code: "INVALID_REQUEST", message: warning, fatal: false });
+  }
+  await serveStdio(runtime, Bun.stdin.stream(), connection);
+  await out.flush();
+  return 0;
+}

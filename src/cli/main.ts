@@ -1,0 +1,68 @@
+#!/usr/bin/env bun
+/**
+ * `shard` entry point: argument dispatch only (ARCHITECTURE §2, L5). Each command lives in
+ * its own module and is imported lazily so `--help` and `agent` start fast.
+ */
+import pkg from "../../package.json" with { type: "json" };
+
+interface CommandEntry {
+  summary: string;
+  run: (argv: string[]) => Promise<number>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  agent: {
+    summary: "run one headless agent speaking JSONL on stdin/stdout",
+    run: async (argv) => (await import("./agent-command.ts")).agentCommand(argv),
+  },
+  run: {
+    summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',
+    run: async (argv) => (await import("./run-command.ts")).runCommand(argv),
+  },
+};
+
+export const HELP = `shard ${pkg.version} — run LLM coding agents
+
+Usage:
+  shard <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)
+  .join("\n")}
+
+Options:
+  -h, --help       show this help (or: shard <command> --help)
+  -v, --version    print the version
+
+Environment:
+  SHARD_HOME          configuration and state (default ~/.shard)
+  ANTHROPIC_API_KEY   / ANTHROPIC_BASE_URL   Anthropic Messages provider
+  OPENAI_API_KEY      / OPENAI_BASE_URL      OpenAI and OpenAI-compatible providers
+  SHARD_MODEL         default model, as provider/model
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (first === "-v" || first === "--version") {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const command = COMMANDS[first];
+  if (!command) {
+    process.stderr.write(
+      `shard: unknown command "${first}". Commands: ${Object.keys(COMMANDS).join(", ")}. See 'shard --help'.\n`,
+    );
+    return 2;
+  }
+  return command.run(rest);
+}
+
+if (import.meta.main) {
+  // exitCode, never process.exit(): pending stdout writes must flush (ARCHITECTURE §3).
+  process.exitCode = await main(process.argv.slice(2));
+}

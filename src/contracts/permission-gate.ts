@@ -1,0 +1,55 @@
+/**
+ * PermissionGate contract (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order:
+ * mode policy → persisted grants → read-only inside cwd → ask.
+ */
+import type { PermissionChoice, PermissionDecision, PermissionDetail } from "../types/permissions.ts";
+import type { AnyTool } from "./tool.ts";
+
+export interface ModePolicy {
+  /** Name of the active mode, for messages. */
+  name: string;
+  /** When set, only these tool names may run at all. */
+  allowedTools?: string[];
+  /** `plan` mode: mutating tools are denied without asking. */
+  denyMutating: boolean;
+}
+
+export interface PermissionCheck {
+  tool: AnyTool;
+  args: Record<string, unknown>;
+  /** Agent cwd, absolute and symlink-resolved. */
+  cwd: string;
+  mode: ModePolicy;
+  signal: AbortSignal;
+}
+
+/** What the gate shows the user; the runtime adds `request_id` and emits `permission_request`. */
+export interface PermissionAsk {
+  tool_name: string;
+  input: unknown;
+  prompt: string;
+  options: PermissionDecision[];
+  details?: PermissionDetail[];
+  choices?: PermissionChoice[];
+}
+
+/** How a pending request was answered. Unknown `choice_id`s never reach the gate. */
+export type PermissionAnswer =
+  | { kind: "decision"; decision: PermissionDecision; source?: string }
+  | { kind: "choice"; choice_id: string; source?: string }
+  /** Aborted, timed out, or no responder: treated as deny. */
+  | { kind: "cancelled"; reason: string };
+
+/**
+ * Emits the request to every attached client and waits for the first valid answer.
+ * `validChoiceIds` lets the asker ignore unknown choice ids and keep the request open.
+ */
+export type PermissionAsker = (ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
+
+export type GateDecision =
+  | { allowed: true; source: "mode" | "grant" | "read_only" | "user" }
+  | { allowed: false; source: "mode" | "user" | "cancelled" | "policy"; reason: string };
+
+export interface PermissionGate {
+  decide(check: PermissionCheck, ask: PermissionAsker): Promise<GateDecision>;
+}

@@ -1,0 +1,78 @@
+/**
+ * Provider contract (ARCHITECTURE §4.2). A provider turns one request into a normalized
+ * event stream. It never throws: failures arrive as a final `error` event.
+ */
+import type { Message } from "../types/shared.ts";
+
+export type ProviderApi = "anthropic-messages" | "openai-completions" | "openai-responses";
+
+export interface ProviderToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (TypeBox schemas are JSON Schema). */
+  parameters: Record<string, unknown>;
+}
+
+export interface ProviderRequest {
+  /** The provider-side model id (the part after `provider/`). */
+  model: string;
+  system: string;
+  /**
+   * Conversation so far. Tool results are user messages whose content is tool_result
+   * blocks; consecutive such messages belong to the same preceding assistant message.
+   */
+  messages: Message[];
+  tools: ProviderToolSpec[];
+  maxOutputTokens?: number;
+  /** Reasoning effort id from the model's catalog entry, when the model has levels. */
+  reasoning?: string;
+  signal: AbortSignal;
+}
+
+export interface ProviderUsage {
+  input: number;
+  output: number;
+  cache_read?: number;
+  cache_write?: number;
+}
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "aborted";
+
+export type ProviderErrorKind = "provider" | "context_overflow" | "aborted" | "auth";
+
+export type ProviderEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "thinking_delta"; text: string }
+  /** Signature that closes a thinking block (Anthropic signed thinking). */
+  | { type: "thinking_signature"; signature: string }
+  | { type: "tool_call_start"; id: string; name: string }
+  | { type: "tool_call_delta"; id: string; args_delta: string }
+  | { type: "usage"; usage: ProviderUsage }
+  /** A retryable failure happened; the provider waits `delay_ms` and tries again. */
+  | { type: "retry"; attempt: number; delay_ms: number; reason: string }
+  | { type: "done"; stop_reason: StopReason }
+  | { type: "error"; kind: ProviderErrorKind; message: string; status?: number };
+
+export interface Provider {
+  readonly api: ProviderApi;
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+}
+
+/** One entry of the model catalog (built-ins + `$SHARD_HOME/models.json`). */
+export interface ModelSpec {
+  /** Wire id: `provider/model`. */
+  id: string;
+  provider: string;
+  model: string;
+  api: ProviderApi;
+  base_url?: string;
+  api_key?: string;
+  api_key_env?: string;
+  context_window: number;
+  max_output: number;
+  reasoning: boolean;
+  /** Reasoning effort levels, present when `reasoning` is true. */
+  reasoning_levels?: { id: string; label: string; description?: string }[];
+  /** USD per million tokens. */
+  cost: { input: number; output: number; cache_read?: number; cache_write?: number };
+}

@@ -1,0 +1,55 @@
+/**
+ * Tool contract (ARCHITECTURE §4.1). Tools never throw across this boundary: every
+ * failure is a result with `is_error: true`.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { Image, RenderDescriptor, ToolResultContent } from "../types/shared.ts";
+
+export interface UiAsk {
+  kind: "select" | "confirm" | "input" | "editor" | "notify";
+  title?: string;
+  message?: string;
+  options?: string[];
+  placeholder?: string;
+  prefill?: string;
+  notify_type?: "info" | "warning" | "error";
+}
+
+export interface ToolContext {
+  /** The agent's working directory (absolute, symlinks resolved). */
+  cwd: string;
+  /** Aborted when the turn is aborted; tools must stop promptly and clean up. */
+  signal: AbortSignal;
+  toolCallId: string;
+  /** Optional progress channel for long-running tools (streamed output). */
+  onUpdate?: (text: string) => void;
+  /** Asks the user through a `ui_request`; resolves `null` when dismissed/denied/aborted. */
+  askUser: (ask: UiAsk) => Promise<string | string[] | null>;
+}
+
+export interface ToolResult {
+  content: ToolResultContent;
+  is_error: boolean;
+  exit_code?: number;
+  duration_ms?: number;
+  render?: RenderDescriptor;
+  images?: Image[];
+}
+
+export interface Tool<P extends TSchema = TSchema> {
+  name: string;
+  description: string;
+  parameters: P;
+  isReadOnly: boolean;
+  /** Start-time render descriptor for `tool_call`. */
+  render?(args: Static<P>): RenderDescriptor | undefined;
+  /**
+   * Paths (as given, relative to cwd or absolute) the call reads or writes, so the
+   * permission gate can resolve them through symlinks and check they stay inside cwd.
+   */
+  paths?(args: Static<P>): string[];
+  execute(args: Static<P>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter shape.
+export type AnyTool = Tool<any>;

@@ -1,0 +1,183 @@
+/**
+ * The permission gate (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order: mode policy →
+ * persisted grants → read-only tools whose every path resolves inside cwd → ask the user.
+ *
+ * Headless policy lives in the runtime's asker, not here: grants already run before asking,
+ * so `allow_if_rule_matches` is simply "deny when asked", `deny` likewise, and `queue` keeps
+ * the ask pending until a responder attaches or the timeout answers `cancelled`.
+ */
+import type {
+  GateDecision,
+  ModePolicy,
+  PermissionAnswer,
+  PermissionAsker,
+  PermissionCheck,
+  PermissionGate,
+} from "../contracts/permission-gate.ts";
+import type { AnyTool } from "../contracts/tool.ts";
+import type { BashAnalysis } from "./bash-signature.ts";
+import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
+import { type GrantStore, openGrantStore } from "./grant-store.ts";
+import { canonicalCwd, isInside, resolvePathForPermission } from "./paths.ts";
+import {
+  buildPermissionAsk,
+  CHOICE_ALLOW_ONCE,
+  CHOICE_ALWAYS_EXACT,
+  CHOICE_ALWAYS_SIGNATURE,
+  CHOICE_DENY,
+  type RequestPath,
+} from "./permission-ask.ts";
+
+export interface PermissionGateOptions {
+  /** `$SHARD_HOME`; grants live under `<home>/grants/`. */
+  home: string;
+  /** The project whose grants this gate reads and writes. */
+  cwd: string;
+}
+
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
+  const store = openGrantStore(options.home, canonicalCwd(options.cwd));
+  return { decide: (check, ask) => decide(check, ask, store) };
+}
+
+async function decide(
+  check: PermissionCheck,
+  ask: PermissionAsker,
+  store: GrantStore,
+): Promise<GateDecision> {
+  const { tool, args, mode } = check;
+  const modeDenial = applyModePolicy(tool, mode);
+  if (modeDenial) return modeDenial;
+
+  const cwd = canonicalCwd(check.cwd);
+  const paths = requestPaths(tool, args, cwd);
+  const resolved = paths?.map((p) => p.resolved) ?? [];
+  const request = describeRequest(tool.name, args, resolved);
+  if (store.load().rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, source: "grant" };
+
+  if (tool.isReadOnly && paths?.every((p) => p.inside)) return { allowed: true, source: "read_only" };
+
+  if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
+  const bash = request.bash && { command: args.command as string, analysis: request.bash };
+  const permissionAsk = buildPermissionAsk({ toolName: tool.name, args, cwd, paths: paths ?? [], bash });
+  const offered = new Set(permissionAsk.choices?.map((c) => c.id));
+  let answer: PermissionAnswer;
+  try {
+    answer = await ask(permissionAsk, check.signal);
+  } catch {
+    return cancelled(tool.name, "the permission request failed");
+  }
+  return interpretAnswer(answer, offered, {
+    toolName: tool.name,
+    store,
+    exactRule: () => exactRule(tool.name, args, resolved),
+    signatureAnalysis: request.bash,
+  });
+}
+
+function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
+  if (mode.allowedTools && !mode.allowedTools.includes(tool.name)) {
+    const allowed =
+      mode.allowedTools.length > 0 ? mode.allowedTools.map((t) => `\`${t}\``).join(", ") : "none";
+    return {
+      allowed: false,
+      source: "mode",
+      reason: `${mode.name} mode: \`${tool.name}\` is not allowed. Tools allowed in ${mode.name} mode: ${allowed}.`,
+    };
+  }
+  if (mode.denyMutating && !tool.isReadOnly) {
+    const title = mode.name.charAt(0).toUpperCase() + mode.name.slice(1);
+    return {
+      allowed: false,
+      source: "mode",
+      reason:
+        `${mode.name} mode: \`${tool.name}\` is not allowed. ${title} mode is read-only; describe the change ` +
+        "instead, or ask the user to switch to build mode.",
+    };
+  }
+  return undefined;
+}
+
+/** Every path the call touches, resolved; `undefined` when the tool cannot say (never auto-allowed). */
+function requestPaths(tool: AnyTool, args: Record<string, unknown>, cwd: string): RequestPath[] | undefined {
+  let raw: unknown;
+  try {
+    raw = tool.paths ? tool.paths(args) : [];
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(raw) || !raw.every((p) => typeof p === "string")) return undefined;
+  return raw.map((requested: string) => {
+    const resolved = resolvePathForPermission(cwd, requested);
+    return { requested, resolved, inside: isInside(cwd, resolved) };
+  });
+}
+
+function exactRule(toolName: string, args: Record<string, unknown>, resolved: string[]): GrantRule {
+  const command = toolName === "bash" && typeof args.command === "string" ? args.command : undefined;
+  const display = command ?? resolved.join(", ");
+  return {
+    kind: "exact",
+    tool: toolName,
+    input_sha256: exactRequestHash(toolName, args, resolved),
+    ...(display ? { display: display.slice(0, 200) } : {}),
+  };
+}
+
+interface AnswerContext {
+  toolName: string;
+  store: GrantStore;
+  exactRule: () => GrantRule;
+  signatureAnalysis: BashAnalysis | undefined;
+}
+
+function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: AnswerContext): GateDecision {
+  if (answer.kind === "cancelled") return cancelled(ctx.toolName, answer.reason);
+  if (answer.kind === "decision") {
+    if (answer.decision === "allow") return { allowed: true, source: "user" };
+    if (answer.decision === "allow_always") return persistThenAllow(ctx.store, ctx.exactRule());
+    return userDenied(ctx.toolName);
+  }
+  if (!offered.has(answer.choice_id)) return unknownChoice();
+  switch (answer.choice_id) {
+    case CHOICE_ALLOW_ONCE:
+      return { allowed: true, source: "user" };
+    case CHOICE_ALWAYS_EXACT:
+      return persistThenAllow(ctx.store, ctx.exactRule());
+    case CHOICE_ALWAYS_SIGNATURE: {
+      const analysis = ctx.signatureAnalysis;
+      if (!analysis?.ok) return unknownChoice();
+      return persistThenAllow(ctx.store, {
+        kind: "bash_signature",
+        version: 1,
+        signatures: analysis.signatures,
+      });
+    }
+    case CHOICE_DENY:
+      return userDenied(ctx.toolName);
+    default:
+      return unknownChoice();
+  }
+}
+
+/** The user allowed this call; a failed save only means the next identical call asks again. */
+function persistThenAllow(store: GrantStore, rule: GrantRule): GateDecision {
+  store.add(rule);
+  return { allowed: true, source: "user" };
+}
+
+function userDenied(toolName: string): GateDecision {
+  return { allowed: false, source: "user", reason: `The user denied permission for \`${toolName}\`.` };
+}
+
+function cancelled(toolName: string, why: string): GateDecision {
+  return {
+    allowed: false,
+    source: "cancelled",
+    reason: `The permission request for \`${toolName}\` was not answered (${why}), so it was denied.`,
+  };
+}
+
+function unknownChoice(): GateDecision {
+  return { allowed: false, source: "policy", reason: "Unrecognized permission choice; treated as deny." };
+}

@@ -1,0 +1,121 @@
+/**
+ * Persisted grant rule kinds and their matchers (PROTOCOL §9.5). Rules are interpreted only by
+ * matchers registered here by kind; an unknown kind or a malformed rule never allows anything.
+ */
+import {
+  analyzeBashCommand,
+  type BashAnalysis,
+  type CommandSignature,
+  sameSignature,
+} from "./bash-signature.ts";
+import { canonicalJson, sha256Hex } from "./canonical-json.ts";
+
+/** "Repeat this exact request": the legacy `allow_always`. */
+export interface ExactRule {
+  kind: "exact";
+  tool: string;
+  /** sha256 of the canonical request (see `exactRequestHash`). */
+  input_sha256: string;
+  /** Human-readable reminder for someone auditing the file; never consulted for matching. */
+  display?: string;
+  created_at?: string;
+}
+
+/** Runtime-grant-only: executable names with an exact sorted flag set, for the `bash` tool. */
+export interface BashSignatureRule {
+  kind: "bash_signature";
+  version: 1;
+  signatures: CommandSignature[];
+  created_at?: string;
+}
+
+export type GrantRule = ExactRule | BashSignatureRule;
+
+/** A tool call as the matchers see it, with the expensive parts computed once. */
+export interface GrantRequest {
+  toolName: string;
+  inputHash: string;
+  /** Present for the `bash` tool when `args.command` is a string. */
+  bash: BashAnalysis | undefined;
+}
+
+export function describeRequest(
+  toolName: string,
+  args: Record<string, unknown>,
+  resolvedPaths: string[],
+): GrantRequest {
+  const command = toolName === "bash" ? args.command : undefined;
+  return {
+    toolName,
+    inputHash: exactRequestHash(toolName, args, resolvedPaths),
+    bash: typeof command === "string" ? analyzeBashCommand(command) : undefined,
+  };
+}
+
+/**
+ * The exact request is the canonical args (sorted keys) plus where its paths resolved to, so
+ * an exact grant stops matching if a symlink is later re-pointed somewhere else.
+ */
+export function exactRequestHash(
+  toolName: string,
+  args: Record<string, unknown>,
+  resolvedPaths: string[],
+): string {
+  return sha256Hex(canonicalJson({ tool: toolName, input: args, resolved_paths: resolvedPaths }));
+}
+
+type RuleMatcher = (rule: Record<string, unknown>, request: GrantRequest) => boolean;
+
+function matchesExact(rule: Record<string, unknown>, request: GrantRequest): boolean {
+  return (
+    typeof rule.tool === "string" &&
+    typeof rule.input_sha256 === "string" &&
+    /^[0-9a-f]{64}$/.test(rule.input_sha256) &&
+    rule.tool === request.toolName &&
+    rule.input_sha256 === request.inputHash
+  );
+}
+
+function matchesBashSignature(rule: Record<string, unknown>, request: GrantRequest): boolean {
+  if (rule.version !== 1 || request.toolName !== "bash" || !request.bash?.ok) return false;
+  const granted = parseSignatures(rule.signatures);
+  if (!granted) return false;
+  return request.bash.signatures.every((sig) => granted.some((g) => sameSignature(g, sig)));
+}
+
+/** Strictly validated: a hand-edited or corrupted list is rejected whole, never partly trusted. */
+function parseSignatures(value: unknown): CommandSignature[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const parsed: CommandSignature[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item.executable !== "string" || item.executable === "") return undefined;
+    const flags = item.flags;
+    if (!Array.isArray(flags)) return undefined;
+    if (!flags.every((f, i) => typeof f === "string" && f.startsWith("-") && (i === 0 || flags[i - 1] < f))) {
+      return undefined;
+    }
+    parsed.push({ executable: item.executable, flags: flags as string[] });
+  }
+  return parsed;
+}
+
+const ruleMatchers: ReadonlyMap<string, RuleMatcher> = new Map<string, RuleMatcher>([
+  ["exact", matchesExact],
+  ["bash_signature", matchesBashSignature],
+]);
+
+/** Fail closed: anything that is not a well-formed rule of a registered kind allows nothing. */
+export function ruleAllows(rule: unknown, request: GrantRequest): boolean {
+  if (!isRecord(rule) || typeof rule.kind !== "string") return false;
+  const matcher = ruleMatchers.get(rule.kind);
+  if (!matcher) return false;
+  try {
+    return matcher(rule, request) === true;
+  } catch {
+    return false;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,106 @@
+/** Our `Message[]` → Anthropic Messages API `messages` (pure; no SDK at runtime). */
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlock, ImageBlock, Message } from "../../types/shared.ts";
+import { toolResultText } from "../tool-result-text.ts";
+
+type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+function imageParam(image: Pick<ImageBlock, "data" | "mime_type">): ImageBlockParam {
+  return {
+    type: "image",
+    source: { type: "base64", media_type: image.mime_type as ImageMediaType, data: image.data },
+  };
+}
+
+function convertBlock(block: ContentBlock, role: Message["role"]): ContentBlockParam | undefined {
+  switch (block.type) {
+    case "text":
+      // The API rejects empty text blocks.
+      return block.text.length > 0 ? { type: "text", text: block.text } : undefined;
+    case "image":
+      return imageParam(block);
+    case "thinking":
+      // Only signed thinking can be replayed; unsigned thinking (another provider's) is dropped.
+      if (role !== "assistant" || !block.signature) return undefined;
+      return { type: "thinking", thinking: block.text, signature: block.signature };
+    case "tool_call":
+      return { type: "tool_use", id: block.id, name: block.name, input: block.args };
+    case "tool_result": {
+      const text = toolResultText(block);
+      const content: (TextBlockParam | ImageBlockParam)[] = [{ type: "text", text: text || "(no output)" }];
+      for (const image of block.images ?? []) content.push(imageParam(image));
+      const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.tool_call_id, content };
+      if (block.is_error) result.is_error = true;
+      return result;
+    }
+  }
+}
+
+/**
+ * Consecutive messages of the same role are merged (tool-result messages after one
+ * assistant message become one user message of tool_result blocks, as the API requires).
+ * Within a merged user message tool_result blocks come first, which the API also requires.
+ */
+export function toAnthropicMessages(messages: Message[]): MessageParam[] {
+  const out: { role: "user" | "assistant"; content: ContentBlockParam[] }[] = [];
+  for (const message of messages) {
+    const blocks = message.content
+      .map((b) => convertBlock(b, message.role))
+      .filter((b): b is ContentBlockParam => b !== undefined);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === message.role) last.content.push(...blocks);
+    else out.push({ role: message.role, content: blocks });
+  }
+  for (const m of out) {
+    if (m.role === "user") {
+      const results = m.content.filter((b) => b.type === "tool_result");
+      if (results.length > 0) m.content = [...results, ...m.content.filter((b) => b.type !== "tool_result")];
+    }
+  }
+  markCacheBreakpoint(out);
+  return out;
+}
+
+/** Prompt caching: mark the final block so the next call can reuse the whole prefix. */
+function markCacheBreakpoint(messages: { content: ContentBlockParam[] }[]): void {
+  const lastMessage = messages[messages.length - 1];
+  const lastBlock = lastMessage?.content[lastMessage.content.length - 1];
+  if (
+    lastBlock &&
+    (lastBlock.type === "text" || lastBlock.type === "tool_result" || lastBlock.type === "image")
+  ) {
+    lastBlock.cache_control = { type: "ephemeral" };
+  }
+}
+
+/** Thinking budget per reasoning level id (Anthropic extended thinking). */
+const THINKING_BUDGETS: Record<string, number> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 24576,
+  xhigh: 32000,
+  max: 32000,
+};
+
+/**
+ * `max_tokens` and the optional `thinking` config for a reasoning level. The budget must
+ * be at least 1024 and below max_tokens; levels "off"/"none" (or unknown) disable thinking.
+ */
+export function thinkingConfig(
+  level: string | undefined,
+  maxTokens: number,
+): { max_tokens: number; thinking?: { type: "enabled"; budget_tokens: number } } {
+  const wanted = level === undefined ? undefined : THINKING_BUDGETS[level];
+  if (wanted === undefined) return { max_tokens: maxTokens };
+  const budget = Math.min(wanted, maxTokens - 1024);
+  if (budget < 1024) return { max_tokens: maxTokens };
+  return { max_tokens: maxTokens, thinking: { type: "enabled", budget_tokens: budget } };
+}

@@ -1,0 +1,78 @@
+/**
+ * The model catalog: built-in Anthropic/OpenAI models plus `$SHARD_HOME/models.json`.
+ *
+ * - A models.json model with the same wire id as a built-in replaces it.
+ * - `resolveModel` also accepts an arbitrary model on a known provider (e.g.
+ *   `openai/qwen3:8b` when OPENAI_BASE_URL points at Ollama): the spec is synthesized from
+ *   that provider's settings with conservative defaults (context 128000, max output 8192,
+ *   no reasoning levels, cost 0).
+ */
+import { join } from "node:path";
+import type { ModelSpec } from "../contracts/provider.ts";
+import { builtinModels } from "./builtin-models.ts";
+import { type CatalogError, loadModelsFile } from "./models-file.ts";
+
+export type { CatalogError } from "./models-file.ts";
+
+export interface ModelCatalog {
+  models: ModelSpec[];
+  errors: CatalogError[];
+}
+
+export const SYNTHESIZED_DEFAULTS = { context_window: 128_000, max_output: 8192 } as const;
+
+const BUILTIN_IDS = new Set(builtinModels({}).map((m) => m.id));
+
+export function loadModelCatalog(home: string, env: Record<string, string | undefined>): ModelCatalog {
+  const fromFile = loadModelsFile(join(home, "models.json"));
+  const fileIds = new Set(fromFile.models.map((m) => m.id));
+  const builtins = builtinModels(env).filter((m) => !fileIds.has(m.id));
+  return { models: [...builtins, ...fromFile.models], errors: fromFile.errors };
+}
+
+/** Splits a wire id at the first `/` (model ids may contain more slashes, e.g. OpenRouter). */
+export function splitModelId(id: string): { provider: string; model: string } | undefined {
+  const slash = id.indexOf("/");
+  if (slash <= 0 || slash === id.length - 1) return undefined;
+  return { provider: id.slice(0, slash), model: id.slice(slash + 1) };
+}
+
+export function resolveModel(catalog: Pick<ModelCatalog, "models">, id: string): ModelSpec | undefined {
+  const exact = catalog.models.find((m) => m.id === id);
+  if (exact) return exact;
+  const parts = splitModelId(id);
+  if (!parts) return undefined;
+  const sibling = catalog.models.find((m) => m.provider === parts.provider);
+  if (!sibling) return undefined;
+  const spec: ModelSpec = {
+    id,
+    provider: parts.provider,
+    model: parts.model,
+    // An unknown OpenAI model goes through Chat Completions, the API every compatible server speaks.
+    api: parts.provider === "openai" ? "openai-completions" : sibling.api,
+    ...SYNTHESIZED_DEFAULTS,
+    reasoning: false,
+    cost: { input: 0, output: 0 },
+  };
+  if (sibling.base_url) spec.base_url = sibling.base_url;
+  if (sibling.api_key !== undefined) spec.api_key = sibling.api_key;
+  if (sibling.api_key_env) spec.api_key_env = sibling.api_key_env;
+  return spec;
+}
+
+/**
+ * The model to start with: `SHARD_MODEL`; else Claude Sonnet when ANTHROPIC_API_KEY is set;
+ * else openai/gpt-4.1 when OPENAI_API_KEY or OPENAI_BASE_URL is set; else the first
+ * models.json model; else anthropic/claude-sonnet-4-5 (provider creation then explains
+ * which key is missing).
+ */
+export function defaultModelId(
+  catalog: Pick<ModelCatalog, "models">,
+  env: Record<string, string | undefined>,
+): string {
+  if (env.SHARD_MODEL) return env.SHARD_MODEL;
+  if (env.ANTHROPIC_API_KEY) return "anthropic/claude-sonnet-4-5";
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return "openai/gpt-4.1";
+  const user = catalog.models.find((m) => !BUILTIN_IDS.has(m.id));
+  return user?.id ?? "anthropic/claude-sonnet-4-5";
+}

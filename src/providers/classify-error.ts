@@ -1,0 +1,149 @@
+/**
+ * Turns whatever an SDK call threw into a normalized error description: which
+ * `ProviderErrorKind` it is, whether a retry can help, and how long the server asked
+ * us to wait. Works on both SDKs by shape (status/headers/error body), not by class,
+ * because the SDKs are loaded lazily.
+ */
+import type { ProviderErrorKind } from "../contracts/provider.ts";
+
+export interface ClassifiedError {
+  kind: ProviderErrorKind;
+  message: string;
+  status?: number;
+  /** True for transient failures (rate limit, overload, 5xx, connection loss). */
+  retryable: boolean;
+  /** Server-requested wait (Retry-After / retry-after-ms), in milliseconds. */
+  retryAfterMs?: number;
+  /** The connection broke (as opposed to the server answering with an error). */
+  connection: boolean;
+}
+
+/** The stream ended without the API's completion marker (message_stop, [DONE], response.completed). */
+export class StreamEndedEarlyError extends Error {
+  constructor() {
+    super("the connection closed before the response was complete");
+    this.name = "StreamEndedEarlyError";
+  }
+}
+
+/** The API reported a failure inside the event stream (e.g. Anthropic `error` event, `response.failed`). */
+export class StreamErrorEvent extends Error {
+  constructor(
+    message: string,
+    readonly errorType: string | undefined,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = "StreamErrorEvent";
+  }
+}
+
+const CONTEXT_OVERFLOW =
+  /prompt is too long|context_length_exceeded|maximum context length|context window|exceeds the context|too many tokens|input is too long/i;
+const RETRYABLE_TYPES = new Set([
+  "overloaded_error",
+  "rate_limit_error",
+  "api_error",
+  "server_error",
+  "timeout_error",
+]);
+const CONNECTION_ERROR_NAMES = new Set([
+  "APIConnectionError",
+  "APIConnectionTimeoutError",
+  "StreamEndedEarlyError",
+  "ConnectionRefused",
+  "ConnectionClosed",
+  "ECONNRESET",
+  "ECONNREFUSED",
+]);
+
+interface ErrorShape {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  headers?: unknown;
+  error?: unknown;
+  code?: unknown;
+  type?: unknown;
+  errorType?: unknown;
+  cause?: unknown;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.length > 0 ? v : undefined;
+}
+
+/** Reads `type`, `code` and `message` from either SDK's parsed error body. */
+function bodyFields(body: unknown): { type?: string; code?: string; message?: string } {
+  if (typeof body !== "object" || body === null) return {};
+  const b = body as Record<string, unknown>;
+  // Anthropic: { type: "error", error: { type, message } }; OpenAI SDK already unwraps to { message, type, code }.
+  const inner = typeof b.error === "object" && b.error !== null ? (b.error as Record<string, unknown>) : b;
+  return { type: str(inner.type), code: str(inner.code), message: str(inner.message) };
+}
+
+export function parseRetryAfter(headers: unknown, now = Date.now()): number | undefined {
+  if (!headers || typeof (headers as Headers).get !== "function") return undefined;
+  const h = headers as Headers;
+  const ms = Number(h.get("retry-after-ms"));
+  if (h.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = h.get("retry-after");
+  if (raw === null) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
+  if (aborted) return { kind: "aborted", message: "request aborted", retryable: false, connection: false };
+  const e = (typeof err === "object" && err !== null ? err : { message: String(err) }) as ErrorShape;
+  const name = str(e.name) ?? "";
+  if (name === "AbortError" || name === "APIUserAbortError") {
+    return { kind: "aborted", message: "request aborted", retryable: false, connection: false };
+  }
+  const status = typeof e.status === "number" ? e.status : undefined;
+  const body = bodyFields(e.error);
+  const type = body.type ?? str(e.errorType) ?? str(e.type);
+  const code = body.code ?? str(e.code);
+  const message = str(e.message) ?? body.message ?? "unknown provider error";
+  const base = { message, ...(status !== undefined ? { status } : {}) };
+
+  if (
+    code === "context_length_exceeded" ||
+    CONTEXT_OVERFLOW.test(message) ||
+    CONTEXT_OVERFLOW.test(body.message ?? "")
+  ) {
+    return { ...base, kind: "context_overflow", retryable: false, connection: false };
+  }
+  if (status === 401 || status === 403 || type === "authentication_error" || type === "permission_error") {
+    return { ...base, kind: "auth", retryable: false, connection: false };
+  }
+  const connection = status === undefined && (CONNECTION_ERROR_NAMES.has(name) || isNetworkFailure(e));
+  // A 429 for an exhausted quota never succeeds on retry.
+  const quota = code === "insufficient_quota" || type === "insufficient_quota";
+  const retryableStatus =
+    status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+  const retryable =
+    !quota && (connection || retryableStatus || (type !== undefined && RETRYABLE_TYPES.has(type)));
+  const retryAfterMs = parseRetryAfter(e.headers);
+  return {
+    ...base,
+    kind: "provider",
+    retryable,
+    connection,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
+}
+
+/** Bun/undici surface socket failures as TypeErrors or errors with a `code`, sometimes wrapped in `cause`. */
+function isNetworkFailure(e: ErrorShape): boolean {
+  const code = str(e.code) ?? "";
+  if (/^(ECONN|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|UND_ERR)/.test(code) || CONNECTION_ERROR_NAMES.has(code))
+    return true;
+  const message = str(e.message) ?? "";
+  if (/socket|connection|network|fetch failed|terminated|closed unexpectedly/i.test(message)) return true;
+  if (typeof e.cause === "object" && e.cause !== null && e.cause !== e)
+    return isNetworkFailure(e.cause as ErrorShape);
+  return false;
+}

@@ -1,0 +1,97 @@
+/**
+ * Builds a `Provider` for a catalog entry. The API key comes from the spec's literal
+ * `api_key`, else from the environment variable `api_key_env`.
+ *
+ * A key is required for the vendors' own hosts (api.openai.com, api.anthropic.com) and for
+ * models.json providers that name an `api_key_env` on a non-local host. Anything else — a
+ * loopback/private-network server, or OPENAI_BASE_URL/ANTHROPIC_BASE_URL pointing at a
+ * compatible server — gets a placeholder key, since the SDKs refuse to run without one.
+ */
+import type { ModelSpec, Provider } from "../contracts/provider.ts";
+import { createAnthropicProvider } from "./anthropic/provider.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, BUILTIN_PROVIDERS, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
+import { createOpenAICompletionsProvider } from "./openai-completions/provider.ts";
+import { createOpenAIResponsesProvider } from "./openai-responses/provider.ts";
+import { retryPolicyFrom } from "./retry.ts";
+
+export interface CreateProviderOptions {
+  /** Backoff base in ms (default: env SHARD_RETRY_BASE_MS, else 1000). */
+  retryBaseMs?: number;
+  /** Attempts including the first (default: env SHARD_RETRY_MAX_ATTEMPTS, else 4). */
+  maxAttempts?: number;
+}
+
+export type CreateProviderResult =
+  | { ok: true; provider: Provider }
+  | { ok: false; code: "NOT_FOUND"; message: string };
+
+const OFFICIAL_HOSTS = new Set(["api.openai.com", "api.anthropic.com"]);
+export const PLACEHOLDER_API_KEY = "shard-no-key";
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function isLocalHost(host: string): boolean {
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".local") ||
+    host === "::1" ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+    host === "0.0.0.0" ||
+    host === "host.docker.internal"
+  );
+}
+
+function keyRequired(spec: ModelSpec, baseUrl: string): boolean {
+  const host = hostOf(baseUrl);
+  if (host === undefined || OFFICIAL_HOSTS.has(host)) return true;
+  if (isLocalHost(host)) return false;
+  return spec.api_key_env !== undefined && !(BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+}
+
+export function createProvider(
+  spec: ModelSpec,
+  env: Record<string, string | undefined>,
+  options: CreateProviderOptions = {},
+): CreateProviderResult {
+  const defaultBase =
+    spec.api === "anthropic-messages" ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL;
+  const baseUrl = spec.base_url || defaultBase;
+  if (hostOf(baseUrl) === undefined) {
+    return { ok: false, code: "NOT_FOUND", message: `Model ${spec.id} has an invalid base_url: ${baseUrl}` };
+  }
+  let apiKey = spec.api_key || (spec.api_key_env ? env[spec.api_key_env] : undefined);
+  if (!apiKey) {
+    if (keyRequired(spec, baseUrl)) {
+      const how = spec.api_key_env
+        ? `set ${spec.api_key_env}`
+        : `add "api_key" or "api_key_env" for it in models.json`;
+      return { ok: false, code: "NOT_FOUND", message: `No API key for ${spec.id}: ${how}` };
+    }
+    apiKey = PLACEHOLDER_API_KEY;
+  }
+  const config = { spec, apiKey, baseUrl, retry: retryPolicyFrom(env, options) };
+  switch (spec.api) {
+    case "anthropic-messages":
+      return { ok: true, provider: createAnthropicProvider(config) };
+    case "openai-completions":
+      return { ok: true, provider: createOpenAICompletionsProvider(config) };
+    case "openai-responses":
+      return { ok: true, provider: createOpenAIResponsesProvider(config) };
+    default:
+      return {
+        ok: false,
+        code: "NOT_FOUND",
+        message: `Model ${spec.id} uses an unknown API: ${String(spec.api)}`,
+      };
+  }
+}

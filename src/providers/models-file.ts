@@ -1,0 +1,161 @@
+/**
+ * `$SHARD_HOME/models.json`: user-defined providers (OpenAI-compatible servers, proxies).
+ * Validated with TypeBox one provider and one model at a time, so one bad entry is reported
+ * (file + JSON path + reason) and skipped while everything else still loads.
+ */
+import { readFileSync } from "node:fs";
+import { Kind, type TSchema, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { ModelSpec } from "../contracts/provider.ts";
+
+export interface CatalogError {
+  file: string;
+  /** JSON path of the offending field, e.g. `providers.local.models[0].context_window`. */
+  field: string;
+  reason: string;
+}
+
+const ApiSchema = Type.Union([
+  Type.Literal("openai-completions"),
+  Type.Literal("openai-responses"),
+  Type.Literal("anthropic-messages"),
+]);
+
+const CostSchema = Type.Object({
+  input: Type.Number({ minimum: 0 }),
+  output: Type.Number({ minimum: 0 }),
+  cache_read: Type.Optional(Type.Number({ minimum: 0 })),
+  cache_write: Type.Optional(Type.Number({ minimum: 0 })),
+});
+
+const LevelSchema = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  label: Type.String({ minLength: 1 }),
+  description: Type.Optional(Type.String()),
+});
+
+export const ModelsFileModelSchema = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  context_window: Type.Integer({ minimum: 1 }),
+  max_output: Type.Integer({ minimum: 1 }),
+  reasoning: Type.Optional(Type.Boolean()),
+  reasoning_levels: Type.Optional(Type.Array(LevelSchema)),
+  cost: Type.Optional(CostSchema),
+});
+
+export const ModelsFileProviderSchema = Type.Object({
+  api: ApiSchema,
+  base_url: Type.Optional(Type.String({ minLength: 1 })),
+  api_key: Type.Optional(Type.String()),
+  api_key_env: Type.Optional(Type.String({ minLength: 1 })),
+  models: Type.Array(Type.Unknown()),
+});
+
+const FileSchema = Type.Object({ providers: Type.Record(Type.String(), Type.Unknown()) });
+
+function fieldPath(prefix: string, pointer: string): string {
+  let out = prefix;
+  for (const raw of pointer.split("/").slice(1)) {
+    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (/^\d+$/.test(seg)) out += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+function reasonFor(schema: TSchema, message: string, value: unknown): string {
+  if (value === undefined) return "missing required field";
+  if (schema[Kind] === "Union" && Array.isArray(schema.anyOf)) {
+    const options = (schema.anyOf as TSchema[]).map((s) => s.const).filter((c) => typeof c === "string");
+    if (options.length > 0) return `must be one of ${options.join(", ")} (got ${JSON.stringify(value)})`;
+  }
+  return `${message.toLowerCase()} (got ${JSON.stringify(value)})`;
+}
+
+/** One error per offending path (TypeBox reports e.g. "required" and "expected number" for the same path). */
+function validate(schema: TSchema, value: unknown, file: string, prefix: string): CatalogError[] {
+  const seen = new Map<string, CatalogError>();
+  for (const e of Value.Errors(schema, value)) {
+    const field = fieldPath(prefix, e.path) || "(root)";
+    if (!seen.has(field)) seen.set(field, { file, field, reason: reasonFor(e.schema, e.message, e.value) });
+  }
+  return [...seen.values()];
+}
+
+export function loadModelsFile(file: string): { models: ModelSpec[]; errors: CatalogError[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { models: [], errors: [] };
+    return {
+      models: [],
+      errors: [{ file, field: "(file)", reason: `cannot read: ${(err as Error).message}` }],
+    };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return {
+      models: [],
+      errors: [{ file, field: "(file)", reason: `invalid JSON: ${(err as Error).message}` }],
+    };
+  }
+  const errors = validate(FileSchema, data, file, "");
+  if (errors.length > 0) return { models: [], errors };
+
+  const models: ModelSpec[] = [];
+  const providers = (data as { providers: Record<string, unknown> }).providers;
+  for (const [name, rawProvider] of Object.entries(providers)) {
+    const prefix = fieldPath("providers", `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (name.includes("/") || name.length === 0) {
+      errors.push({ file, field: prefix, reason: "provider name must be non-empty and contain no '/'" });
+      continue;
+    }
+    const providerErrors = validate(ModelsFileProviderSchema, rawProvider, file, prefix);
+    if (providerErrors.length > 0) {
+      errors.push(...providerErrors);
+      continue;
+    }
+    const provider = rawProvider as {
+      api: ModelSpec["api"];
+      base_url?: string;
+      api_key?: string;
+      api_key_env?: string;
+      models: unknown[];
+    };
+    provider.models.forEach((rawModel, i) => {
+      const modelErrors = validate(ModelsFileModelSchema, rawModel, file, `${prefix}.models[${i}]`);
+      if (modelErrors.length > 0) {
+        errors.push(...modelErrors);
+        return;
+      }
+      const m = rawModel as {
+        id: string;
+        context_window: number;
+        max_output: number;
+        reasoning?: boolean;
+        reasoning_levels?: ModelSpec["reasoning_levels"];
+        cost?: ModelSpec["cost"];
+      };
+      const spec: ModelSpec = {
+        id: `${name}/${m.id}`,
+        provider: name,
+        model: m.id,
+        api: provider.api,
+        context_window: m.context_window,
+        max_output: m.max_output,
+        reasoning: m.reasoning ?? (m.reasoning_levels?.length ?? 0) > 0,
+        cost: m.cost ?? { input: 0, output: 0 },
+      };
+      if (provider.base_url) spec.base_url = provider.base_url;
+      if (provider.api_key !== undefined) spec.api_key = provider.api_key;
+      if (provider.api_key_env) spec.api_key_env = provider.api_key_env;
+      if (m.reasoning_levels?.length) spec.reasoning_levels = m.reasoning_levels;
+      models.push(spec);
+    });
+  }
+  return { models, errors };
+}

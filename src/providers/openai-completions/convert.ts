@@ -1,0 +1,75 @@
+/** Our `Message[]` → Chat Completions `messages` (pure; no SDK at runtime). */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from "openai/resources/chat/completions";
+import type { Image, Message } from "../../types/shared.ts";
+import { imageDataUrl, toolResultText } from "../tool-result-text.ts";
+
+function imagePart(image: Pick<Image, "data" | "mime_type">): ChatCompletionContentPart {
+  return { type: "image_url", image_url: { url: imageDataUrl(image) } };
+}
+
+function userContent(parts: ChatCompletionContentPart[]): string | ChatCompletionContentPart[] {
+  // Plain strings are the most widely supported shape among OpenAI-compatible servers.
+  if (parts.every((p) => p.type === "text"))
+    return parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+  return parts;
+}
+
+function convertUser(message: Message, out: ChatCompletionMessageParam[]): void {
+  const parts: ChatCompletionContentPart[] = [];
+  const toolImages: ChatCompletionContentPart[] = [];
+  for (const block of message.content) {
+    if (block.type === "tool_result") {
+      out.push({ role: "tool", tool_call_id: block.tool_call_id, content: toolResultText(block) });
+      for (const image of block.images ?? []) toolImages.push(imagePart(image));
+    } else if (block.type === "text") {
+      if (block.text) parts.push({ type: "text", text: block.text });
+    } else if (block.type === "image") {
+      parts.push(imagePart(block));
+    }
+  }
+  // Tool messages cannot carry images: send them right after, as a user message.
+  if (toolImages.length > 0) {
+    out.push({
+      role: "user",
+      content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages],
+    });
+  }
+  if (parts.length > 0) out.push({ role: "user", content: userContent(parts) });
+}
+
+function convertAssistant(message: Message, out: ChatCompletionMessageParam[]): void {
+  const text: string[] = [];
+  const toolCalls: ChatCompletionMessageToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") text.push(block.text);
+    else if (block.type === "tool_call") {
+      toolCalls.push({
+        id: block.id,
+        type: "function",
+        function: { name: block.name, arguments: JSON.stringify(block.args) },
+      });
+    }
+    // Thinking is not replayed: Chat Completions has no input slot for it.
+  }
+  const content = text.join("");
+  if (!content && toolCalls.length === 0) return;
+  out.push({
+    role: "assistant",
+    content: content || null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  });
+}
+
+export function toChatMessages(system: string, messages: Message[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  if (system) out.push({ role: "system", content: system });
+  for (const message of messages) {
+    if (message.role === "user") convertUser(message, out);
+    else convertAssistant(message, out);
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/** OpenAI Chat Completions provider; also serves OpenAI-compatible servers (Ollama, vLLM, llama.cpp…). */
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { type RetryPolicy, streamWithRetries } from "../retry.ts";
+import { toChatMessages } from "./convert.ts";
+import { translateChatStream } from "./events.ts";
+
+export interface OpenAIProviderConfig {
+  spec: ModelSpec;
+  apiKey: string;
+  baseUrl?: string;
+  retry: RetryPolicy;
+}
+
+function isOfficialOpenAI(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return true;
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+export function buildChatParams(
+  config: Pick<OpenAIProviderConfig, "spec" | "baseUrl">,
+  request: ProviderRequest,
+): ChatCompletionCreateParamsStreaming {
+  const { spec } = config;
+  const maxTokens = Math.min(request.maxOutputTokens ?? spec.max_output, spec.max_output);
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: request.model,
+    messages: toChatMessages(request.system, request.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  // OpenAI's reasoning models reject `max_tokens`; many compatible servers only know it.
+  if (isOfficialOpenAI(config.baseUrl)) params.max_completion_tokens = maxTokens;
+  else params.max_tokens = maxTokens;
+  if (request.reasoning && spec.reasoning_levels?.length) {
+    params.reasoning_effort = request.reasoning as NonNullable<
+      ChatCompletionCreateParamsStreaming["reasoning_effort"]
+    >;
+  }
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map((t) => ({
+      type: "function" as const,
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  return params;
+}
+
+export function createOpenAICompletionsProvider(config: OpenAIProviderConfig): Provider {
+  return {
+    api: "openai-completions",
+    stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+      return streamWithRetries(request.signal, config.retry, async function* (signal) {
+        const { default: OpenAI } = await import("openai");
+        const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
+        const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
+        yield* translateChatStream(stream);
+      });
+    },
+  };
+}

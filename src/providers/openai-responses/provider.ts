@@ -1,0 +1,54 @@
+/** OpenAI Responses API provider (stateless: `store: false`, full history every call). */
+import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import type { OpenAIProviderConfig } from "../openai-completions/provider.ts";
+import { streamWithRetries } from "../retry.ts";
+import { toResponsesInput } from "./convert.ts";
+import { translateResponsesStream } from "./events.ts";
+
+export function buildResponsesParams(
+  config: Pick<OpenAIProviderConfig, "spec">,
+  request: ProviderRequest,
+): ResponseCreateParamsStreaming {
+  const { spec } = config;
+  const params: ResponseCreateParamsStreaming = {
+    model: request.model,
+    input: toResponsesInput(request.messages),
+    stream: true,
+    store: false,
+    max_output_tokens: Math.min(request.maxOutputTokens ?? spec.max_output, spec.max_output),
+  };
+  if (request.system) params.instructions = request.system;
+  if (request.reasoning && spec.reasoning_levels?.length) {
+    params.reasoning = {
+      effort: request.reasoning as NonNullable<
+        NonNullable<ResponseCreateParamsStreaming["reasoning"]>["effort"]
+      >,
+      summary: "auto",
+    };
+  }
+  if (request.tools.length > 0) {
+    params.tools = request.tools.map((t) => ({
+      type: "function" as const,
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
+  }
+  return params;
+}
+
+export function createOpenAIResponsesProvider(config: OpenAIProviderConfig): Provider {
+  return {
+    api: "openai-responses",
+    stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
+      return streamWithRetries(request.signal, config.retry, async function* (signal) {
+        const { default: OpenAI } = await import("openai");
+        const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
+        const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
+        yield* translateResponsesStream(stream);
+      });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Fork (PROTOCOL §9.2 session_op fork): materializes the live window as it was at one entry
+ * into a fresh session under `forks/` of the source session's directory. The source file is
+ * only read (from the store's memory), never written.
+ *
+ * Fork layout: a provenance checkpoint roots the chain, then the settings in force at the
+ * fork point (mode, model, reasoning) so the fork resumes with them, then a copy of the
+ * window's compaction (so its summary survives; its message_range keeps pointing into the
+ * source, which recall follows through the provenance), then copies of the window's
+ * message/tool_result rows — all with fresh ids and re-linked parent ids.
+ */
+import type {
+  ForkCheckpointEntry,
+  NewEntry,
+  SessionEntry,
+  SessionHeader,
+  SessionStore,
+} from "../contracts/session-store.ts";
+import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { buildEntry } from "./entry-record.ts";
+import { newEntryId, newForkId, newSessionId } from "./ids.ts";
+import { windowEntriesAt } from "./live-window.ts";
+import { forkFilePath } from "./paths.ts";
+import { stateAt } from "./session-state.ts";
+
+export interface ForkData {
+  fork_id: string;
+  session_id: string;
+  head_entry_id: string;
+}
+
+export type ForkResult =
+  | { ok: true; data: ForkData; path: string }
+  | { ok: false; error: { code: "NOT_FOUND" | "INTERNAL_ERROR"; message: string } };
+
+export function forkSession(store: SessionStore, fromEntryId: string): ForkResult {
+  const entries = store.entries();
+  let endIndex = -1;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i]?.id === fromEntryId) {
+      endIndex = i;
+      break;
+    }
+  }
+  if (endIndex < 0) {
+    return {
+      ok: false,
+      error: { code: "NOT_FOUND", message: `no entry ${fromEntryId} in session ${store.sessionId}` },
+    };
+  }
+
+  const now = Date.now();
+  const forkId = newForkId();
+  const header: SessionHeader = {
+    type: "session",
+    version: 1,
+    session_id: newSessionId(),
+    cwd: store.header.cwd,
+    created_at: now,
+    fork: { fork_id: forkId, source_session_id: store.sessionId, source_entry_id: fromEntryId },
+  };
+  const rows: SessionEntry[] = [];
+  const push = (row: NewEntry, ts = now, id = newEntryId()): void => {
+    rows.push(buildEntry(row, id, rows.at(-1)?.id ?? null, ts));
+  };
+  const checkpoint: Omit<ForkCheckpointEntry, "id" | "parent_id" | "ts"> = {
+    type: "checkpoint",
+    artifactKind: "fork",
+    forkId,
+    sourceSessionId: store.sessionId,
+    sourceEntryId: fromEntryId,
+  };
+  push(checkpoint);
+
+  const state = stateAt(entries, endIndex);
+  if (state.mode !== undefined) push({ type: "mode_change", mode: state.mode });
+  if (state.model !== undefined) push({ type: "model_change", model: state.model });
+  for (const [model, effort] of Object.entries(state.reasoning))
+    push({ type: "reasoning_change", model, effort });
+
+  const window = windowEntriesAt(entries, endIndex);
+  const newIds = new Map(window.entries.map((e) => [e.id, newEntryId()]));
+  if (window.compaction) {
+    const { id: _id, parent_id: _parent, ts, ...compaction } = window.compaction;
+    const firstKept = newIds.get(compaction.first_kept_entry_id) ?? compaction.first_kept_entry_id;
+    push({ ...compaction, first_kept_entry_id: firstKept }, ts);
+  }
+  for (const entry of window.entries) push(entry, entry.ts, newIds.get(entry.id));
+
+  const path = forkFilePath(store.path, header.session_id);
+  const text = [header, ...rows].map((row) => `${JSON.stringify(row)}\n`).join("");
+  try {
+    // All or nothing: the fork appears complete or not at all.
+    atomicWriteFileSync(path, text, 0o600);
+  } catch (err) {
+    return {
+      ok: false,
+      error: { code: "INTERNAL_ERROR", message: `cannot write fork ${path}: ${(err as Error).message}` },
+    };
+  }
+  const head = rows.at(-1) as SessionEntry;
+  return { ok: true, data: { fork_id: forkId, session_id: header.session_id, head_entry_id: head.id }, path };
+}

@@ -1,0 +1,129 @@
+/**
+ * Lists sessions (and forks) newest first. Listing reads each file without locking or
+ * repairing it and parses only what it shows — the header, lines up to the first user
+ * message (title) and the last line (updated_at) — so it stays fast for large sessions;
+ * full validation happens on open. A session whose header or scanned lines are corrupt
+ * is skipped and reported, never fatal to the listing.
+ */
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { resolve } from "node:path";
+import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import { countLines, forEachLine, lastLines } from "./jsonl-lines.ts";
+import { allSessionFiles } from "./session-directory.ts";
+import { headerProblem } from "./session-file-parser.ts";
+import { logWarning, type WarningSink } from "./session-warning.ts";
+
+export interface SessionSummary {
+  session_id: string;
+  title: string;
+  cwd: string;
+  created_at: number;
+  updated_at: number;
+  entry_count: number;
+  fork?: { fork_id: string; source_session_id: string; source_entry_id: string };
+}
+
+const TITLE_CHARS = 80;
+
+export function titleOf(entry: SessionEntry): string | null {
+  if (entry.type !== "message" || entry.message.role !== "user") return null;
+  if (entry.message.content.some((b) => b.type === "tool_result")) return null;
+  const text = entry.message.content
+    .flatMap((b) => (b.type === "text" ? [b.text] : []))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (text === "") return null;
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1).trimEnd()}…` : text;
+}
+
+function tryParse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+function summarize(path: string): SessionSummary | string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    let header: unknown;
+    let title: string | null = null;
+    let problem: string | null = null;
+    let lineNo = 0;
+    // Header, then entries up to the first user message with text. A line that does not parse
+    // is corruption unless it is the file's last line (possibly a write in progress).
+    let unparsed = 0;
+    forEachLine(fd, (line) => {
+      lineNo++;
+      if (unparsed) {
+        problem = `line ${unparsed}: not valid JSON`;
+        return false;
+      }
+      const value = tryParse(line);
+      if (lineNo === 1) {
+        header = value;
+        const reason = value === undefined ? "header is not valid JSON" : headerProblem(value);
+        problem = reason && `line 1: ${reason}`;
+        return problem === null;
+      }
+      if (value === undefined) {
+        unparsed = lineNo;
+        return true;
+      }
+      title = titleOf(value as SessionEntry);
+      return title === null;
+    });
+    if (problem) return problem;
+    if (lineNo === 0) return "line 1: missing header";
+    const h = header as SessionHeader;
+
+    let updatedAt = h.created_at;
+    for (const line of lastLines(fd, size).slice(0, 2)) {
+      const ts = (tryParse(line) as { ts?: unknown } | undefined)?.ts;
+      if (typeof ts === "number") {
+        // A fork's copied entries keep their original ts; the fork itself is as new as its creation.
+        updatedAt = Math.max(ts, h.created_at);
+        break;
+      }
+    }
+    const summary: SessionSummary = {
+      session_id: h.session_id,
+      title: title ?? "(untitled)",
+      cwd: h.cwd,
+      created_at: h.created_at,
+      updated_at: updatedAt,
+      entry_count: countLines(fd) - 1,
+    };
+    if (h.fork) summary.fork = h.fork;
+    return summary;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Sessions under `home`, newest first; with `cwd`, only those of that project. */
+export function listSessions(
+  home: string,
+  cwd?: string,
+  onWarning: WarningSink = logWarning,
+): SessionSummary[] {
+  const project = cwd === undefined ? undefined : resolve(cwd);
+  const out: SessionSummary[] = [];
+  for (const path of allSessionFiles(home)) {
+    let result: SessionSummary | string;
+    try {
+      result = summarize(path);
+    } catch (err) {
+      result = `cannot read: ${(err as Error).message}`;
+    }
+    if (typeof result === "string") {
+      onWarning({ kind: "session_skipped", message: `${path} ${result}` });
+      continue;
+    }
+    if (project === undefined || result.cwd === project) out.push(result);
+  }
+  return out.sort((a, b) => b.updated_at - a.updated_at || b.created_at - a.created_at);
+}

@@ -1,0 +1,182 @@
+/**
+ * `bash`: run a shell command in its own process group with a timeout, streaming merged
+ * stdout/stderr and keeping a bounded tail of it (ARCHITECTURE §4.1).
+ */
+import { constants } from "node:os";
+import { type Static, Type } from "@sinclair/typebox";
+import type { Tool, ToolContext, ToolResult } from "../contracts/tool.ts";
+import { OutputTail } from "./output-tail.ts";
+import { killProcessGroup, processGroupAlive } from "./process-group.ts";
+import { describeError, errorResult } from "./tool-result.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.ts";
+
+const BashParams = Type.Object({
+  command: Type.String({ description: "The bash command line to run (executed with `bash -c`)." }),
+  timeout: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description: "Timeout in seconds; the command and everything it started is killed when it expires.",
+    }),
+  ),
+});
+export type BashArgs = Static<typeof BashParams>;
+
+export interface BashToolOptions {
+  /** Used when the call gives no timeout. Default 120 s. */
+  defaultTimeoutMs?: number;
+  /** Upper bound for a requested timeout. Default 10 min. */
+  maxTimeoutMs?: number;
+  maxLines?: number;
+  maxBytes?: number;
+  /** Time between SIGTERM and SIGKILL when the group is killed. */
+  killGraceMs?: number;
+  /** How long to keep reading after the shell exited while background jobs still hold its pipes. */
+  backgroundDrainMs?: number;
+  /** Where the full output of a truncated command is saved. Default: the OS temp dir. */
+  spillDir?: string;
+}
+
+export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashParams> {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
+  const limits = {
+    maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
+  const killGraceMs = options.killGraceMs ?? 2000;
+  const backgroundDrainMs = options.backgroundDrainMs ?? 250;
+  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+  return {
+    name: "bash",
+    description:
+      "Run a bash command in the working directory and return its combined stdout and stderr. stdin is closed, " +
+      `so interactive programs get EOF. Output keeps the last ${limits.maxLines} lines / ${limits.maxBytes / 1024} KB; ` +
+      "when cut, the full output is saved to a file named in the note (read it with `read`). " +
+      `Default timeout ${seconds(defaultTimeoutMs)}, at most ${seconds(maxTimeoutMs)}; on timeout the command and ` +
+      "all its child processes are killed. Background jobs (`cmd &`) keep running after the command returns but " +
+      "their later output is not captured: redirect it to a file. A non-zero exit code is reported as an error " +
+      "together with the output.",
+    parameters: BashParams,
+    isReadOnly: false,
+    paths: () => [],
+    render: (args) => ({ kind: "command", command: args.command }),
+    execute: (args, ctx) => {
+      const requested = args.timeout !== undefined ? args.timeout * 1000 : defaultTimeoutMs;
+      return runCommand(args.command, Math.min(requested, maxTimeoutMs), ctx);
+    },
+  };
+
+  async function runCommand(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+    if (ctx.signal.aborted) return errorResult("Command aborted before it started.");
+    const started = performance.now();
+    let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+    try {
+      proc = Bun.spawn(["bash", "-c", command], {
+        cwd: ctx.cwd,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        detached: true,
+      });
+    } catch (error) {
+      return errorResult(`Could not start bash in ${ctx.cwd}: ${describeError(error)}`);
+    }
+
+    const output = new OutputTail(limits, options.spillDir);
+    const onText = (text: string) => {
+      output.push(text);
+      ctx.onUpdate?.(text);
+    };
+    const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
+    let lastData = Date.now();
+    const drains = readers.map(async (reader) => {
+      const decoder = new TextDecoder();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          lastData = Date.now();
+          onText(decoder.decode(value, { stream: true }));
+        }
+      } catch {
+        // Cancelled after the shell exited; whatever arrived is kept.
+      }
+      onText(decoder.decode());
+    });
+
+    let stopReason: "timeout" | "aborted" | null = null;
+    let killing: Promise<void> | null = null;
+    const stop = (reason: "timeout" | "aborted") => {
+      stopReason ??= reason;
+      killing ??= killProcessGroup(proc.pid, killGraceMs);
+    };
+    const timer = setTimeout(() => stop("timeout"), timeoutMs);
+    const onAbort = () => stop("aborted");
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+    try {
+      await proc.exited;
+      // The command is over: background jobs it left behind are not subject to its timeout.
+      clearTimeout(timer);
+      // Output written just before the exit may still be in the pipe: idle time counts from here.
+      lastData = Date.now();
+      await drainAfterExit(proc.pid, drains, readers, () => lastData);
+      if (killing !== null) await killing;
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+
+    const duration_ms = Math.round(performance.now() - started);
+    const collected = await output.finish();
+    const text = collected.text === "" ? "(no output)" : collected.text;
+    if (stopReason === "timeout") {
+      return errorResult(
+        `${text}\n\nCommand timed out after ${seconds(timeoutMs)} and was killed with all its child processes. ` +
+          `Pass a larger timeout (max ${seconds(maxTimeoutMs)}) or run it in the background with output redirected to a file.`,
+        { duration_ms },
+      );
+    }
+    if (stopReason === "aborted") return errorResult(`${text}\n\nCommand aborted.`, { duration_ms });
+
+    const exit_code = exitCodeOf(proc);
+    return { content: { kind: "text", text }, is_error: exit_code !== 0, exit_code, duration_ms };
+  }
+
+  /**
+   * Once the shell has exited, read until both pipes close. If background jobs still hold them
+   * open, stop once no data came for `backgroundDrainMs` (at most 5× that in all) instead of
+   * waiting for the jobs.
+   */
+  async function drainAfterExit(
+    pgid: number,
+    drains: Promise<void>[],
+    readers: ReadableStreamDefaultReader<Uint8Array>[],
+    lastData: () => number,
+  ): Promise<void> {
+    const allDrained = Promise.all(drains).then(() => true);
+    const deadline = Date.now() + 5 * backgroundDrainMs;
+    while (Date.now() < deadline) {
+      // With the group empty nobody else can hold the pipes, so EOF is imminent.
+      if (!processGroupAlive(pgid)) {
+        await allDrained;
+        return;
+      }
+      const idleFor = Date.now() - lastData();
+      if (idleFor >= backgroundDrainMs) break;
+      const wait = Math.min(backgroundDrainMs - idleFor, deadline - Date.now());
+      const done = await Promise.race([allDrained, Bun.sleep(Math.max(wait, 1)).then(() => false)]);
+      if (done) return;
+    }
+    await Promise.all(readers.map((reader) => reader.cancel().catch(() => undefined)));
+    await allDrained;
+  }
+}
+
+function exitCodeOf(proc: Bun.Subprocess): number {
+  if (proc.exitCode !== null) return proc.exitCode;
+  const signal = proc.signalCode;
+  const number = signal ? constants.signals[signal as keyof typeof constants.signals] : undefined;
+  return 128 + (number ?? 0);
+}

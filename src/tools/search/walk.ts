@@ -1,0 +1,38 @@
+/**
+ * Built-in tree walk (used when ripgrep is unavailable): depth-first, entries sorted by name
+ * within each directory (the order of `rg --sort path`), ignore rules respected, symlinks not
+ * followed, `.git` and `node_modules` skipped.
+ */
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ALWAYS_SKIPPED, IgnoreRules } from "./ignore-rules.ts";
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Absolute paths of the files under `root`. Stops early when `signal` aborts. */
+export async function* walkFiles(root: string, signal?: AbortSignal): AsyncGenerator<string> {
+  yield* walkDir(root, await IgnoreRules.forRoot(root), signal);
+}
+
+async function* walkDir(dir: string, rules: IgnoreRules, signal?: AbortSignal): AsyncGenerator<string> {
+  if (signal?.aborted) return;
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return; // unreadable directory: skipped, as ripgrep does
+  }
+  entries.sort(byName);
+  for (const entry of entries) {
+    if (signal?.aborted) return;
+    if (ALWAYS_SKIPPED.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (rules.isIgnored(path, true)) continue;
+      yield* walkDir(path, await rules.child(path), signal);
+    } else if (entry.isFile()) {
+      if (!rules.isIgnored(path, false)) yield path;
+    }
+  }
+}

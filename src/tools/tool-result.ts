@@ -1,0 +1,25 @@
+/** Result builders: tools report failures as values, never by throwing (ARCHITECTURE §4.1). */
+import type { ToolResult } from "../contracts/tool.ts";
+
+export function errorResult(message: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { ...extra, content: { kind: "error", message }, is_error: true };
+}
+
+export function textResult(text: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { ...extra, content: { kind: "text", text }, is_error: false };
+}
+
+/** Message of an unknown thrown value, for turning I/O failures into error results. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Node-style error code (`ENOENT`, `EACCES`, ...) when the value carries one. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === "string" ? code : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * Per-agent lifecycle and control events (PROTOCOL §9.1, §10.2 mode/model changes).
+ * Streaming and turn events live in stream-events.ts, permission/UI events in permissions.ts.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
+import { eventSeq, routingAgentId } from "./envelope.ts";
+import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
+import { AgentStatusSchema, MessageSchema } from "./shared.ts";
+
+/** First message on every connection; connection-scoped, so it never carries `agent_id`. */
+export const HelloEventSchema = Type.Object(
+  {
+    type: Type.Literal("hello"),
+    seq: eventSeq,
+    protocol_version: Type.String({ minLength: 1 }),
+    server_version: Type.String(),
+    capabilities: Type.Array(Type.String()),
+  },
+  { $id: "HelloEvent" },
+);
+export type HelloEvent = Static<typeof HelloEventSchema>;
+
+export const LiveWindowSchema = Type.Object(
+  {
+    /** Post-compaction messages, oldest first. */
+    messages: Type.Array(MessageSchema),
+    compaction_index: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { $id: "LiveWindow" },
+);
+export type LiveWindow = Static<typeof LiveWindowSchema>;
+
+/** Authoritative bootstrap after `agent.attach` or a direct `hello` (PROTOCOL §6.4). */
+export const SyncEventSchema = Type.Object(
+  {
+    type: Type.Literal("sync"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    status: AgentStatusSchema,
+    /** The agent's authoritative active mode. */
+    mode: Type.String(),
+    /** The attached runtime's feature set; gate model/mode controls on these strings. */
+    capabilities: Type.Optional(Type.Array(Type.String())),
+    /** Child-runtime generation token; increments when a replacement process takes over. */
+    runtime_epoch: Type.Optional(Type.Integer({ minimum: 0 })),
+    live_window: LiveWindowSchema,
+    pending_requests: Type.Array(Type.Union([PermissionRequestSchema, UiRequestSchema])),
+  },
+  { $id: "SyncEvent" },
+);
+export type SyncEvent = Static<typeof SyncEventSchema>;
+
+export const StatusEventSchema = Type.Object(
+  {
+    type: Type.Literal("status"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    status: AgentStatusSchema,
+    detail: Type.Optional(Type.String()),
+  },
+  { $id: "StatusEvent" },
+);
+export type StatusEvent = Static<typeof StatusEventSchema>;
+
+/** Emitted only when `set_mode` really changed the mode; an idempotent set is silent. */
+export const ModeChangedEventSchema = Type.Object(
+  {
+    type: Type.Literal("mode_changed"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    previous_mode: Type.String(),
+    mode: Type.String(),
+  },
+  { $id: "ModeChangedEvent" },
+);
+export type ModeChangedEvent = Static<typeof ModeChangedEventSchema>;
+
+export const ModelChangedEventSchema = Type.Object(
+  {
+    type: Type.Literal("model_changed"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    ...modelSwitchFields,
+    /** The active model's post-switch capabilities (additive in the spec). */
+    capabilities: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: "ModelChangedEvent" },
+);
+export type ModelChangedEvent = Static<typeof ModelChangedEventSchema>;
+
+export const ReasoningLevelChangedEventSchema = Type.Object(
+  {
+    type: Type.Literal("reasoning_level_changed"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    ...reasoningSwitchFields,
+  },
+  { $id: "ReasoningLevelChangedEvent" },
+);
+export type ReasoningLevelChangedEvent = Static<typeof ReasoningLevelChangedEventSchema>;

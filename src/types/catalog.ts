@@ -1,0 +1,199 @@
+/**
+ * The closed message catalog: every wire message schema keyed by its `type`, which the
+ * validator (src/wire) compiles once and the JSON Schema export walks.
+ */
+import type { Static, TObject } from "@sinclair/typebox";
+import {
+  AbortCommandSchema,
+  ListModelsCommandSchema,
+  ListModesCommandSchema,
+  ListReasoningLevelsCommandSchema,
+  PromptCommandSchema,
+  SetModeCommandSchema,
+  SetModelCommandSchema,
+  SetReasoningLevelCommandSchema,
+  SteerCommandSchema,
+} from "./agent-commands.ts";
+import {
+  HelloEventSchema,
+  ModeChangedEventSchema,
+  ModelChangedEventSchema,
+  ReasoningLevelChangedEventSchema,
+  StatusEventSchema,
+  SyncEventSchema,
+} from "./agent-events.ts";
+import {
+  AgentAttachCommandSchema,
+  AgentCreateCommandSchema,
+  AgentDetachCommandSchema,
+  AgentKillCommandSchema,
+  AgentListCommandSchema,
+  AgentStatusCommandSchema,
+  AgentTerminateCommandSchema,
+  DaemonShutdownCommandSchema,
+} from "./orchestrator.ts";
+import {
+  AgentActivityEventSchema,
+  AgentExitedEventSchema,
+  AgentSpawnedEventSchema,
+  AgentStatusChangedEventSchema,
+} from "./orchestrator-events.ts";
+import {
+  PermissionRequestSchema,
+  PermissionResolvedSchema,
+  PermissionResponseSchema,
+  UiRequestSchema,
+  UiResolvedSchema,
+  UiResponseSchema,
+} from "./permissions.ts";
+import { ResponseSchema } from "./response.ts";
+import { SessionActivateCommandSchema, SessionListCommandSchema } from "./session-first.ts";
+import { SessionOpCommandSchema } from "./session-op.ts";
+import {
+  CompactionEventSchema,
+  ErrorEventSchema,
+  MessageCompleteEventSchema,
+  MessageDeltaEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  TurnEndEventSchema,
+  TurnStartEventSchema,
+  UsageEventSchema,
+} from "./stream-events.ts";
+import {
+  SubagentCreateCommandSchema,
+  SubagentRelaunchCommandSchema,
+  SubagentRunChangedEventSchema,
+  SubagentStatusCommandSchema,
+  SubagentSteerCommandSchema,
+  SubagentStopCommandSchema,
+  SubagentWaitCommandSchema,
+} from "./subagent.ts";
+import {
+  WorkspaceAttachCommandSchema,
+  WorkspaceAttachedEventSchema,
+  WorkspaceConflictEventSchema,
+  WorkspaceCreateCommandSchema,
+  WorkspaceCreatedEventSchema,
+  WorkspaceListCommandSchema,
+  WorkspaceRetireCommandSchema,
+  WorkspaceRetiredEventSchema,
+  WorkspaceStatusCommandSchema,
+} from "./workspace.ts";
+
+/** Commands one agent runtime handles; the daemon routes them by `agent_id`. */
+const agentCommandSchemas = [
+  PromptCommandSchema,
+  SteerCommandSchema,
+  AbortCommandSchema,
+  SetModeCommandSchema,
+  ListModesCommandSchema,
+  ListModelsCommandSchema,
+  SetModelCommandSchema,
+  ListReasoningLevelsCommandSchema,
+  SetReasoningLevelCommandSchema,
+  SessionOpCommandSchema,
+  PermissionResponseSchema,
+  UiResponseSchema,
+] as const;
+
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions. */
+const orchestratorCommandSchemas = [
+  AgentListCommandSchema,
+  AgentCreateCommandSchema,
+  AgentAttachCommandSchema,
+  AgentDetachCommandSchema,
+  AgentTerminateCommandSchema,
+  AgentKillCommandSchema,
+  AgentStatusCommandSchema,
+  DaemonShutdownCommandSchema,
+  WorkspaceCreateCommandSchema,
+  WorkspaceAttachCommandSchema,
+  WorkspaceListCommandSchema,
+  WorkspaceStatusCommandSchema,
+  WorkspaceRetireCommandSchema,
+  SubagentCreateCommandSchema,
+  SubagentWaitCommandSchema,
+  SubagentSteerCommandSchema,
+  SubagentRelaunchCommandSchema,
+  SubagentStatusCommandSchema,
+  SubagentStopCommandSchema,
+  SessionListCommandSchema,
+  SessionActivateCommandSchema,
+] as const;
+
+/** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */
+const agentEventSchemas = [
+  HelloEventSchema,
+  SyncEventSchema,
+  StatusEventSchema,
+  TurnStartEventSchema,
+  MessageDeltaEventSchema,
+  MessageCompleteEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  TurnEndEventSchema,
+  UsageEventSchema,
+  CompactionEventSchema,
+  ErrorEventSchema,
+  PermissionRequestSchema,
+  PermissionResolvedSchema,
+  UiRequestSchema,
+  UiResolvedSchema,
+  ModeChangedEventSchema,
+  ModelChangedEventSchema,
+  ReasoningLevelChangedEventSchema,
+] as const;
+
+/** Events the daemon authors about its registry, workspaces and subagent jobs. */
+const daemonEventSchemas = [
+  AgentSpawnedEventSchema,
+  AgentExitedEventSchema,
+  AgentStatusChangedEventSchema,
+  AgentActivityEventSchema,
+  WorkspaceCreatedEventSchema,
+  WorkspaceAttachedEventSchema,
+  WorkspaceRetiredEventSchema,
+  WorkspaceConflictEventSchema,
+  SubagentRunChangedEventSchema,
+] as const;
+
+/** The literal `type` of a message schema; a schema without one is a programming error. */
+function messageType(schema: TObject): string {
+  const literal: unknown = schema.properties.type?.const;
+  if (typeof literal !== "string") throw new Error(`message schema ${schema.$id} has no literal type`);
+  return literal;
+}
+
+function byType(schemas: readonly TObject[]): ReadonlyMap<string, TObject> {
+  const map = new Map<string, TObject>();
+  for (const schema of schemas) {
+    const type = messageType(schema);
+    if (map.has(type)) throw new Error(`duplicate message type ${type}`);
+    map.set(type, schema);
+  }
+  return map;
+}
+
+/** Every client → server message, keyed by `type`. */
+export const COMMAND_SCHEMAS: ReadonlyMap<string, TObject> = byType([
+  ...agentCommandSchemas,
+  ...orchestratorCommandSchemas,
+]);
+
+/** Every server → client message except `response`, keyed by `type`. */
+export const EVENT_SCHEMAS: ReadonlyMap<string, TObject> = byType([
+  ...agentEventSchemas,
+  ...daemonEventSchemas,
+]);
+
+export const RESPONSE_SCHEMA = ResponseSchema;
+
+export const PER_AGENT_COMMANDS: ReadonlySet<string> = new Set(agentCommandSchemas.map(messageType));
+
+export const ORCHESTRATOR_COMMANDS: ReadonlySet<string> = new Set(
+  orchestratorCommandSchemas.map(messageType),
+);
+
+export type AgentCommand = Static<(typeof agentCommandSchemas)[number]>;
+export type AgentEvent = Static<(typeof agentEventSchemas)[number]>;

@@ -1,0 +1,20 @@
+/** Catalog entries for the mode and reasoning-level pickers (PROTOCOL §9.2). */
+import { type Static, Type } from "@sinclair/typebox";
+
+/** Secret-free mode descriptor: mode functions and policy hooks never cross the wire. */
+export const ModeDescriptorSchema = Type.Object(
+  { name: Type.String({ minLength: 1 }), description: Type.String() },
+  { $id: "ModeDescriptor" },
+);
+export type ModeDescriptor = Static<typeof ModeDescriptorSchema>;
+
+/** One server-authored reasoning effort of the active model; clients never hard-code ids. */
+export const ReasoningLevelSchema = Type.Object(
+  { id: Type.String({ minLength: 1 }), label: Type.String(), description: Type.Optional(Type.String()) },
+  { $id: "ReasoningLevel" },
+);
+export type ReasoningLevel = Static<typeof ReasoningLevelSchema>;
+
+/** Model and reasoning switches apply at the next provider-call boundary, never mid-stream. */
+export const SwitchEffectiveSchema = Type.Literal("next_provider_call", { $id: "SwitchEffective" });
+export type SwitchEffective = Static<typeof SwitchEffectiveSchema>;

@@ -1,0 +1,139 @@
+/**
+ * Orchestrator registry commands (PROTOCOL §10.1) and their `response.data`. Daemon
+ * connections only; `agent_id` here names the target agent as payload, not as routing.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { AgentInfoSchema } from "./agent-info.ts";
+import { payloadAgentId, requiredCommandId } from "./envelope.ts";
+import { AgentStatusSchema } from "./shared.ts";
+
+export const AgentListCommandSchema = Type.Object(
+  { type: Type.Literal("agent.list"), id: requiredCommandId },
+  { $id: "AgentListCommand" },
+);
+export type AgentListCommand = Static<typeof AgentListCommandSchema>;
+
+export const HeadlessPolicySchema = Type.Union(
+  [Type.Literal("deny"), Type.Literal("allow_if_rule_matches"), Type.Literal("queue")],
+  { $id: "HeadlessPolicy" },
+);
+export type HeadlessPolicy = Static<typeof HeadlessPolicySchema>;
+
+export const LaunchPolicySchema = Type.Object(
+  { maxTasks: Type.Integer({ minimum: 0 }), maxDepth: Type.Integer({ minimum: 0 }) },
+  { $id: "LaunchPolicy" },
+);
+export type LaunchPolicy = Static<typeof LaunchPolicySchema>;
+
+export const AgentCreateCommandSchema = Type.Object(
+  {
+    type: Type.Literal("agent.create"),
+    id: requiredCommandId,
+    cwd: Type.String({ minLength: 1 }),
+    /** Opaque legacy session to adopt; the daemon resolves ownership and path. */
+    session_id: Type.Optional(Type.String({ minLength: 1 })),
+    model: Type.Optional(Type.String()),
+    provider: Type.Optional(Type.String()),
+    mode: Type.Optional(Type.String()),
+    tools: Type.Optional(Type.Array(Type.String())),
+    skills: Type.Optional(Type.Array(Type.String())),
+    headless_policy: Type.Optional(HeadlessPolicySchema),
+    name: Type.Optional(Type.String()),
+    parent_agent_id: Type.Optional(Type.String({ minLength: 1 })),
+    // Managed-child manifest fields: the daemon sets these, clients do not.
+    system_prompt: Type.Optional(Type.String()),
+    depth: Type.Optional(Type.Integer({ minimum: 0 })),
+    launch_policy: Type.Optional(LaunchPolicySchema),
+    alias: Type.Optional(Type.String()),
+    definition_name: Type.Optional(Type.String()),
+    display_name: Type.Optional(Type.String()),
+    /** Pinned friendly-alias pool for this child's launches. */
+    names: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: "AgentCreateCommand" },
+);
+export type AgentCreateCommand = Static<typeof AgentCreateCommandSchema>;
+
+export const AttachRoleSchema = Type.Union([Type.Literal("interactive"), Type.Literal("observer")], {
+  $id: "AttachRole",
+});
+export type AttachRole = Static<typeof AttachRoleSchema>;
+
+export const AgentAttachCommandSchema = Type.Object(
+  {
+    type: Type.Literal("agent.attach"),
+    id: requiredCommandId,
+    agent_id: payloadAgentId,
+    /** Default interactive; observers never answer permission/UI requests. */
+    role: Type.Optional(AttachRoleSchema),
+  },
+  { $id: "AgentAttachCommand" },
+);
+export type AgentAttachCommand = Static<typeof AgentAttachCommandSchema>;
+
+export const AgentDetachCommandSchema = Type.Object(
+  { type: Type.Literal("agent.detach"), id: requiredCommandId, agent_id: payloadAgentId },
+  { $id: "AgentDetachCommand" },
+);
+export type AgentDetachCommand = Static<typeof AgentDetachCommandSchema>;
+
+export const AgentTerminateCommandSchema = Type.Object(
+  { type: Type.Literal("agent.terminate"), id: requiredCommandId, agent_id: payloadAgentId },
+  { $id: "AgentTerminateCommand" },
+);
+export type AgentTerminateCommand = Static<typeof AgentTerminateCommandSchema>;
+
+export const AgentKillCommandSchema = Type.Object(
+  {
+    type: Type.Literal("agent.kill"),
+    id: requiredCommandId,
+    agent_id: payloadAgentId,
+    force: Type.Optional(Type.Boolean()),
+  },
+  { $id: "AgentKillCommand" },
+);
+export type AgentKillCommand = Static<typeof AgentKillCommandSchema>;
+
+/** Omit `agent_id` to poll every agent. */
+export const AgentStatusCommandSchema = Type.Object(
+  {
+    type: Type.Literal("agent.status"),
+    id: requiredCommandId,
+    agent_id: Type.Optional(payloadAgentId),
+  },
+  { $id: "AgentStatusCommand" },
+);
+export type AgentStatusCommand = Static<typeof AgentStatusCommandSchema>;
+
+/** Graceful by default (turns finish); `force` kills immediately. */
+export const DaemonShutdownCommandSchema = Type.Object(
+  { type: Type.Literal("daemon.shutdown"), id: requiredCommandId, force: Type.Optional(Type.Boolean()) },
+  { $id: "DaemonShutdownCommand" },
+);
+export type DaemonShutdownCommand = Static<typeof DaemonShutdownCommandSchema>;
+
+/** Data of `agent.list` and `agent.status`. */
+export const AgentListResultSchema = Type.Object(
+  { agents: Type.Array(AgentInfoSchema) },
+  { $id: "AgentListResult" },
+);
+export type AgentListResult = Static<typeof AgentListResultSchema>;
+
+export const AgentCreateResultSchema = Type.Object(
+  { agent_id: payloadAgentId },
+  { $id: "AgentCreateResult" },
+);
+export type AgentCreateResult = Static<typeof AgentCreateResultSchema>;
+
+export const AgentAttachResultSchema = Type.Object(
+  { status: AgentStatusSchema, info: AgentInfoSchema },
+  { $id: "AgentAttachResult" },
+);
+export type AgentAttachResult = Static<typeof AgentAttachResultSchema>;
+
+/** `deferred: true`: active work finishes before the runtime stops. */
+export const AgentTerminateResultSchema = Type.Object(
+  { deferred: Type.Boolean() },
+  { $id: "AgentTerminateResult" },
+);
+export type AgentTerminateResult = Static<typeof AgentTerminateResultSchema>;

@@ -1,0 +1,141 @@
+/**
+ * Workspace commands, results and lifecycle events (PROTOCOL §10.1a, §10.2). Daemon-level,
+ * no routing `agent_id`; `version?: 1` is accepted for forward-compatible clients.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { eventSeq, payloadAgentId, requiredCommandId } from "./envelope.ts";
+import {
+  BranchDispositionSchema,
+  WorkspaceDetailSchema,
+  WorkspaceSummarySchema,
+} from "./workspace-projection.ts";
+
+const version = Type.Optional(Type.Literal(1));
+const workspaceId = Type.String({ minLength: 1 });
+/** Settings of the fresh agent that create/attach launch. */
+const launchFields = {
+  title: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  model: Type.Optional(Type.String()),
+  provider: Type.Optional(Type.String()),
+  mode: Type.Optional(Type.String()),
+};
+
+export const WorkspaceCreateCommandSchema = Type.Object(
+  {
+    type: Type.Literal("workspace.create"),
+    id: requiredCommandId,
+    version,
+    cwd: Type.String({ minLength: 1 }),
+    label: Type.Optional(Type.String()),
+    branch: Type.Optional(Type.String({ minLength: 1 })),
+    base_ref: Type.Optional(Type.String({ minLength: 1 })),
+    integration_target: Type.Optional(Type.String({ minLength: 1 })),
+    ...launchFields,
+  },
+  { $id: "WorkspaceCreateCommand" },
+);
+export type WorkspaceCreateCommand = Static<typeof WorkspaceCreateCommandSchema>;
+
+export const WorkspaceAttachCommandSchema = Type.Object(
+  {
+    type: Type.Literal("workspace.attach"),
+    id: requiredCommandId,
+    version,
+    workspace_id: workspaceId,
+    ...launchFields,
+  },
+  { $id: "WorkspaceAttachCommand" },
+);
+export type WorkspaceAttachCommand = Static<typeof WorkspaceAttachCommandSchema>;
+
+export const WorkspaceListCommandSchema = Type.Object(
+  {
+    type: Type.Literal("workspace.list"),
+    id: requiredCommandId,
+    version,
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    include_retired: Type.Optional(Type.Boolean()),
+  },
+  { $id: "WorkspaceListCommand" },
+);
+export type WorkspaceListCommand = Static<typeof WorkspaceListCommandSchema>;
+
+export const WorkspaceStatusCommandSchema = Type.Object(
+  { type: Type.Literal("workspace.status"), id: requiredCommandId, version, workspace_id: workspaceId },
+  { $id: "WorkspaceStatusCommand" },
+);
+export type WorkspaceStatusCommand = Static<typeof WorkspaceStatusCommandSchema>;
+
+export const WorkspaceRetireCommandSchema = Type.Object(
+  {
+    type: Type.Literal("workspace.retire"),
+    id: requiredCommandId,
+    version,
+    workspace_id: workspaceId,
+    branch_disposition: Type.Optional(BranchDispositionSchema),
+  },
+  { $id: "WorkspaceRetireCommand" },
+);
+export type WorkspaceRetireCommand = Static<typeof WorkspaceRetireCommandSchema>;
+
+/** Data of `workspace.create` and `workspace.attach`: the fresh agent and session. */
+export const WorkspaceLaunchResultSchema = Type.Object(
+  { agent_id: payloadAgentId, session_id: Type.String({ minLength: 1 }), workspace: WorkspaceDetailSchema },
+  { $id: "WorkspaceLaunchResult" },
+);
+export type WorkspaceLaunchResult = Static<typeof WorkspaceLaunchResultSchema>;
+
+export const WorkspaceListResultSchema = Type.Object(
+  { workspaces: Type.Array(WorkspaceSummarySchema) },
+  { $id: "WorkspaceListResult" },
+);
+export type WorkspaceListResult = Static<typeof WorkspaceListResultSchema>;
+
+export const WorkspaceStatusResultSchema = Type.Object(
+  { workspace: WorkspaceDetailSchema },
+  { $id: "WorkspaceStatusResult" },
+);
+export type WorkspaceStatusResult = Static<typeof WorkspaceStatusResultSchema>;
+
+export const WorkspaceRetireResultSchema = Type.Object(
+  { workspace: WorkspaceDetailSchema, branch_deleted: Type.Boolean() },
+  { $id: "WorkspaceRetireResult" },
+);
+export type WorkspaceRetireResult = Static<typeof WorkspaceRetireResultSchema>;
+
+export const WorkspaceCreatedEventSchema = Type.Object(
+  { type: Type.Literal("workspace_created"), seq: eventSeq, workspace: WorkspaceSummarySchema },
+  { $id: "WorkspaceCreatedEvent" },
+);
+export type WorkspaceCreatedEvent = Static<typeof WorkspaceCreatedEventSchema>;
+
+export const WorkspaceAttachedEventSchema = Type.Object(
+  {
+    type: Type.Literal("workspace_attached"),
+    seq: eventSeq,
+    workspace: WorkspaceSummarySchema,
+    agent_id: payloadAgentId,
+    session_id: Type.String({ minLength: 1 }),
+  },
+  { $id: "WorkspaceAttachedEvent" },
+);
+export type WorkspaceAttachedEvent = Static<typeof WorkspaceAttachedEventSchema>;
+
+export const WorkspaceRetiredEventSchema = Type.Object(
+  { type: Type.Literal("workspace_retired"), seq: eventSeq, workspace: WorkspaceSummarySchema },
+  { $id: "WorkspaceRetiredEvent" },
+);
+export type WorkspaceRetiredEvent = Static<typeof WorkspaceRetiredEventSchema>;
+
+export const WorkspaceConflictEventSchema = Type.Object(
+  {
+    type: Type.Literal("workspace_conflict"),
+    seq: eventSeq,
+    workspace: WorkspaceSummarySchema,
+    /** Sanitized: no filesystem paths. */
+    reason: Type.String(),
+  },
+  { $id: "WorkspaceConflictEvent" },
+);
+export type WorkspaceConflictEvent = Static<typeof WorkspaceConflictEventSchema>;

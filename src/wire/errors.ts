@@ -1,0 +1,12 @@
+/** Wire errors are plain data: `{code, message}` from PROTOCOL §8, never Error objects. */
+import type { ErrorCode } from "../types/errors.ts";
+
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  data?: unknown;
+}
+
+export function wireError(code: ErrorCode, message: string, data?: unknown): WireError {
+  return data === undefined ? { code, message } : { code, message, data };
+}

@@ -1,0 +1,153 @@
+/**
+ * LF-only JSONL decoder (PROTOCOL §2.1). Splits raw bytes on 0x0A — never `readline`,
+ * which also splits on U+2028/U+2029 — strips one trailing CR, and decodes UTF-8 only over
+ * complete lines so a multi-byte character split across chunks is never mangled.
+ */
+import type { WireError } from "./errors.ts";
+
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+export interface JsonlSink {
+  /** A complete, parsed line. */
+  value(value: unknown): void;
+  /** A line that could not be used; the stream carries on at the next line. */
+  error(error: WireError): void;
+}
+
+const LF = 0x0a;
+
+export class JsonlDecoder {
+  private readonly maxLineBytes: number;
+  private readonly utf8 = new TextDecoder("utf-8");
+  /** Bytes of the current, not yet terminated line. */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  /** Set while skipping the rest of an over-long line. */
+  private discarding = false;
+  private lineNo = 0;
+
+  constructor(
+    private readonly sink: JsonlSink,
+    options: { maxLineBytes?: number } = {},
+  ) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    // A line that began in an earlier chunk is finished from bytes.
+    if (this.pendingBytes > 0 || this.discarding) {
+      const lf = chunk.indexOf(LF);
+      if (lf === -1) {
+        this.buffer(chunk);
+        return;
+      }
+      this.buffer(chunk.subarray(0, lf));
+      this.finishPending();
+      start = lf + 1;
+    }
+    // Every complete line left in this chunk is decoded in one go: an LF byte never occurs
+    // inside a multi-byte UTF-8 sequence, so the text up to the last LF is whole characters.
+    const lastLf = chunk.lastIndexOf(LF);
+    if (lastLf >= start) {
+      const text = this.utf8.decode(chunk.subarray(start, lastLf));
+      let from = 0;
+      for (;;) {
+        const nl = text.indexOf("\n", from);
+        this.finishText(nl === -1 ? text.slice(from) : text.slice(from, nl));
+        if (nl === -1) break;
+        from = nl + 1;
+      }
+      start = lastLf + 1;
+    }
+    if (start < chunk.length) this.buffer(chunk.subarray(start));
+  }
+
+  /** End of stream: an unterminated final line is reported, not silently used or dropped. */
+  end(): void {
+    if (this.discarding) {
+      this.discarding = false;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    if (this.pendingBytes === 0) return;
+    const bytes = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.lineNo++;
+    this.sink.error({
+      code: "INVALID_REQUEST",
+      message: `line ${this.lineNo}: unterminated final line (${bytes} bytes without a trailing LF) was ignored`,
+    });
+  }
+
+  private buffer(part: Uint8Array): void {
+    if (this.discarding || part.length === 0) return;
+    if (this.pendingBytes + part.length > this.maxLineBytes) {
+      this.discarding = true;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    // Copy: the caller may reuse its chunk buffer.
+    this.pending.push(part.slice());
+    this.pendingBytes += part.length;
+  }
+
+  private finishPending(): void {
+    if (this.discarding) {
+      this.discarding = false;
+      this.lineNo++;
+      this.sink.error({
+        code: "INVALID_REQUEST",
+        message: `line ${this.lineNo}: line exceeds the ${this.maxLineBytes}-byte limit and was skipped`,
+      });
+      return;
+    }
+    const parts = this.pending;
+    const line = parts.length === 1 ? parts[0]! : concat(parts, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.finishLine(line);
+  }
+
+  private finishLine(raw: Uint8Array): void {
+    this.finishText(this.utf8.decode(raw));
+  }
+
+  private finishText(line: string): void {
+    this.lineNo++;
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    // Characters never outnumber bytes; count bytes only when it could matter.
+    if (text.length * 3 > this.maxLineBytes && Buffer.byteLength(text) > this.maxLineBytes) {
+      this.sink.error({
+        code: "INVALID_REQUEST",
+        message: `line ${this.lineNo}: line exceeds the ${this.maxLineBytes}-byte limit and was skipped`,
+      });
+      return;
+    }
+    if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "")) return; // blank lines are tolerated
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      this.sink.error({
+        code: "INVALID_REQUEST",
+        message: `line ${this.lineNo}: bad JSON: ${(err as Error).message}`,
+      });
+      return;
+    }
+    this.sink.value(value);
+  }
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}

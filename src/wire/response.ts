@@ -1,0 +1,40 @@
+/** Builders for the `response` envelope (PROTOCOL §9.3): `id` and `command` always echoed. */
+import type { WireError } from "./errors.ts";
+
+export type ResponseMessage = {
+  type: "response";
+  id?: string;
+  command: string;
+  success: boolean;
+  data?: unknown;
+  error?: WireError;
+};
+
+interface Correlated {
+  id?: string;
+  type: string;
+}
+
+export function okResponse(command: Correlated, data?: unknown): ResponseMessage {
+  const res: ResponseMessage = { type: "response", command: command.type, success: true };
+  if (command.id !== undefined) res.id = command.id;
+  if (data !== undefined) res.data = data;
+  return res;
+}
+
+export function errorResponse(command: Correlated, error: WireError): ResponseMessage {
+  const res: ResponseMessage = { type: "response", command: command.type, success: false, error };
+  if (command.id !== undefined) res.id = command.id;
+  return res;
+}
+
+/** For input too broken to know its type: echo what can be salvaged. */
+export function salvageCorrelation(raw: unknown): Correlated {
+  if (raw && typeof raw === "object") {
+    const r = raw as Record<string, unknown>;
+    const out: Correlated = { type: typeof r.type === "string" ? r.type : "unknown" };
+    if (typeof r.id === "string") out.id = r.id;
+    return out;
+  }
+  return { type: "unknown" };
+}

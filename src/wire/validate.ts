@@ -1,0 +1,93 @@
+/**
+ * Inbound validation (ARCHITECTURE §7): one compiled validator per message `type`, so a
+ * message is checked against its own schema only. Every failure is INVALID_REQUEST with a
+ * message that names the offending field.
+ */
+import type { TObject } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../types/catalog.ts";
+import type { WireError } from "./errors.ts";
+
+export type Validation<T = Record<string, unknown>> =
+  | { ok: true; message: T }
+  | { ok: false; error: WireError };
+
+type CrossFieldRule = (message: Record<string, unknown>) => string | undefined;
+
+/** Rules a JSON Schema cannot express with a useful field name. */
+const CROSS_FIELD_RULES: Record<string, CrossFieldRule> = {
+  permission_response: (m) => {
+    const hasChoice = m.choice_id !== undefined;
+    const hasDecision = m.decision !== undefined;
+    if (hasChoice && hasDecision) return 'field "choice_id"/"decision": exactly one may be given, not both';
+    if (!hasChoice && !hasDecision) return 'field "choice_id"/"decision": one of them is required';
+    return undefined;
+  },
+  response: (m) => {
+    if (m.success === false && m.error === undefined) return 'field "error": required when success is false';
+    if (m.success === true && m.error !== undefined)
+      return 'field "error": must be absent when success is true';
+    return undefined;
+  },
+};
+
+export class MessageValidator {
+  private readonly checks = new Map<string, TypeCheck<TObject>>();
+
+  constructor(
+    private readonly schemas: ReadonlyMap<string, TObject>,
+    private readonly what: string,
+  ) {}
+
+  has(type: string): boolean {
+    return this.schemas.has(type);
+  }
+
+  validate(raw: unknown): Validation {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      return invalid(`a ${this.what} must be a JSON object`);
+    }
+    const message = raw as Record<string, unknown>;
+    const type = message.type;
+    if (typeof type !== "string") return invalid('field "type": required string is missing');
+    const check = this.compiled(type);
+    if (!check) return invalid(`field "type": unknown ${this.what} type "${type}"`);
+    if (!check.Check(message)) {
+      const first = check.Errors(message).First();
+      const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(message)";
+      const detail = first ? describe(first.message, first.value) : "does not match its schema";
+      return invalid(`${type}: field "${field}": ${detail}`);
+    }
+    const crossField = CROSS_FIELD_RULES[type]?.(message);
+    if (crossField) return invalid(`${type}: ${crossField}`);
+    return { ok: true, message };
+  }
+
+  private compiled(type: string): TypeCheck<TObject> | undefined {
+    let check = this.checks.get(type);
+    if (!check) {
+      const schema = this.schemas.get(type);
+      if (!schema) return undefined;
+      check = TypeCompiler.Compile(schema);
+      this.checks.set(type, check);
+    }
+    return check;
+  }
+}
+
+function describe(message: string, value: unknown): string {
+  if (value === undefined) return `${message} (missing)`;
+  return message;
+}
+
+function invalid(message: string): Validation {
+  return { ok: false, error: { code: "INVALID_REQUEST", message } };
+}
+
+/** Client → server messages (every command of every layer). */
+export const commandValidator = new MessageValidator(COMMAND_SCHEMAS, "command");
+/** Server → client messages; the SDK and tests validate what they receive. */
+export const eventValidator = new MessageValidator(
+  new Map([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA as TObject]]),
+  "event",
+);

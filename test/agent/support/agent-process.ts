@@ -1,0 +1,207 @@
+/**
+ * Drives a real `shard agent` child process over stdio JSONL, as a client would.
+ * Used by the integration tests; no part of the runtime is mocked.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
+import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
+
+export type Msg = { type: string } & Record<string, any>;
+
+const MAIN = resolve(import.meta.dir, "../../../src/cli/main.ts");
+
+export interface AgentOptions {
+  /** Mock LLM server base URL (no /v1). */
+  llmUrl: string;
+  home?: string;
+  cwd?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  model?: string;
+}
+
+export function tempDir(prefix: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `shard-${prefix}-`)));
+}
+
+/** A SHARD_HOME whose models.json points a `mock` provider at the local server. */
+export function mockHome(llmUrl: string, extraModels: object[] = []): string {
+  const home = tempDir("home");
+  mkdirSync(home, { recursive: true });
+  const models = [
+    {
+      id: "chat",
+      context_window: 100_000,
+      max_output: 4096,
+      reasoning: false,
+      cost: { input: 1, output: 2 },
+    },
+    ...extraModels,
+  ];
+  writeFileSync(
+    join(home, "models.json"),
+    JSON.stringify({
+      providers: {
+        mock: { api: "openai-completions", base_url: `${llmUrl}/v1`, api_key: "test", models },
+        mockant: {
+          api: "anthropic-messages",
+          base_url: llmUrl,
+          api_key: "test",
+          models: [
+            {
+              id: "claude",
+              context_window: 200_000,
+              max_output: 4096,
+              reasoning: true,
+              reasoning_levels: [
+                { id: "low", label: "Low" },
+                { id: "medium", label: "Medium" },
+                { id: "high", label: "High" },
+              ],
+              cost: { input: 3, output: 15 },
+            },
+          ],
+        },
+      },
+    }),
+  );
+  return home;
+}
+
+export class AgentProcess {
+  readonly events: Msg[] = [];
+  readonly proc: ReturnType<typeof Bun.spawn>;
+  readonly home: string;
+  readonly cwd: string;
+  stderr = "";
+  private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
+  readonly exited: Promise<number>;
+
+  constructor(opts: AgentOptions) {
+    this.home = opts.home ?? mockHome(opts.llmUrl);
+    this.cwd = opts.cwd ?? tempDir("cwd");
+    const args = ["agent", "--cwd", this.cwd, "--model", opts.model ?? "mock/chat", ...(opts.args ?? [])];
+    const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: this.home,
+        SHARD_HOME: this.home,
+        SHARD_RETRY_BASE_MS: "5",
+        ...opts.env,
+      },
+    });
+    this.proc = proc;
+    const decoder = new JsonlDecoder({
+      value: (v) => this.receive(v as Msg),
+      error: (e) => {
+        throw new Error(`agent wrote a bad line: ${e.message}`);
+      },
+    });
+    void (async () => {
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) decoder.push(chunk);
+      decoder.end();
+    })();
+    void (async () => {
+      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+        this.stderr += new TextDecoder().decode(chunk);
+      }
+    })();
+    this.exited = proc.exited;
+  }
+
+  private receive(msg: Msg): void {
+    this.events.push(msg);
+    const index = this.events.length - 1;
+    this.waiters = this.waiters.filter((w) => {
+      if (index >= w.from && w.pred(msg)) {
+        w.resolve(msg);
+        return false;
+      }
+      return true;
+    });
+  }
+
+  send(message: object): void {
+    this.writeRaw(encodeJsonLine(message));
+  }
+
+  writeRaw(text: string | Uint8Array): void {
+    const stdin = this.proc.stdin as import("bun").FileSink;
+    stdin.write(text);
+    stdin.flush();
+  }
+
+  /** Waits for the first event at or after index `from` matching `pred`. */
+  waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = 20_000): Promise<Msg> {
+    for (let i = from; i < this.events.length; i++)
+      if (pred(this.events[i]!)) return Promise.resolve(this.events[i]!);
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new Error(
+            `timed out waiting for an event; got: ${this.events.map((e) => e.type).join(", ")}\nstderr: ${this.stderr}`,
+          ),
+        );
+      }, timeoutMs);
+      this.waiters.push({
+        pred,
+        from,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolvePromise(m);
+        },
+      });
+    });
+  }
+
+  waitType(type: string, from = 0, timeoutMs?: number): Promise<Msg> {
+    return this.waitFor((m) => m.type === type, from, timeoutMs);
+  }
+
+  /** Sends a command with an id and resolves with its response. */
+  async request(message: Msg): Promise<Msg> {
+    const id = message.id ?? `r${Math.random().toString(36).slice(2)}`;
+    const from = this.events.length;
+    this.send({ ...message, id });
+    return this.waitFor((m) => m.type === "response" && m.id === id, from);
+  }
+
+  /** Sends a prompt and waits for the end of the turn it starts. */
+  async prompt(message: string, extra: object = {}): Promise<Msg[]> {
+    const from = this.events.length;
+    const res = await this.request({ type: "prompt", message, ...extra });
+    if (!res.success) throw new Error(`prompt rejected: ${JSON.stringify(res.error)}`);
+    await this.waitType("turn_end", from);
+    await this.waitFor((m) => m.type === "status" && m.status === "idle", from);
+    return this.events.slice(from);
+  }
+
+  typesSince(from: number): string[] {
+    return this.events.slice(from).map((e) => e.type);
+  }
+
+  async close(): Promise<number> {
+    try {
+      (this.proc.stdin as import("bun").FileSink).end();
+    } catch {
+      // already closed
+    }
+    const timer = setTimeout(() => this.proc.kill("SIGKILL"), 10_000);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(dir, name);
+    mkdirSync(resolve(path, ".."), { recursive: true });
+    writeFileSync(path, content);
+  }
+}

@@ -1,0 +1,26 @@
+/** A fresh $SHARD_HOME and project per test; `restart()` is a new gate on the same home. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPermissionGate } from "../../src/permissions/gate.ts";
+import { grantFilePath } from "../../src/permissions/grant-store.ts";
+import { tempDir } from "./fixtures.ts";
+
+export function grantProject(cleanups: (() => void)[]) {
+  const root = tempDir("grants");
+  cleanups.push(root.cleanup);
+  const home = join(root.path, "shard-home");
+  const proj = join(root.path, "proj");
+  const outside = join(root.path, "outside");
+  mkdirSync(proj);
+  mkdirSync(outside);
+  const restart = () => createPermissionGate({ home, cwd: proj });
+  const grantFile = grantFilePath(home, proj);
+  const writeGrantFile = (content: unknown) => {
+    mkdirSync(join(home, "grants"), { recursive: true });
+    writeFileSync(grantFile, typeof content === "string" ? content : JSON.stringify(content));
+  };
+  return { home, proj, outside, restart, grantFile, writeGrantFile };
+}
+
+export const deny = { kind: "decision", decision: "deny" } as const;
+export const bash = (command: string) => ({ command });

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { isInside, resolvePathForPermission } from "../../src/permissions/paths.ts";
+import { tempDir } from "./fixtures.ts";
+
+const root = tempDir("paths");
+const proj = join(root.path, "proj");
+const outside = join(root.path, "outside");
+
+beforeAll(() => {
+  mkdirSync(join(proj, "src"), { recursive: true });
+  mkdirSync(join(root.path, "proj-evil"));
+  mkdirSync(outside);
+  writeFileSync(join(outside, "secret.txt"), "secret");
+  writeFileSync(join(proj, "src", "a.ts"), "a");
+  symlinkSync(outside, join(proj, "link"));
+  symlinkSync(join(outside, "secret.txt"), join(proj, "file-link"));
+  symlinkSync(join(outside, "created-by-write.txt"), join(proj, "dangling"));
+  symlinkSync("loop-b", join(proj, "loop-a"));
+  symlinkSync("loop-a", join(proj, "loop-b"));
+});
+afterAll(() => root.cleanup());
+
+const inProj = (p: string) => isInside(proj, resolvePathForPermission(proj, p));
+
+describe("paths outside cwd are recognised (negative)", () => {
+  test("a sibling sharing the name prefix is not inside", () => {
+    expect(isInside("/proj", "/proj-evil")).toBe(false);
+    expect(isInside("/proj", "/proj-evil/x")).toBe(false);
+    expect(inProj(join(root.path, "proj-evil", "x"))).toBe(false);
+    expect(inProj("../proj-evil/x")).toBe(false);
+  });
+
+  test("`..` traversal escapes", () => {
+    expect(inProj("../outside/secret.txt")).toBe(false);
+    expect(inProj("src/../../outside/secret.txt")).toBe(false);
+  });
+
+  test("a symlinked directory inside cwd pointing outside resolves outside", () => {
+    expect(resolvePathForPermission(proj, "link/secret.txt")).toBe(join(outside, "secret.txt"));
+    expect(inProj("link/secret.txt")).toBe(false);
+    expect(inProj("file-link")).toBe(false);
+  });
+
+  test("`..` after a symlink is resolved physically, not lexically", () => {
+    // Lexically this is <proj>/outside/secret.txt; the kernel goes link → outside → .. → root.
+    expect(resolvePathForPermission(proj, "link/../outside/secret.txt")).toBe(join(outside, "secret.txt"));
+    expect(inProj("link/../outside/secret.txt")).toBe(false);
+  });
+
+  test("a dangling symlink resolves to where a write would create the file", () => {
+    expect(resolvePathForPermission(proj, "dangling")).toBe(join(outside, "created-by-write.txt"));
+    expect(inProj("dangling")).toBe(false);
+  });
+
+  test("a missing dir followed by `..` still goes through symlinks", () => {
+    expect(inProj("newdir/../link/secret.txt")).toBe(false);
+  });
+
+  test("home-relative paths are expanded, not treated as a file named ~", () => {
+    expect(resolvePathForPermission(proj, "~/x")).toBe(resolvePathForPermission("/", join(homedir(), "x")));
+    expect(inProj("~/x")).toBe(false);
+  });
+
+  test("a symlink loop does not hang or throw", () => {
+    expect(() => resolvePathForPermission(proj, "loop-a/x")).not.toThrow();
+  });
+});
+
+describe("paths inside cwd", () => {
+  test("cwd itself and existing files are inside", () => {
+    expect(inProj(".")).toBe(true);
+    expect(inProj("src/a.ts")).toBe(true);
+    expect(inProj(join(proj, "src", "a.ts"))).toBe(true);
+    expect(resolvePathForPermission(proj, "./src/../src/a.ts")).toBe(join(proj, "src", "a.ts"));
+  });
+
+  test("a new file in a new directory is inside", () => {
+    expect(resolvePathForPermission(proj, "new/dir/file.ts")).toBe(join(proj, "new", "dir", "file.ts"));
+    expect(inProj("new/dir/file.ts")).toBe(true);
+  });
+
+  test("a filesystem root cwd contains everything", () => {
+    expect(isInside("/", "/etc/passwd")).toBe(true);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * A real local HTTP server speaking the streaming wire formats of the Anthropic Messages,
+ * OpenAI Chat Completions and OpenAI Responses APIs, driven by a queue of scripted replies.
+ * Paths are accepted with or without the `/v1` prefix.
+ */
+import { anthropicError, anthropicFrames } from "./anthropic-sse.ts";
+import { chatCompletionFrames, openaiError } from "./chat-completions-sse.ts";
+import { responsesFrames } from "./responses-sse.ts";
+import { DEFAULT_REPLY } from "./sse-frames.ts";
+import type { MockLlmServer, MockLlmServerOptions, MockReply, MockRequest, Segment } from "./types.ts";
+
+/** Flush SSE text to the socket in batches of about this many characters. */
+const BATCH_CHARS = 64 * 1024;
+/** Let the already-written bytes reach the client before the connection is reset. */
+const DISCONNECT_GRACE_MS = 20;
+
+function segmentStream(segments: Iterator<Segment>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cancelled = false;
+  let cancelWait: (() => void) | undefined;
+  let disconnectNext = false;
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      cancelWait = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (disconnectNext) {
+          await wait(DISCONNECT_GRACE_MS);
+          // Erroring without a reason makes Bun reset the socket without logging.
+          controller.error();
+          return;
+        }
+        let batch = "";
+        const flush = () => {
+          if (batch) controller.enqueue(encoder.encode(batch));
+          batch = "";
+        };
+        while (!cancelled) {
+          const next = segments.next();
+          if (next.done) {
+            flush();
+            controller.close();
+            return;
+          }
+          const segment = next.value;
+          if (typeof segment === "string") {
+            batch += segment;
+            if (batch.length >= BATCH_CHARS) return flush();
+          } else if ("delay_ms" in segment) {
+            flush();
+            await wait(segment.delay_ms);
+          } else {
+            flush();
+            disconnectNext = true;
+            return;
+          }
+        }
+      },
+      cancel() {
+        cancelled = true;
+        cancelWait?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+
+type Api = "anthropic" | "chat" | "responses";
+
+function apiForPath(pathname: string): Api | undefined {
+  const path = pathname.replace(/^\/v1(?=\/)/, "").replace(/\/+$/, "");
+  if (path === "/messages") return "anthropic";
+  if (path === "/chat/completions") return "chat";
+  if (path === "/responses") return "responses";
+  return undefined;
+}
+
+interface RequestBody {
+  model?: unknown;
+  stream_options?: { include_usage?: unknown };
+}
+
+function respond(api: Api, reply: MockReply, body: RequestBody | undefined): Response {
+  const isError = (reply.status !== undefined && reply.status !== 200) || reply.error_type !== undefined;
+  if (isError) {
+    const { status, body: errorBody } = api === "anthropic" ? anthropicError(reply) : openaiError(reply);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (reply.retry_after_s !== undefined) headers["retry-after"] = String(reply.retry_after_s);
+    return new Response(JSON.stringify(errorBody), { status, headers });
+  }
+  const model = typeof body?.model === "string" ? body.model : "mock-model";
+  const frames =
+    api === "anthropic"
+      ? anthropicFrames(reply, model)
+      : api === "chat"
+        ? chatCompletionFrames(reply, model, body?.stream_options?.include_usage === true)
+        : responsesFrames(reply, model);
+  return new Response(segmentStream(frames), { headers: SSE_HEADERS });
+}
+
+export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
+  const queue: MockReply[] = [];
+  const requests: MockRequest[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const record = options.recordRequests ?? true;
+  let requestCount = 0;
+  let scriptIndex = 0;
+
+  const nextReply = (): MockReply => {
+    const queued = queue.shift();
+    if (queued) return queued;
+    const script = options.script;
+    if (script && script.length > 0) return script[scriptIndex++ % script.length]!;
+    return DEFAULT_REPLY;
+  };
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: options.port ?? 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const text = await req.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // keep the raw text
+      }
+      requestCount++;
+      if (record) {
+        const headers: Record<string, string> = {};
+        req.headers.forEach((value, key) => {
+          headers[key.toLowerCase()] = value;
+        });
+        requests.push({ path: url.pathname, body, headers });
+      }
+      for (const w of waiters.splice(0)) {
+        if (requestCount >= w.n) w.resolve();
+        else waiters.push(w);
+      }
+      const api = req.method === "POST" ? apiForPath(url.pathname) : undefined;
+      if (!api)
+        return Response.json(
+          { error: { message: `mock: no route for ${req.method} ${url.pathname}` } },
+          { status: 404 },
+        );
+      return respond(
+        api,
+        nextReply(),
+        typeof body === "object" && body !== null ? (body as RequestBody) : undefined,
+      );
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    enqueue(...replies: MockReply[]) {
+      queue.push(...replies);
+    },
+    waitForRequests(n: number, timeoutMs = 10_000): Promise<void> {
+      if (requestCount >= n) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(waiter);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(new Error(`mock LLM: expected ${n} requests, got ${requestCount} within ${timeoutMs}ms`));
+        }, timeoutMs);
+        const waiter = {
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+        waiters.push(waiter);
+      });
+    },
+    async close() {
+      await server.stop(true);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import {
+  buildProtocolSchema,
+  PROTOCOL_SCHEMA_PATH,
+  serializeProtocolSchema,
+} from "../../scripts/export-schema.ts";
+import { COMMAND_SCHEMAS, EVENT_SCHEMAS } from "../../src/types/catalog.ts";
+
+interface ProtocolDocument {
+  $schema: string;
+  anyOf: { $ref: string }[];
+  "x-commands": Record<string, { $ref: string }>;
+  "x-events": Record<string, { $ref: string }>;
+  $defs: Record<string, { properties?: { type?: { const?: string } } }>;
+}
+
+const document = buildProtocolSchema() as ProtocolDocument;
+
+/** Every value of `key` anywhere in the document. */
+function collect(node: unknown, key: string, out: unknown[] = []): unknown[] {
+  if (Array.isArray(node)) for (const item of node) collect(item, key, out);
+  else if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === key) out.push(v);
+      collect(v, key, out);
+    }
+  }
+  return out;
+}
+
+function defOf(ref: string) {
+  expect(ref.startsWith("#/$defs/")).toBe(true);
+  return document.$defs[ref.slice("#/$defs/".length)];
+}
+
+describe("docs/protocol.schema.json", () => {
+  test("the committed file matches src/types", () => {
+    const committed = readFileSync(PROTOCOL_SCHEMA_PATH, "utf8");
+    const fresh = serializeProtocolSchema(document);
+    expect(
+      committed === fresh
+        ? "up to date"
+        : "stale: run `bun run schema` to regenerate docs/protocol.schema.json",
+    ).toBe("up to date");
+  });
+
+  test("is a draft 2020-12 document whose every $ref resolves into $defs", () => {
+    expect(document.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const refs = collect(document, "$ref");
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of refs) expect(defOf(String(ref))).toBeDefined();
+    // Nested $id would re-base relative refs; the exporter turns them all into $defs.
+    expect(collect(document, "$id")).toEqual([]);
+  });
+
+  test("names every command and event by its type, plus the response", () => {
+    expect(Object.keys(document["x-commands"]).sort()).toEqual([...COMMAND_SCHEMAS.keys()].sort());
+    expect(Object.keys(document["x-events"]).sort()).toEqual([...EVENT_SCHEMAS.keys()].sort());
+    for (const [type, ref] of [
+      ...Object.entries(document["x-commands"]),
+      ...Object.entries(document["x-events"]),
+    ]) {
+      expect(defOf(ref.$ref)?.properties?.type?.const).toBe(type);
+    }
+    expect(document.anyOf).toHaveLength(COMMAND_SCHEMAS.size + EVENT_SCHEMAS.size + 1);
+    expect(document.$defs.Response?.properties?.type?.const).toBe("response");
+  });
+
+  test("carries the shared and result types as $defs", () => {
+    for (const name of [
+      "AgentInfo",
+      "RuntimeState",
+      "JobState",
+      "RunState",
+      "JobStrategy",
+      "RunSnapshot",
+      "JobSnapshot",
+      "ModeDescriptor",
+      "ErrorCode",
+      "Envelope",
+      "SessionSummary",
+      "SessionListResult",
+      "SessionActivateResult",
+      "WorkspaceDetail",
+      "TreeNode",
+    ]) {
+      expect({ name, present: name in document.$defs }).toEqual({ name, present: true });
+    }
+  });
+});

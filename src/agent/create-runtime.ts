@@ -15,6 +15,8 @@ import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import type { WireError } from "../wire/errors.ts";
 import { Compaction } from "./compaction.ts";
+import { newId } from "./ids.ts";
+import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
 import { ModelController, type ProviderOptions } from "./model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
@@ -36,21 +38,24 @@ export interface RuntimeConfig {
 export interface CreatedRuntime {
   runtime: AgentRuntime;
   /** Problems worth telling the user that did not stop the agent (e.g. a bad models.json). */
-  warnings: string[];
+  warnings: WireError[];
 }
 
 export function createRuntime(
   config: RuntimeConfig,
 ): { ok: true; value: CreatedRuntime } | { ok: false; error: WireError } {
-  const warnings: string[] = [];
+  const warnings: WireError[] = [];
+  // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
+  const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
+  const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
   const cwd = resolveCwd(config.cwd ?? process.cwd());
   if (!cwd.ok) return cwd;
 
   const catalog = loadModelCatalog(config.home, config.env);
-  for (const e of catalog.errors as CatalogError[]) warnings.push(`${e.file}: ${e.field}: ${e.reason}`);
+  for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
 
   const modes = loadModeCatalog([join(cwd.path, ".shard", "modes"), join(config.home, "modes")], (w) =>
-    warnings.push(`${w.file}: ${w.reason}`),
+    configWarning(`${w.file}: ${w.reason}`),
   );
 
   let session: SessionStore;
@@ -58,10 +63,19 @@ export function createRuntime(
     const opened = openSession({
       home: config.home,
       idOrPath: config.session,
-      onWarning: (w) => warnings.push(`session: ${w.kind}: ${w.message}`),
+      onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
     });
     if (!opened.ok) return { ok: false, error: opened.error };
     session = opened.store;
+    // A kill mid-tool leaves a call without a result; answer it before anything is appended.
+    let repaired: number;
+    try {
+      repaired = answerInterruptedToolCalls(session, newId);
+    } catch (err) {
+      session.close();
+      return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+    }
+    if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
   } else {
     session = createSession({ home: config.home, cwd: cwd.path });
   }
@@ -120,7 +134,7 @@ export function createRuntime(
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
   compaction.bind(runtime);
-  for (const w of compaction.warnings) warnings.push(w);
+  for (const w of compaction.warnings) configWarning(w);
   return { ok: true, value: { runtime, warnings } };
 }
 

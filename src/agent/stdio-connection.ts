@@ -5,7 +5,6 @@
 import type { Connection } from "../contracts/connection.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
-import { handleInbound, replyUnparsable } from "./commands.ts";
 import type { AgentRuntime } from "./runtime.ts";
 
 export interface ByteSink {
@@ -28,22 +27,34 @@ export async function serveStdio(
   runtime: AgentRuntime,
   input: AsyncIterable<Uint8Array>,
   connection: Connection,
-  options: { maxLineBytes?: number } = {},
+  options: { maxLineBytes?: number; stop?: AbortSignal } = {},
 ): Promise<void> {
-  let chain: Promise<void> = Promise.resolve();
+  // The command surface (every protocol schema, compiled validators) loads after hello and
+  // sync are out: start-up latency is what a client waits for.
+  const commands = import("./commands.ts");
+  let chain: Promise<unknown> = commands;
   const decoder = new JsonlDecoder(
     {
       value: (value) => {
-        chain = chain.then(() => handleInbound(runtime, connection, value));
+        chain = chain.then(async () => (await commands).handleInbound(runtime, connection, value));
       },
       error: (error) => {
-        chain = chain.then(() => replyUnparsable(runtime, connection, error));
+        chain = chain.then(async () => (await commands).replyUnparsable(runtime, connection, error));
       },
     },
     options,
   );
-  for await (const chunk of input) decoder.push(chunk);
-  decoder.end();
+  const reader = input[Symbol.asyncIterator]();
+  const stopped = new Promise<"stop">((resolve) => {
+    if (options.stop?.aborted) resolve("stop");
+    options.stop?.addEventListener("abort", () => resolve("stop"), { once: true });
+  });
+  for (;;) {
+    const next = await Promise.race([reader.next(), stopped]);
+    if (next === "stop" || next.done) break;
+    decoder.push(next.value);
+  }
+  if (!options.stop?.aborted) decoder.end();
   await chain;
   runtime.detach(connection.id);
   await runtime.close();

@@ -96,10 +96,22 @@ export async function agentCommand(argv: string[]): Promise<number> {
   const connection = createStdioConnection(out);
   runtime.attach(connection);
   for (const warning of warnings) {
-    process.stderr.write(`shard agent: warning: ${warning}\n`);
-    runtime.emit({ type: "error", code: "INVALID_REQUEST", message: warning, fatal: false });
+    process.stderr.write(`shard agent: warning: ${warning.message}\n`);
+    runtime.emit({ type: "error", ...warning, fatal: false });
   }
-  await serveStdio(runtime, Bun.stdin.stream(), connection);
+  // A signal ends the agent like stdin EOF does: abort work, release the session lock.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
   await out.flush();
+  if (stop.signal.aborted) {
+    // A pending stdin read keeps the process alive; exit once stdout has drained.
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+    process.exit(143);
+  }
   return 0;
 }

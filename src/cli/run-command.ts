@@ -6,6 +6,7 @@
 import { handleInbound } from "../agent/commands.ts";
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import type { Connection } from "../contracts/connection.ts";
+import type { Message } from "../types/shared.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { runtimeConfigFrom } from "./agent-command.ts";
 import { BatchedWriter } from "./batched-writer.ts";
@@ -63,7 +64,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const { runtime, warnings } = created.value;
-  for (const w of warnings) process.stderr.write(`shard run: warning: ${w}\n`);
+  for (const w of warnings) process.stderr.write(`shard run: warning: ${w.message}\n`);
 
   const out = new BatchedWriter((s) => process.stdout.write(s));
   let failed = false;
@@ -85,6 +86,13 @@ export async function runCommand(argv: string[]): Promise<number> {
           if (!json && event.kind === "text" && typeof event.text_delta === "string") {
             out.write(event.text_delta);
             endedWithText = event.text_delta.endsWith("\n");
+          }
+          break;
+        case "message_complete":
+          // A call denied or cut off before it ran gets no tool_call event; label it from the message.
+          for (const block of (event.message as Message).content) {
+            if (block.type === "tool_call")
+              pendingTools.set(block.id, `${block.name} ${summarizeArgs(block.args)}`);
           }
           break;
         case "tool_call":

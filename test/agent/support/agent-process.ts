@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary event fields.
 export type Msg = { type: string } & Record<string, any>;
 
 const MAIN = resolve(import.meta.dir, "../../../src/cli/main.ts");
@@ -19,7 +20,8 @@ export interface AgentOptions {
   cwd?: string;
   args?: string[];
   env?: Record<string, string>;
-  model?: string;
+  /** `null` omits `--model` (a resumed session then restores its own model). */
+  model?: string | null;
 }
 
 export function tempDir(prefix: string): string {
@@ -76,13 +78,16 @@ export class AgentProcess {
   readonly home: string;
   readonly cwd: string;
   stderr = "";
+  /** Every raw stdout byte chunk, for checks on the exact bytes written (e.g. escaping). */
+  readonly stdoutChunks: Uint8Array[] = [];
   private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
   readonly exited: Promise<number>;
 
   constructor(opts: AgentOptions) {
     this.home = opts.home ?? mockHome(opts.llmUrl);
     this.cwd = opts.cwd ?? tempDir("cwd");
-    const args = ["agent", "--cwd", this.cwd, "--model", opts.model ?? "mock/chat", ...(opts.args ?? [])];
+    const model = opts.model === null ? [] : ["--model", opts.model ?? "mock/chat"];
+    const args = ["agent", "--cwd", this.cwd, ...model, ...(opts.args ?? [])];
     const proc = Bun.spawn([process.execPath, MAIN, ...args], {
       stdin: "pipe",
       stdout: "pipe",
@@ -103,7 +108,10 @@ export class AgentProcess {
       },
     });
     void (async () => {
-      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) decoder.push(chunk);
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+        this.stdoutChunks.push(chunk.slice());
+        decoder.push(chunk);
+      }
       decoder.end();
     })();
     void (async () => {

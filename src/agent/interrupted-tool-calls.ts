@@ -1,0 +1,46 @@
+/**
+ * Resume repair: a runtime killed while a tool ran leaves an assistant tool call without a
+ * result at the end of the session. Providers reject such a history, so on resume each
+ * unanswered call in the live window gets a durable error result saying it was interrupted.
+ */
+import type { SessionStore } from "../contracts/session-store.ts";
+import type { Message } from "../types/shared.ts";
+
+export const INTERRUPTED_REASON =
+  "interrupted: the agent stopped (crash or kill) before this tool call finished; its outcome is unknown";
+
+/** Tool call ids in `messages` that no tool_result answers, in call order. */
+export function unansweredToolCalls(messages: readonly Message[]): string[] {
+  const answered = new Set<string>();
+  for (const m of messages)
+    for (const b of m.content) if (b.type === "tool_result") answered.add(b.tool_call_id);
+  const open: string[] = [];
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    for (const b of m.content) if (b.type === "tool_call" && !answered.has(b.id)) open.push(b.id);
+  }
+  return open;
+}
+
+/** Appends an interrupted result for every unanswered call; returns how many were added. */
+export function answerInterruptedToolCalls(session: SessionStore, newId: (prefix: string) => string): number {
+  const open = unansweredToolCalls(session.liveWindow().messages);
+  for (const toolCallId of open) {
+    session.append({
+      type: "tool_result",
+      message: {
+        id: newId("msg"),
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_call_id: toolCallId,
+            content: { kind: "error", message: INTERRUPTED_REASON },
+            is_error: true,
+          },
+        ],
+      },
+    });
+  }
+  return open.length;
+}

@@ -1,0 +1,214 @@
+/**
+ * The `shard` command line as a user runs it: help/version/usage errors, `shard agent`
+ * start-up failures and warnings, and `shard run` one-shot mode against the mock LLM server
+ * reached only through OPENAI_BASE_URL.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { startMockLlmServer } from "../support/mock-llm/server.ts";
+import type { MockLlmServer } from "../support/mock-llm/types.ts";
+import { AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
+import { assistantMessages, blockText } from "./support/events.ts";
+
+setDefaultTimeout(60_000);
+
+const MAIN = resolve(import.meta.dir, "../../src/cli/main.ts");
+
+let llm: MockLlmServer;
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  llm = await startMockLlmServer();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+});
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function shard(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const home = tempDir("home");
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 45_000);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** `shard run` as a user with only OPENAI_BASE_URL pointing at a compatible server. */
+function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
+  return shard(["run", "--cwd", cwd, ...args], {
+    OPENAI_BASE_URL: `${llm.url}/v1`,
+    SHARD_MODEL: "openai/anything",
+    SHARD_RETRY_BASE_MS: "5",
+    ...extraEnv,
+  });
+}
+
+function jsonLines(text: string): Msg[] {
+  return text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Msg);
+}
+
+describe("shard", () => {
+  test("--help and --version exit 0", async () => {
+    const help = await shard(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage:");
+    expect(help.stdout).toContain("agent");
+    expect(help.stdout).toContain("run");
+    const version = await shard(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+  });
+
+  test("an unknown command exits 2 with a clear message", async () => {
+    const res = await shard(["frobnicate"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('unknown command "frobnicate"');
+    expect(res.stderr).toContain("--help");
+    expect(res.stdout).toBe("");
+  });
+});
+
+describe("shard agent", () => {
+  test("an unknown flag exits 2", async () => {
+    const res = await shard(["agent", "--bogus"]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("--bogus");
+  });
+
+  test("an unknown model is a fatal error event on stdout and exit 1", async () => {
+    const res = await shard(["agent", "--model", "nope/x", "--cwd", tempDir("cwd")]);
+    expect(res.code).toBe(1);
+    const events = jsonLines(res.stdout);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: "error", code: "NOT_FOUND", fatal: true });
+    expect(events[0]!.message).toContain("nope/x");
+    expect(res.stderr).toContain("nope/x");
+  });
+
+  test("a bad models.json entry is reported with file, field and reason and does not stop the agent", async () => {
+    const home = mockHome(llm.url);
+    const file = join(home, "models.json");
+    const config = JSON.parse(readFileSync(file, "utf8"));
+    config.providers.mock.models.push({ id: "broken", context_window: "huge", max_output: 100 });
+    writeFileSync(file, JSON.stringify(config));
+    const agent = new AgentProcess({ llmUrl: llm.url, home });
+    agents.push(agent);
+    const warning = await agent.waitFor((e) => e.type === "error" && e.fatal === false);
+    for (const text of [warning.message as string, agent.stderr]) {
+      expect(text).toContain(file);
+      expect(text).toContain("providers.mock.models[1].context_window");
+    }
+    expect(warning.message).toMatch(/integer|number/i);
+    expect(agent.events.map((e) => e.type).slice(0, 2)).toEqual(["hello", "sync"]);
+
+    const models = await agent.request({ type: "list_models" });
+    const ids = models.data.models.map((m: Msg) => m.id);
+    expect(ids).toContain("mock/chat");
+    expect(ids).not.toContain("mock/broken");
+    const events = await agent.prompt("still works?");
+    expect(blockText(assistantMessages(events)[0]!)).toBe("Hello from the mock LLM.");
+  });
+});
+
+describe("shard run", () => {
+  test("text on stdout, one summary line per tool call on stderr, exit 0", async () => {
+    const cwd = tempDir("cwd");
+    writeFileSync(join(cwd, "hello.txt"), "hi\n");
+    const base = llm.requests.length;
+    llm.enqueue(
+      {
+        steps: [
+          { text: "Let me look.", chunks: 2 },
+          { tool_call: { name: "ls", args: { path: "." } } },
+          { tool_call: { name: "read", args: { path: "hello.txt" } } },
+        ],
+      },
+      { steps: [{ text: "There is one file.", chunks: 3 }] },
+    );
+    const res = await run(["list the files"], cwd);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("Let me look.There is one file.\n");
+    const toolLines = res.stderr.split("\n").filter((l) => /^[✓✗] /.test(l));
+    expect(toolLines).toHaveLength(2);
+    expect(toolLines[0]).toMatch(/^✓ ls \./);
+    expect(toolLines[1]).toMatch(/^✓ read hello\.txt/);
+    expect(llm.requests[base]).toMatchObject({ path: "/v1/chat/completions", body: { model: "anything" } });
+    expect(JSON.stringify(llm.requests[base]?.body.messages)).toContain("list the files");
+  });
+
+  test("--json prints every event as JSONL", async () => {
+    const cwd = tempDir("cwd");
+    llm.enqueue({ steps: [{ text: "JSON mode answer.", chunks: 2 }] });
+    const res = await run(["--json", "answer in json"], cwd);
+    expect(res.code).toBe(0);
+    const events = jsonLines(res.stdout);
+    const types = events.map((e) => e.type);
+    expect(types.slice(0, 2)).toEqual(["hello", "sync"]);
+    for (const t of ["response", "turn_start", "message_delta", "message_complete", "usage", "turn_end"])
+      expect(types).toContain(t);
+    const deltas = events.filter((e) => e.type === "message_delta").map((e) => e.text_delta);
+    expect(deltas.join("")).toBe("JSON mode answer.");
+    expect(res.stdout).not.toContain("session:");
+  });
+
+  test("a mutating tool call is denied without --allow and reported on stderr", async () => {
+    const cwd = tempDir("cwd");
+    llm.enqueue(
+      { steps: [{ tool_call: { name: "write", args: { path: "out.txt", content: "written\n" } } }] },
+      { steps: [{ text: "Could not write." }] },
+    );
+    const res = await run(["write a file"], cwd);
+    expect(res.stderr).toContain("denied:");
+    expect(res.stderr).toContain("--allow write");
+    expect(res.stderr).toMatch(/^✗ write out\.txt/m);
+    expect(existsSync(join(cwd, "out.txt"))).toBe(false);
+    expect(res.stdout).toContain("Could not write.");
+  });
+
+  test("with --allow write the write runs", async () => {
+    const cwd = tempDir("cwd");
+    llm.enqueue(
+      { steps: [{ tool_call: { name: "write", args: { path: "out.txt", content: "written\n" } } }] },
+      { steps: [{ text: "Wrote it." }] },
+    );
+    const res = await run(["--allow", "write", "write a file"], cwd);
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toContain("denied:");
+    expect(res.stderr).toMatch(/^✓ write out\.txt/m);
+    expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("written\n");
+    expect(res.stdout).toContain("Wrote it.");
+  });
+
+  test("a provider failing until retries are exhausted gives a non-zero exit", async () => {
+    const cwd = tempDir("cwd");
+    const base = llm.requests.length;
+    llm.enqueue({ status: 500 }, { status: 500 });
+    const res = await run(["this will fail"], cwd, { SHARD_RETRY_MAX_ATTEMPTS: "2" });
+    expect(llm.requests.length - base).toBe(2);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain("PROVIDER_ERROR");
+  });
+});

@@ -1,0 +1,380 @@
+/**
+ * Sessions through a real `shard agent` process (ARCHITECTURE §5, PROTOCOL §9.2): resume,
+ * corruption handling, the single-writer lock, and `session_op` list / compact / fork.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startMockLlmServer } from "../support/mock-llm/server.ts";
+import type { MockLlmServer } from "../support/mock-llm/types.ts";
+import { AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
+
+setDefaultTimeout(60_000);
+
+let server: MockLlmServer;
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  server = await startMockLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(async () => {
+  for (const a of agents.splice(0)) await a.close();
+});
+
+function spawn(opts: { home: string; cwd: string; args?: string[]; model?: string | null }): AgentProcess {
+  const agent = new AgentProcess({ llmUrl: server.url, ...opts });
+  agents.push(agent);
+  return agent;
+}
+
+function sessionFile(home: string, id: string): string {
+  return join(home, "sessions", id, "session.jsonl");
+}
+
+function entriesOf(path: string): Msg[] {
+  const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+  return lines.slice(1).map((l) => JSON.parse(l));
+}
+
+function sha256(path: string): string {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+async function activeSession(agent: AgentProcess): Promise<string> {
+  const res = await agent.request({ type: "session_op", op: "list" });
+  expect(res.success).toBe(true);
+  return res.data.active;
+}
+
+async function say(agent: AgentProcess, prompt: string, reply: string): Promise<Msg[]> {
+  server.enqueue({ steps: [{ text: reply }], usage: { input: 10, output: 5 } });
+  return agent.prompt(prompt);
+}
+
+function textOf(message: Msg): string {
+  return message.content
+    .filter((b: Msg) => b.type === "text")
+    .map((b: Msg) => b.text)
+    .join("");
+}
+
+/** Waits for the process to end and the stdout reader to deliver what it wrote. */
+async function exitOf(agent: AgentProcess): Promise<number> {
+  const code = await agent.exited;
+  await Bun.sleep(50);
+  return code;
+}
+
+describe("resume", () => {
+  test("a new agent with --session restores history, mode, model and reasoning level", async () => {
+    const home = mockHome(server.url);
+    const cwd = tempDir("cwd");
+    const first = spawn({ home, cwd });
+    await say(first, "remember the word PINEAPPLE", "noted PINEAPPLE");
+    expect((await first.request({ type: "set_model", model: "mockant/claude" })).success).toBe(true);
+    const level = await first.request({
+      type: "set_reasoning_level",
+      model: "mockant/claude",
+      effort: "high",
+    });
+    expect(level.success).toBe(true);
+    expect((await first.request({ type: "set_mode", mode: "plan" })).success).toBe(true);
+    const id = await activeSession(first);
+    expect(readdirSync(join(home, "sessions"))).toEqual([id]);
+    expect(await first.close()).toBe(0);
+
+    const second = spawn({ home, cwd, model: null, args: ["--session", id] });
+    const sync = await second.waitType("sync");
+    expect(sync.mode).toBe("plan");
+    expect(sync.live_window.messages.map((m: Msg) => [m.role, textOf(m)])).toEqual([
+      ["user", "remember the word PINEAPPLE"],
+      ["assistant", "noted PINEAPPLE"],
+    ]);
+    const models = await second.request({ type: "list_models" });
+    expect(models.data.active.id).toBe("mockant/claude");
+    const levels = await second.request({ type: "list_reasoning_levels" });
+    expect(levels.data.active).toBe("high");
+    const modes = await second.request({ type: "list_modes" });
+    expect(modes.data.active).toBe("plan");
+    expect(await activeSession(second)).toBe(id);
+
+    const before = server.requests.length;
+    await say(second, "which word?", "PINEAPPLE");
+    const req = server.requests[before];
+    expect(req?.path).toContain("/messages");
+    expect(req?.body.model).toBe("claude");
+    const history = JSON.stringify(req?.body.messages);
+    expect(history).toContain("remember the word PINEAPPLE");
+    expect(history).toContain("noted PINEAPPLE");
+    expect(history).toContain("which word?");
+    // The new turn is appended to the same session file.
+    const texts = entriesOf(sessionFile(home, id))
+      .filter((e) => e.type === "message")
+      .map((e) => textOf(e.message));
+    expect(texts).toEqual(["remember the word PINEAPPLE", "noted PINEAPPLE", "which word?", "PINEAPPLE"]);
+  });
+
+  test("a corrupt middle line fails with SESSION_CORRUPT naming the line; a torn tail opens", async () => {
+    const home = mockHome(server.url);
+    const cwd = tempDir("cwd");
+    const first = spawn({ home, cwd });
+    await say(first, "one", "two");
+    await say(first, "three", "four");
+    const id = await activeSession(first);
+    await first.close();
+    const path = sessionFile(home, id);
+    const good = readFileSync(path, "utf8");
+
+    // Line 3 (the second entry) garbled in the middle of the file.
+    const lines = good.split("\n");
+    lines[2] = `${lines[2]?.slice(0, 20)}#garbage`;
+    writeFileSync(path, lines.join("\n"));
+    const corrupt = spawn({ home, cwd, args: ["--session", id] });
+    expect(await exitOf(corrupt)).not.toBe(0);
+    const fatal = corrupt.events.find((m) => m.type === "error");
+    expect(fatal).toMatchObject({ code: "SESSION_CORRUPT", fatal: true });
+    expect(fatal?.message).toContain("line 3");
+    expect(corrupt.events.map((m) => m.type)).not.toContain("sync");
+
+    // A torn tail (half a line, no newline) is truncated and the session opens.
+    writeFileSync(path, good);
+    appendFileSync(path, '{"id":"ent_torn","parent_id":"x","type":"mess');
+    const torn = spawn({ home, cwd, args: ["--session", id] });
+    const sync = await torn.waitType("sync");
+    expect(sync.live_window.messages.map(textOf)).toEqual(["one", "two", "three", "four"]);
+    await torn.close();
+    expect(readFileSync(path, "utf8")).toBe(good);
+  });
+});
+
+describe("single writer", () => {
+  test("a second runtime is refused with CONFLICT naming the pid; after a clean exit or kill -9 a new one opens", async () => {
+    const home = mockHome(server.url);
+    const cwd = tempDir("cwd");
+    const first = spawn({ home, cwd });
+    await say(first, "hello", "hi");
+    const id = await activeSession(first);
+
+    const refused = spawn({ home, cwd, args: ["--session", id] });
+    expect(await exitOf(refused)).not.toBe(0);
+    const error = refused.events.find((m) => m.type === "error");
+    expect(error).toMatchObject({ code: "CONFLICT", fatal: true });
+    expect(error?.message).toContain(`pid ${first.proc.pid}`);
+
+    expect(await first.close()).toBe(0);
+    const afterClean = spawn({ home, cwd, args: ["--session", id] });
+    expect((await afterClean.waitType("sync")).live_window.messages).toHaveLength(2);
+
+    afterClean.proc.kill("SIGKILL");
+    await afterClean.exited;
+    const afterKill = spawn({ home, cwd, args: ["--session", id] });
+    const sync = await afterKill.waitType("sync");
+    expect(sync.live_window.messages).toHaveLength(2);
+    expect(afterKill.stderr).not.toContain("CONFLICT");
+  });
+});
+
+describe("session_op list", () => {
+  test("lists this project's sessions with title, entry count and fork provenance", async () => {
+    const home = mockHome(server.url);
+    const cwd = tempDir("cwd");
+    const first = spawn({ home, cwd });
+    await say(first, "first session title", "ok");
+    const firstId = await activeSession(first);
+    await first.close();
+
+    const elsewhere = spawn({ home, cwd: tempDir("other") });
+    await say(elsewhere, "another project", "ok");
+    await elsewhere.close();
+
+    const second = spawn({ home, cwd });
+    await say(second, "second session title", "ok");
+    await say(second, "more", "ok");
+    const secondId = await activeSession(second);
+    const entries = entriesOf(sessionFile(home, secondId));
+    const fork = await second.request({
+      type: "session_op",
+      op: "fork",
+      args: { from_entry_id: entries[1]?.id },
+    });
+    expect(fork.success).toBe(true);
+
+    const res = await second.request({ type: "session_op", op: "list" });
+    expect(res.success).toBe(true);
+    expect(res.data.active).toBe(secondId);
+    const byId = new Map(res.data.sessions.map((s: Msg) => [s.session_id, s]));
+    expect(byId.size).toBe(3);
+    expect(byId.get(firstId)).toMatchObject({ title: "first session title", entry_count: 2, cwd });
+    expect(byId.get(secondId)).toMatchObject({ title: "second session title", entry_count: 4, cwd });
+    expect(byId.get(secondId)).not.toHaveProperty("fork");
+    expect(byId.get(fork.data.session_id)).toMatchObject({
+      title: "second session title",
+      fork: { fork_id: fork.data.fork_id, source_session_id: secondId, source_entry_id: entries[1]?.id },
+    });
+    for (const s of res.data.sessions) {
+      expect(typeof s.created_at).toBe("number");
+      expect(typeof s.updated_at).toBe("number");
+    }
+  });
+});
+
+describe("session_op compact", () => {
+  test("compacts with status compacting → compaction event → response → status idle", async () => {
+    const home = mockHome(server.url);
+    const agent = spawn({ home, cwd: tempDir("cwd") });
+    await say(agent, "first question", "first answer");
+    await say(agent, "second question", "second answer");
+    const from = agent.events.length;
+    const res = await agent.request({ type: "session_op", op: "compact", args: { keep_recent_tokens: 1 } });
+    await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+    expect(agent.typesSince(from)).toEqual(["status", "compaction", "response", "status"]);
+    expect(agent.events[from]).toMatchObject({ type: "status", status: "compacting" });
+    const event = agent.events[from + 1] as Msg;
+    expect(res.success).toBe(true);
+    expect(res.command).toBe("session_op");
+    const { type: _t, seq: _s, ...fields } = event;
+    expect(res.data).toEqual({ compacted: true, ...fields });
+    expect(res.data.index).toBe(0);
+    expect(res.data.tokens_before).toBeGreaterThan(0);
+    expect(res.data.tokens_after).toBeGreaterThan(0);
+    expect(res.data.message_range).toHaveLength(2);
+
+    // A client (re)attaching sees the summary in place of the compacted messages.
+    const id = await activeSession(agent);
+    await agent.close();
+    const resumed = spawn({ home, cwd: agent.cwd, args: ["--session", id] });
+    const sync = await resumed.waitType("sync");
+    expect(sync.live_window.compaction_index).toBe(0);
+    expect(textOf(sync.live_window.messages[0])).toContain("recall");
+    expect(textOf(sync.live_window.messages.at(-1))).toBe("second answer");
+  });
+
+  test("an empty or too-small window is a successful no-op with the same status lifecycle", async () => {
+    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    await agent.waitType("sync");
+    for (const args of [{}, { keep_recent_tokens: 5 }]) {
+      const from = agent.events.length;
+      const res = await agent.request({ type: "session_op", op: "compact", args });
+      await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+      expect(res.success).toBe(true);
+      expect(res.data).toEqual({ compacted: false, reason: "no_safe_cut" });
+      expect(agent.typesSince(from)).toEqual(["status", "response", "status"]);
+      expect(agent.events[from]?.status).toBe("compacting");
+      await say(agent, "tiny", "ok");
+    }
+  });
+
+  test("keep_recent_tokens that is not a positive integer is INVALID_REQUEST", async () => {
+    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    await say(agent, "q", "a");
+    for (const bad of [0, -5, 1.5, "100", null]) {
+      const from = agent.events.length;
+      const res = await agent.request({
+        type: "session_op",
+        op: "compact",
+        args: { keep_recent_tokens: bad },
+      });
+      expect(res.success).toBe(false);
+      expect(res.error.code).toBe("INVALID_REQUEST");
+      expect(res.error.message).toContain("keep_recent_tokens");
+      expect(agent.typesSince(from)).toEqual(["response"]);
+    }
+  });
+
+  test("compact and fork while a turn is in flight, or a follow-up is queued, are CONFLICT", async () => {
+    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    await say(agent, "q", "a");
+    const entryId = entriesOf(sessionFile(agent.home, await activeSession(agent)))[0]?.id;
+    server.enqueue({ steps: [{ text: "thinking..." }, { delay_ms: 30_000 }] });
+    const from = agent.events.length;
+    expect((await agent.request({ type: "prompt", message: "long one" })).success).toBe(true);
+    await agent.waitType("message_delta", from);
+
+    const ops = [
+      { op: "compact", args: {} },
+      { op: "fork", args: { from_entry_id: entryId } },
+    ];
+    for (const op of ops) {
+      const res = await agent.request({ type: "session_op", ...op });
+      expect(res.success).toBe(false);
+      expect(res.error.code).toBe("CONFLICT");
+    }
+    const queued = await agent.request({ type: "prompt", message: "later", streaming_behavior: "follow_up" });
+    expect(queued.data).toEqual({ queued: "follow_up" });
+    for (const op of ops) {
+      const res = await agent.request({ type: "session_op", ...op });
+      expect(res.error.code).toBe("CONFLICT");
+    }
+    expect(agent.typesSince(from)).not.toContain("compaction");
+    const aborted = await agent.request({ type: "abort" });
+    expect(aborted.data).toEqual({ cleared_queued: 1 });
+    await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+  });
+});
+
+describe("session_op fork", () => {
+  test("fork copies the window at an entry, leaves the source byte-identical, and can be resumed", async () => {
+    const home = mockHome(server.url);
+    const cwd = tempDir("cwd");
+    const agent = spawn({ home, cwd });
+    await say(agent, "alpha question", "alpha answer");
+    await say(agent, "beta question", "beta answer");
+    const id = await activeSession(agent);
+    const path = sessionFile(home, id);
+    const entries = entriesOf(path);
+    const before = sha256(path);
+
+    const missing = await agent.request({ type: "session_op", op: "fork" });
+    expect(missing.error.code).toBe("INVALID_REQUEST");
+    const empty = await agent.request({ type: "session_op", op: "fork", args: { from_entry_id: "" } });
+    expect(empty.error.code).toBe("INVALID_REQUEST");
+    const unknown = await agent.request({
+      type: "session_op",
+      op: "fork",
+      args: { from_entry_id: "ent_does_not_exist" },
+    });
+    expect(unknown.error.code).toBe("NOT_FOUND");
+    // The fork file cannot be written: a plain file where the forks/ directory would go.
+    const blocker = join(home, "sessions", id, "forks");
+    writeFileSync(blocker, "");
+    const io = await agent.request({
+      type: "session_op",
+      op: "fork",
+      args: { from_entry_id: entries[1]?.id },
+    });
+    expect(io.error.code).toBe("INTERNAL_ERROR");
+    rmSync(blocker);
+
+    const forkPoint = entries[1]; // the first assistant answer
+    expect(forkPoint?.type).toBe("message");
+    const res = await agent.request({
+      type: "session_op",
+      op: "fork",
+      args: { from_entry_id: forkPoint?.id },
+    });
+    expect(res.success).toBe(true);
+    expect(Object.keys(res.data).sort()).toEqual(["fork_id", "head_entry_id", "session_id"]);
+    expect(res.data.session_id).not.toBe(id);
+    expect(sha256(path)).toBe(before);
+    // The agent keeps talking on the source session.
+    expect(await activeSession(agent)).toBe(id);
+    await agent.close();
+    expect(sha256(path)).toBe(before);
+
+    const resumed = spawn({ home, cwd, args: ["--session", res.data.session_id] });
+    const sync = await resumed.waitType("sync");
+    expect(sync.live_window.messages.map(textOf)).toEqual(["alpha question", "alpha answer"]);
+    expect(await activeSession(resumed)).toBe(res.data.session_id);
+    const sent = server.requests.length;
+    await say(resumed, "gamma question", "gamma answer");
+    const history = JSON.stringify(server.requests[sent]?.body.messages);
+    expect(history).toContain("alpha answer");
+    expect(history).not.toContain("beta");
+    await resumed.close();
+    expect(sha256(path)).toBe(before);
+  });
+});

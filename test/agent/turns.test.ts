@@ -1,0 +1,217 @@
+/**
+ * Mid-turn input and provider failures against a real `shard agent` (PROTOCOL §9.2, §9.4):
+ * steer is delivered after the current tool calls and before the next model call, follow-up
+ * waits until the agent stops, and provider errors end the turn without stopping the agent.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startMockLlmServer } from "../support/mock-llm/server.ts";
+import type { MockLlmServer } from "../support/mock-llm/types.ts";
+import { AgentProcess, type Msg } from "./support/agent-process.ts";
+import { answerNextPermission, assistantMessages, blockText } from "./support/events.ts";
+
+setDefaultTimeout(60_000);
+
+let llm: MockLlmServer;
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  llm = await startMockLlmServer();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.close()));
+});
+
+async function spawn(): Promise<AgentProcess> {
+  const agent = new AgentProcess({ llmUrl: llm.url });
+  agents.push(agent);
+  await agent.waitType("sync");
+  return agent;
+}
+
+/** OpenAI chat messages of one recorded request, as role + flattened text. */
+function chatHistory(index: number): { role: string; text: string }[] {
+  const messages = llm.requests[index]?.body.messages as Msg[];
+  return messages.map((m) => ({
+    role: m.role,
+    text: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? m.tool_calls ?? ""),
+  }));
+}
+
+function indexOfText(history: { role: string; text: string }[], text: string): number {
+  return history.findIndex((m) => m.text.includes(text));
+}
+
+describe("steer", () => {
+  test("is delivered after the running tool call and before the next provider call", async () => {
+    const agent = await spawn();
+    const base = llm.requests.length;
+    llm.enqueue(
+      {
+        steps: [
+          { text: "Sleeping." },
+          { tool_call: { name: "bash", args: { command: "sleep 2; echo slept" } } },
+        ],
+      },
+      { steps: [{ text: "Noted the steer." }] },
+    );
+    const from = agent.events.length;
+    const accepted = await agent.request({ type: "prompt", message: "run the sleep" });
+    expect(accepted.success).toBe(true);
+    await answerNextPermission(agent, from);
+    await agent.waitType("tool_call", from);
+
+    // Mid-turn, a prompt must say how to deliver it.
+    const bare = await agent.request({ type: "prompt", message: "no behaviour given" });
+    expect(bare.success).toBe(false);
+    expect(bare.error.code).toBe("INVALID_REQUEST");
+    expect(bare.error.message).toContain("streaming_behavior");
+
+    const steer = await agent.request({
+      type: "prompt",
+      message: "STEER: use the short answer",
+      streaming_behavior: "steer",
+    });
+    expect(steer.success).toBe(true);
+    const steerAt = agent.events.indexOf(steer);
+    // The steer was accepted while the bash call was still running.
+    expect(agent.events.slice(from, steerAt).some((e) => e.type === "tool_result")).toBe(false);
+
+    await agent.waitType("turn_end", from);
+    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from);
+    expect(llm.requests.length - base).toBe(2);
+
+    const first = chatHistory(base);
+    expect(indexOfText(first, "STEER")).toBe(-1);
+    const second = chatHistory(base + 1);
+    const toolAt = second.findIndex((m) => m.role === "tool");
+    const steerMsg = indexOfText(second, "STEER: use the short answer");
+    expect(toolAt).toBeGreaterThan(0);
+    expect(second[toolAt]!.text).toContain("slept");
+    expect(steerMsg).toBeGreaterThan(toolAt);
+    expect(second[steerMsg]!.role).toBe("user");
+    expect(indexOfText(second, "no behaviour given")).toBe(-1);
+
+    // The steer is echoed as a user message between the tool result and the next answer.
+    const events = agent.events.slice(from);
+    const resultAt = events.findIndex((e) => e.type === "tool_result");
+    const echoAt = events.findIndex(
+      (e) => e.type === "message_complete" && blockText(e.message).startsWith("STEER"),
+    );
+    const answerAt = events.findIndex(
+      (e) => e.type === "message_complete" && blockText(e.message) === "Noted the steer.",
+    );
+    expect(resultAt).toBeGreaterThan(0);
+    expect(echoAt).toBeGreaterThan(resultAt);
+    expect(answerAt).toBeGreaterThan(echoAt);
+    expect(events.filter((e) => e.type === "turn_start")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "status").map((e) => e.status)).toEqual([
+      "streaming",
+      "waiting_for_permission",
+      "streaming",
+      "idle",
+    ]);
+  });
+
+  test("the steer command is shorthand for prompt with streaming_behavior steer", async () => {
+    const agent = await spawn();
+    const base = llm.requests.length;
+    llm.enqueue(
+      {
+        steps: [{ text: "Looking." }, { delay_ms: 1500 }, { tool_call: { name: "ls", args: { path: "." } } }],
+      },
+      { steps: [{ text: "Listed." }] },
+    );
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "list things" });
+    await agent.waitType("message_delta", from);
+    const res = await agent.request({ type: "steer", message: "SHORTHAND steer text" });
+    expect(res.success).toBe(true);
+    expect(res.command).toBe("steer");
+    await agent.waitType("turn_end", from);
+    expect(llm.requests.length - base).toBe(2);
+    expect(indexOfText(chatHistory(base), "SHORTHAND")).toBe(-1);
+    const second = chatHistory(base + 1);
+    expect(indexOfText(second, "SHORTHAND steer text")).toBeGreaterThan(
+      second.findIndex((m) => m.role === "tool"),
+    );
+  });
+});
+
+describe("follow-up", () => {
+  test("waits until the agent fully stops, then starts a new turn", async () => {
+    const agent = await spawn();
+    const base = llm.requests.length;
+    llm.enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command: "sleep 1; echo first" } } }] },
+      { steps: [{ text: "First turn done." }] },
+      { steps: [{ text: "Follow-up answered." }] },
+    );
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "first task" });
+    await answerNextPermission(agent, from);
+    await agent.waitType("tool_call", from);
+    const res = await agent.request({
+      type: "prompt",
+      message: "FOLLOWUP question",
+      streaming_behavior: "follow_up",
+    });
+    expect(res.success).toBe(true);
+
+    const firstEnd = await agent.waitType("turn_end", from);
+    const endAt = agent.events.indexOf(firstEnd);
+    const idle = await agent.waitFor((e) => e.type === "status" && e.status === "idle", endAt);
+    const idleAt = agent.events.indexOf(idle);
+    const secondStart = await agent.waitType("turn_start", endAt);
+    expect(agent.events.indexOf(secondStart)).toBeGreaterThan(idleAt);
+    expect(secondStart.turn_id).not.toBe(firstEnd.turn_id);
+    const secondEnd = await agent.waitType("turn_end", agent.events.indexOf(secondStart));
+    expect(secondEnd.turn_id).toBe(secondStart.turn_id);
+
+    expect(llm.requests.length - base).toBe(3);
+    expect(indexOfText(chatHistory(base), "FOLLOWUP")).toBe(-1);
+    expect(indexOfText(chatHistory(base + 1), "FOLLOWUP")).toBe(-1);
+    const third = chatHistory(base + 2);
+    expect(third.at(-1)).toEqual({ role: "user", text: "FOLLOWUP question" });
+    expect(indexOfText(third, "First turn done.")).toBeGreaterThan(0);
+
+    // The follow-up is echoed at the start of its own turn.
+    const secondEvents = agent.events.slice(agent.events.indexOf(secondStart));
+    const echo = secondEvents.find((e) => e.type === "message_complete")!;
+    expect(blockText(echo.message)).toBe("FOLLOWUP question");
+  });
+});
+
+describe("provider failures", () => {
+  test("a 429 is retried and the turn completes", async () => {
+    const agent = await spawn();
+    const base = llm.requests.length;
+    llm.enqueue({ status: 429, error_type: "rate_limit_error" }, { steps: [{ text: "After the retry." }] });
+    const events = await agent.prompt("try hard");
+    expect(llm.requests.length - base).toBe(2);
+    expect(blockText(assistantMessages(events)[0]!)).toBe("After the retry.");
+    expect(events.some((e) => e.type === "error")).toBe(false);
+    for (const s of events.filter((e) => e.type === "status" && e.detail !== undefined)) {
+      expect(s.detail).toMatch(/retry/);
+    }
+  });
+
+  test("a mid-stream disconnect ends the turn with a recoverable PROVIDER_ERROR", async () => {
+    const agent = await spawn();
+    llm.enqueue({ steps: [{ text: "Partial ans" }, { disconnect: true }] });
+    const events = await agent.prompt("stream something");
+    const error = events.find((e) => e.type === "error")!;
+    expect(error).toMatchObject({ code: "PROVIDER_ERROR", fatal: false });
+    const errorAt = events.indexOf(error);
+    const endAt = events.findIndex((e) => e.type === "turn_end");
+    expect(endAt).toBeGreaterThan(errorAt);
+    expect(events.at(-1)).toMatchObject({ type: "status", status: "idle" });
+
+    llm.enqueue({ steps: [{ text: "Working again." }] });
+    const next = await agent.prompt("again please");
+    expect(blockText(assistantMessages(next)[0]!)).toBe("Working again.");
+    expect(next.some((e) => e.type === "error")).toBe(false);
+  });
+});

@@ -12,7 +12,7 @@ import { describeModel } from "./model-controller.ts";
 import { fail, ok, type Reply } from "./reply.ts";
 import type { AgentRuntime } from "./runtime.ts";
 import { handleSessionOp } from "./session-op.ts";
-import type { UserInput } from "./turn/turn-loop.ts";
+import type { UserInput } from "./turn/user-message.ts";
 
 type Command = { type: string; id?: string } & Record<string, unknown>;
 
@@ -106,7 +106,13 @@ function prompt(runtime: AgentRuntime, c: Command, behavior: "steer" | "follow_u
     (behavior === "steer" ? runtime.steerQueue : runtime.followUpQueue).push(input);
     return ok({ queued: behavior });
   }
-  if (runtime.state.busy || runtime.state.status === "error") {
+  if (runtime.state.status === "error") {
+    return fail(
+      "INTERNAL_ERROR",
+      "the agent stopped after a fatal error; restart it with --session to resume",
+    );
+  }
+  if (runtime.state.busy) {
     // Compacting between turns: run as soon as the agent is free.
     runtime.followUpQueue.push(input);
     return ok({ queued: "follow_up" });

@@ -60,14 +60,21 @@ export class Compaction {
     if (!this.config.enabled) return;
     const limit = this.model().context_window * this.config.reserve_ratio;
     if (this.contextTokens() < limit) return;
-    await this.run(this.config.keep_recent_tokens);
+    this.reportFailure(await this.run(this.config.keep_recent_tokens));
   }
 
   /** Emergency tier: at an iteration boundary when the next call would overflow. */
   async beforeProviderCall(_signal: AbortSignal): Promise<void> {
     if (!this.config.enabled) return;
     if (this.contextTokens() < this.model().context_window) return;
-    await this.run(this.config.keep_recent_tokens);
+    this.reportFailure(await this.run(this.config.keep_recent_tokens));
+  }
+
+  /** Automatic tiers have no response to carry an error: it becomes a non-fatal event. */
+  private reportFailure(outcome: CompactResult): void {
+    if ("error" in outcome) {
+      this.runtime?.emit({ type: "error", ...outcome.error, fatal: false });
+    }
   }
 
   /** The provider said the context is too long: compact regardless of our estimate. */

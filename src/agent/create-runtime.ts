@@ -7,7 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
-import { createPermissionGate } from "../permissions/gate.ts";
+import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
@@ -126,7 +126,7 @@ export function createRuntime(
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: createPermissionGate({ home: config.home, cwd: cwd.path }),
+    gate: lazyPermissionGate({ home: config.home, cwd: cwd.path }),
     modes: modeController,
     models,
     compaction,

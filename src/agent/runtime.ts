@@ -4,12 +4,13 @@
  * connections (ARCHITECTURE §4). Command handling lives in commands.ts.
  */
 import type { Connection } from "../contracts/connection.ts";
-import type { PermissionAnswer, PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
+import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
 import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
 import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
+import { ClientRequests, type HeadlessPolicy } from "./client-requests.ts";
 import type { Compaction } from "./compaction.ts";
 import { newId } from "./ids.ts";
 import type { ModelController } from "./model-controller.ts";
@@ -17,11 +18,11 @@ import type { ModeController } from "./modes/mode-controller.ts";
 import { type OutboundEvent, Outbox } from "./outbox.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { runTurnLoop, type UserInput, userMessage } from "./turn/turn-loop.ts";
+import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 export const PROTOCOL_VERSION = "0.1.0";
 
-export type HeadlessPolicy = "deny" | "allow_if_rule_matches" | "queue";
+export type { HeadlessPolicy } from "./client-requests.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -49,6 +50,7 @@ export class AgentRuntime {
   readonly outbox = new Outbox();
   readonly state: AgentState;
   readonly tools: ReadonlyMap<string, AnyTool>;
+  readonly requests: ClientRequests;
   readonly steerQueue: UserInput[] = [];
   readonly followUpQueue: UserInput[] = [];
   private turn: ActiveTurn | undefined;
@@ -59,6 +61,13 @@ export class AgentRuntime {
   constructor(readonly options: RuntimeOptions) {
     this.state = new AgentState((status, detail) => this.emitStatus(status, detail));
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.requests = new ClientRequests({
+      pending: this.state.pending,
+      emit: (event) => this.emit(event),
+      hasInteractiveResponder: () => this.outbox.hasInteractiveResponder(),
+      policy: options.headlessPolicy ?? "deny",
+      headlessTimeoutMs: options.headlessTimeoutMs ?? 300_000,
+    });
   }
 
   get session(): SessionStore {
@@ -160,20 +169,33 @@ export class AgentRuntime {
     let usage: Usage = { input: 0, output: 0 };
     let error: WireError | undefined;
     try {
+      // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
+      const { runTurnLoop } = await import("./turn/turn-loop.ts");
       const outcome = await runTurnLoop(this.turnDeps(), abort.signal);
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
       error = { code: "INTERNAL_ERROR", message: (err as Error).message };
     }
-    for (const id of this.state.pending.ids()) this.cancelRequest(id, "turn ended");
-    if (error && !this.closed)
+    this.requests.cancelAll("turn ended");
+    // A fatal failure (a session write) has already been reported by persist().
+    if (error && !this.closed && this.state.status !== "error") {
       this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
+    }
     this.emit({ type: "turn_end", turn_id: turnId, usage });
     this.turn = undefined;
     this.state.setTurnActive(false);
-    if (this.closed) return;
-    await this.options.compaction.betweenTurns();
+    if (this.closed || this.state.status === "error") return;
+    try {
+      await this.options.compaction.betweenTurns();
+    } catch (err) {
+      this.emit({
+        type: "error",
+        code: "INTERNAL_ERROR",
+        message: `compaction failed: ${(err as Error).message}`,
+        fatal: false,
+      });
+    }
     this.startNextFollowUp();
   }
 
@@ -191,7 +213,7 @@ export class AgentRuntime {
     const turn = this.turn;
     if (!turn) return { cleared };
     turn.abort.abort();
-    for (const id of this.state.pending.ids()) this.cancelRequest(id, "aborted");
+    this.requests.cancelAll("aborted");
     await turn.done;
     return { cleared };
   }
@@ -209,8 +231,8 @@ export class AgentRuntime {
     return {
       tools: this.tools,
       gate: this.options.gate,
-      ask: (ask: PermissionAsk, signal: AbortSignal) => this.askPermission(ask, signal),
-      askUser: (ask: UiAsk) => this.askUser(ask),
+      ask: (ask: PermissionAsk, signal: AbortSignal) => this.requests.permission(ask, signal),
+      askUser: (ask: UiAsk) => this.requests.ui(ask),
       cwd: this.options.cwd,
       mode: () => this.modes.policy(),
       emit: (e: OutboundEvent) => this.emit(e),
@@ -262,83 +284,4 @@ export class AgentRuntime {
   private emitStatus(status: AgentStatus, detail?: string): void {
     this.emit(detail === undefined ? { type: "status", status } : { type: "status", status, detail });
   }
-
-  private async askPermission(ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> {
-    if (signal.aborted) return { kind: "cancelled", reason: "aborted" };
-    const headless = this.headlessAnswer();
-    if (headless) return headless;
-    const request_id = newId("req");
-    const event = { type: "permission_request" as const, request_id, ...ask };
-    const answer = this.state.pending.waitPermission(event);
-    this.emit(event);
-    const timer = this.headlessTimer(request_id);
-    const result = await answer;
-    if (timer) clearTimeout(timer);
-    this.emit(resolvedEvent(request_id, result));
-    return result;
-  }
-
-  private async askUser(ask: UiAsk): Promise<string | string[] | null> {
-    if (this.headlessAnswer()) return null;
-    const request_id = newId("req");
-    const event = { type: "ui_request" as const, request_id, ...ask };
-    const answer = this.state.pending.waitUi(event);
-    this.emit(event);
-    const timer = this.headlessTimer(request_id);
-    const value = await answer;
-    if (timer) clearTimeout(timer);
-    this.emit({ type: "ui_resolved", request_id, value });
-    return value;
-  }
-
-  /** With nobody to ask, `deny` and `allow_if_rule_matches` answer at once (grants already ran). */
-  private headlessAnswer(): PermissionAnswer | undefined {
-    if (this.outbox.hasInteractiveResponder()) return undefined;
-    const policy = this.options.headlessPolicy ?? "deny";
-    if (policy === "queue") return undefined;
-    return { kind: "cancelled", reason: `no interactive client is attached (headless policy: ${policy})` };
-  }
-
-  private headlessTimer(requestId: string): ReturnType<typeof setTimeout> | undefined {
-    if (this.outbox.hasInteractiveResponder() || this.options.headlessPolicy !== "queue") return undefined;
-    const ms = this.options.headlessTimeoutMs ?? 300_000;
-    return setTimeout(() => {
-      this.emit({
-        type: "error",
-        code: "TIMEOUT",
-        message: `request ${requestId} timed out after ${ms} ms`,
-        fatal: false,
-      });
-      this.cancelRequest(requestId, "headless timeout");
-    }, ms);
-  }
-
-  cancelRequest(requestId: string, reason: string): void {
-    this.state.pending.cancel(requestId, reason);
-  }
-}
-
-function resolvedEvent(requestId: string, answer: PermissionAnswer): OutboundEvent {
-  switch (answer.kind) {
-    case "choice":
-      return {
-        type: "permission_resolved",
-        request_id: requestId,
-        choice_id: answer.choice_id,
-        ...src(answer.source),
-      };
-    case "decision":
-      return {
-        type: "permission_resolved",
-        request_id: requestId,
-        decision: answer.decision,
-        ...src(answer.source),
-      };
-    case "cancelled":
-      return { type: "permission_resolved", request_id: requestId, decision: "deny", source: answer.reason };
-  }
-}
-
-function src(source: string | undefined): { source?: string } {
-  return source === undefined ? {} : { source };
 }

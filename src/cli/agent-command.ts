@@ -4,6 +4,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/stdio-connection.ts";
+import { discoverOpenAiModel, wantsModelDiscovery } from "../providers/discover-model.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
@@ -69,6 +70,16 @@ export function runtimeConfigFrom(
   return config;
 }
 
+/**
+ * With nothing naming a model and only an OpenAI-compatible base URL, ask that server which
+ * models it has. A resumed session keeps its own model.
+ */
+export async function discoverModelIfNeeded(config: RuntimeConfig): Promise<void> {
+  if (config.model || config.session || !wantsModelDiscovery(config.env)) return;
+  const found = await discoverOpenAiModel(config.env);
+  if (found) config.model = found;
+}
+
 export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
   try {
@@ -83,6 +94,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.stderr.write(`shard agent: ${err.message}\n${AGENT_HELP}`);
     return 2;
   }
+  await discoverModelIfNeeded(config);
   const out = new BatchedWriter((s) => process.stdout.write(s));
   const created = createRuntime(config);
   if (!created.ok) {

@@ -13,7 +13,9 @@ export class BatchedWriter {
     this.parts.push(data);
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(() => this.drain());
+      // A macrotask, not a microtask: a provider stream yields one event per microtask
+      // turn, so only the next I/O turn collects a real batch.
+      setImmediate(() => this.drain());
     }
   }
 

@@ -8,7 +8,7 @@ import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import type { Connection } from "../contracts/connection.ts";
 import type { Message } from "../types/shared.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
-import { runtimeConfigFrom } from "./agent-command.ts";
+import { discoverModelIfNeeded, runtimeConfigFrom } from "./agent-command.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { AGENT_FLAG_OPTIONS, parseFlags, UsageError } from "./flags.ts";
 
@@ -58,6 +58,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
+  await discoverModelIfNeeded(config);
   const created = createRuntime(config);
   if (!created.ok) {
     process.stderr.write(`shard run: ${created.error.code}: ${created.error.message}\n`);

@@ -2,7 +2,6 @@
  * The text side of `edit`: exact-match replacement on LF-normalized text, with the file's BOM and
  * CRLF line endings put back afterwards, and the change as unified-diff hunks.
  */
-import { structuredPatch } from "diff";
 import type { Hunk } from "../types/shared.ts";
 
 export interface FileTextShape {
@@ -58,7 +57,9 @@ export function findIgnoringWhitespace(haystack: string, needle: string): number
   return null;
 }
 
-export function diffHunks(path: string, before: string, after: string): Hunk[] {
+/** `diff` loads on first use: it is only needed once an edit lands, not at agent start-up. */
+export async function diffHunks(path: string, before: string, after: string): Promise<Hunk[]> {
+  const { structuredPatch } = await import("diff");
   const patch = structuredPatch(path, path, before, after, "", "", { context: 3 });
   return patch.hunks.map((h) => ({
     old_start: h.oldStart,

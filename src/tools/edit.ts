@@ -99,7 +99,7 @@ export function createEditTool(options: EditToolOptions = {}): Tool<typeof EditP
       } catch (error) {
         return errorResult(`Cannot write ${shown}: ${describeError(error)}`);
       }
-      const hunks = diffHunks(shown, shape.body, body);
+      const hunks = await diffHunks(shown, shape.body, body);
       const { added, removed } = countChangedLines(hunks);
       const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
       return textResult(`Edited ${shown}: replaced ${what} (+${added} -${removed} lines).`, {

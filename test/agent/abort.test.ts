@@ -3,48 +3,30 @@
  * process group and a pending permission request are all cancelled, the agent goes idle (or
  * exits 0 on EOF) and no process is left behind.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess } from "./support/agent-process.ts";
+import type { AgentProcess } from "./support/agent-process.ts";
 import {
   answerNextPermission,
   assistantMessages,
   blockText,
+  livingChildren,
   livingGroupMembers,
   until,
 } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let llm: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  llm = await startMockLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
-
-async function spawn(): Promise<AgentProcess> {
-  const agent = new AgentProcess({ llmUrl: llm.url });
-  agents.push(agent);
-  await agent.waitType("sync");
-  return agent;
-}
+const { llm, spawn } = useAgentHarness();
 
 /** A bash command that writes its own pid (= its process group id) and leaves a background job. */
 const SLEEPER = "echo $$ > pid.txt; sleep 30 & sleep 30";
 
 /** Starts a turn whose bash call runs SLEEPER (permission answered) and returns the group id. */
 async function startSleeper(agent: AgentProcess, from: number): Promise<number> {
-  llm.enqueue({ steps: [{ tool_call: { name: "bash", args: { command: SLEEPER } } }] });
+  llm().enqueue({ steps: [{ tool_call: { name: "bash", args: { command: SLEEPER } } }] });
   const res = await agent.request({ type: "prompt", message: "sleep for a long time" });
   expect(res.success).toBe(true);
   await answerNextPermission(agent, from);
@@ -63,7 +45,7 @@ async function startSleeper(agent: AgentProcess, from: number): Promise<number> 
 describe("abort", () => {
   test("during a held-open stream: success, turn_end, idle, partial message reconciled", async () => {
     const agent = await spawn();
-    llm.enqueue({ steps: [{ text: "Partial answer", chunks: 2 }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Partial answer", chunks: 2 }, { delay_ms: 30_000 }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "write a long essay" });
     await agent.waitFor((e) => e.type === "message_delta" && e.kind === "text", from);
@@ -81,16 +63,16 @@ describe("abort", () => {
     expect(res).toMatchObject({ type: "response", command: "abort", success: true });
     const events = agent.events.slice(from);
     expect(events.some((e) => e.type === "turn_end")).toBe(true);
-    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from, 10_000);
+    await agent.waitStatus("idle", from, 10_000);
     const [partial] = assistantMessages(agent.events.slice(from));
     expect(blockText(partial!)).toBe("Partial answer");
     expect(agent.events.slice(from).some((e) => e.type === "error")).toBe(false);
 
     // The agent is usable again and the partial answer is part of the history.
-    const base = llm.requests.length;
+    const base = llm().requests.length;
     const next = await agent.prompt("shorter please");
     expect(blockText(assistantMessages(next)[0]!)).toBe("Hello from the mock LLM.");
-    expect(JSON.stringify(llm.requests[base]?.body.messages)).toContain("Partial answer");
+    expect(JSON.stringify(llm().requests[base]?.body.messages)).toContain("Partial answer");
   });
 
   test("during bash: every process of the command is gone afterwards", async () => {
@@ -104,26 +86,24 @@ describe("abort", () => {
     expect(livingGroupMembers(pgid)).toEqual([]);
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(true);
-    await agent.waitType("turn_end", from);
-    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from);
+    await agent.waitTurnEnd(from);
     // Only the one provider call: an aborted turn does not go back to the model.
     expect(agent.events.slice(from).filter((e) => e.type === "usage")).toHaveLength(1);
   });
 
   test("resolves a pending permission request and the agent goes idle", async () => {
     const agent = await spawn();
-    llm.enqueue({ steps: [{ tool_call: { name: "bash", args: { command: "touch should-not-exist" } } }] });
+    llm().enqueue({ steps: [{ tool_call: { name: "bash", args: { command: "touch should-not-exist" } } }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "touch a file" });
     const request = await agent.waitType("permission_request", from);
-    await agent.waitFor((e) => e.type === "status" && e.status === "waiting_for_permission", from);
+    await agent.waitStatus("waiting_for_permission", from);
 
     const res = await agent.request({ type: "abort" });
     expect(res.success).toBe(true);
     const resolved = await agent.waitType("permission_resolved", from);
     expect(resolved.request_id).toBe(request.request_id);
-    await agent.waitType("turn_end", from);
-    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from);
+    await agent.waitTurnEnd(from);
     expect(agent.events.slice(from).some((e) => e.type === "tool_call")).toBe(false);
     expect(existsSync(join(agent.cwd, "should-not-exist"))).toBe(false);
 
@@ -140,7 +120,7 @@ describe("abort", () => {
 
   test("during a long retry back-off (429 with retry-after) ends the turn at once", async () => {
     const agent = await spawn();
-    llm.enqueue({ status: 429, error_type: "rate_limit_error", retry_after_s: 30 });
+    llm().enqueue({ status: 429, error_type: "rate_limit_error", retry_after_s: 30 });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "rate limited" });
     const retrying = await agent.waitFor((e) => e.type === "status" && e.detail !== undefined, from);
@@ -148,8 +128,7 @@ describe("abort", () => {
     expect(retrying.detail).toMatch(/retrying in 30000 ms/);
     const res = await agent.request({ type: "abort" });
     expect(res.success).toBe(true);
-    await agent.waitType("turn_end", from);
-    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from);
+    await agent.waitTurnEnd(from);
     const events = await agent.prompt("no longer limited");
     expect(blockText(assistantMessages(events)[0]!)).toBe("Hello from the mock LLM.");
   });
@@ -173,7 +152,7 @@ describe("stdin EOF", () => {
 
   test("mid-stream: exit code 0", async () => {
     const agent = await spawn();
-    llm.enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "long answer" });
     await agent.waitType("message_delta", from);
@@ -182,7 +161,7 @@ describe("stdin EOF", () => {
 
   test("while a permission request is open: exit code 0, the tool never runs", async () => {
     const agent = await spawn();
-    llm.enqueue({ steps: [{ tool_call: { name: "bash", args: { command: "touch after-eof" } } }] });
+    llm().enqueue({ steps: [{ tool_call: { name: "bash", args: { command: "touch after-eof" } } }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "touch it" });
     await agent.waitType("permission_request", from);
@@ -196,12 +175,6 @@ describe("stdin EOF", () => {
     const pgid = await startSleeper(agent, from);
     expect(await agent.close()).toBe(0);
     expect(livingGroupMembers(pgid)).toEqual([]);
-    const children = Bun.spawnSync(["ps", "-eo", "pid=,ppid=,stat="]);
-    const orphans = new TextDecoder()
-      .decode(children.stdout)
-      .split("\n")
-      .map((l) => l.trim().split(/\s+/))
-      .filter((f) => Number(f[1]) === agent.proc.pid && !f[2]?.startsWith("Z"));
-    expect(orphans).toEqual([]);
+    expect(livingChildren(agent.proc.pid)).toEqual([]);
   });
 });

@@ -3,31 +3,17 @@
  * start-up failures and warnings, and `shard run` one-shot mode against the mock LLM server
  * reached only through OPENAI_BASE_URL.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
+import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { assistantMessages, blockText } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-const MAIN = resolve(import.meta.dir, "../../src/cli/main.ts");
-
-let llm: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  llm = await startMockLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
+const { llm, start } = useAgentHarness();
 
 interface Ran {
   code: number;
@@ -37,7 +23,7 @@ interface Ran {
 
 async function shard(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   const home = tempDir("home");
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+  const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -56,7 +42,7 @@ async function shard(args: string[], env: Record<string, string> = {}): Promise<
 /** `shard run` as a user with only OPENAI_BASE_URL pointing at a compatible server. */
 function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
   return shard(["run", "--cwd", cwd, ...args], {
-    OPENAI_BASE_URL: `${llm.url}/v1`,
+    OPENAI_BASE_URL: `${llm().url}/v1`,
     SHARD_MODEL: "openai/anything",
     SHARD_RETRY_BASE_MS: "5",
     ...extraEnv,
@@ -109,13 +95,12 @@ describe("shard agent", () => {
   });
 
   test("a bad models.json entry is reported with file, field and reason and does not stop the agent", async () => {
-    const home = mockHome(llm.url);
+    const home = mockHome(llm().url);
     const file = join(home, "models.json");
     const config = JSON.parse(readFileSync(file, "utf8"));
     config.providers.mock.models.push({ id: "broken", context_window: "huge", max_output: 100 });
     writeFileSync(file, JSON.stringify(config));
-    const agent = new AgentProcess({ llmUrl: llm.url, home });
-    agents.push(agent);
+    const agent = start({ home });
     const warning = await agent.waitFor((e) => e.type === "error" && e.fatal === false);
     for (const text of [warning.message as string, agent.stderr]) {
       expect(text).toContain(file);
@@ -134,11 +119,24 @@ describe("shard agent", () => {
 });
 
 describe("shard run", () => {
+  test("with only OPENAI_BASE_URL set, the model is discovered from the server's /models", async () => {
+    const cwd = tempDir("cwd");
+    const base = llm().requests.length;
+    llm().enqueue({ steps: [{ text: "Found you." }] });
+    const res = await shard(["run", "--cwd", cwd, "hello"], { OPENAI_BASE_URL: `${llm().url}/v1` });
+    expect(res.stderr).not.toContain("error");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("Found you.\n");
+    const sent = llm().requests.slice(base);
+    expect(sent.map((r) => r.path)).toEqual(["/v1/models", "/v1/chat/completions"]);
+    expect(sent[1]!.body.model).toBe("mock-model");
+  });
+
   test("text on stdout, one summary line per tool call on stderr, exit 0", async () => {
     const cwd = tempDir("cwd");
     writeFileSync(join(cwd, "hello.txt"), "hi\n");
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [
           { text: "Let me look.", chunks: 2 },
@@ -155,13 +153,13 @@ describe("shard run", () => {
     expect(toolLines).toHaveLength(2);
     expect(toolLines[0]).toMatch(/^✓ ls \./);
     expect(toolLines[1]).toMatch(/^✓ read hello\.txt/);
-    expect(llm.requests[base]).toMatchObject({ path: "/v1/chat/completions", body: { model: "anything" } });
-    expect(JSON.stringify(llm.requests[base]?.body.messages)).toContain("list the files");
+    expect(llm().requests[base]).toMatchObject({ path: "/v1/chat/completions", body: { model: "anything" } });
+    expect(JSON.stringify(llm().requests[base]?.body.messages)).toContain("list the files");
   });
 
   test("--json prints every event as JSONL", async () => {
     const cwd = tempDir("cwd");
-    llm.enqueue({ steps: [{ text: "JSON mode answer.", chunks: 2 }] });
+    llm().enqueue({ steps: [{ text: "JSON mode answer.", chunks: 2 }] });
     const res = await run(["--json", "answer in json"], cwd);
     expect(res.code).toBe(0);
     const events = jsonLines(res.stdout);
@@ -176,7 +174,7 @@ describe("shard run", () => {
 
   test("a mutating tool call is denied without --allow and reported on stderr", async () => {
     const cwd = tempDir("cwd");
-    llm.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "write", args: { path: "out.txt", content: "written\n" } } }] },
       { steps: [{ text: "Could not write." }] },
     );
@@ -190,7 +188,7 @@ describe("shard run", () => {
 
   test("with --allow write the write runs", async () => {
     const cwd = tempDir("cwd");
-    llm.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "write", args: { path: "out.txt", content: "written\n" } } }] },
       { steps: [{ text: "Wrote it." }] },
     );
@@ -204,10 +202,10 @@ describe("shard run", () => {
 
   test("a provider failing until retries are exhausted gives a non-zero exit", async () => {
     const cwd = tempDir("cwd");
-    const base = llm.requests.length;
-    llm.enqueue({ status: 500 }, { status: 500 });
+    const base = llm().requests.length;
+    llm().enqueue({ status: 500 }, { status: 500 });
     const res = await run(["this will fail"], cwd, { SHARD_RETRY_MAX_ATTEMPTS: "2" });
-    expect(llm.requests.length - base).toBe(2);
+    expect(llm().requests.length - base).toBe(2);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain("PROVIDER_ERROR");
   });

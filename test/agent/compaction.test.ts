@@ -2,32 +2,21 @@
  * Automatic compaction and recall through a real `shard agent` (ARCHITECTURE §12, PROTOCOL
  * §9.4): a small-context model plus scripted usage push the window over the thresholds.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
+import { type AgentProcess, type Msg, mockHome, writeFiles } from "./support/agent-process.ts";
+import { activeSession, sessionFile } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
 const CONTEXT_WINDOW = 2000;
-let server: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
+const { llm, start } = useAgentHarness();
 
 /** An agent on `mock/small` (2000-token window) that keeps only the newest message when compacting. */
 function spawnSmall(): AgentProcess {
-  const home = mockHome(server.url, [
+  const home = mockHome(llm().url, [
     {
       id: "small",
       context_window: CONTEXT_WINDOW,
@@ -40,9 +29,7 @@ function spawnSmall(): AgentProcess {
     join(home, "config.json"),
     JSON.stringify({ compaction: { enabled: true, reserve_ratio: 0.8, keep_recent_tokens: 1 } }),
   );
-  const agent = new AgentProcess({ llmUrl: server.url, home, cwd: tempDir("cwd"), model: "mock/small" });
-  agents.push(agent);
-  return agent;
+  return start({ home, model: "mock/small" });
 }
 
 function indexOf(events: Msg[], pred: (m: Msg) => boolean): number {
@@ -53,7 +40,7 @@ function indexOf(events: Msg[], pred: (m: Msg) => boolean): number {
 
 /** Raw bytes of each stored message (its `message` field is the line's last member). */
 function storedMessages(home: string, sessionId: string): Map<string, string> {
-  const lines = readFileSync(join(home, "sessions", sessionId, "session.jsonl"), "utf8").split("\n");
+  const lines = readFileSync(sessionFile(home, sessionId), "utf8").split("\n");
   const out = new Map<string, string>();
   for (const line of lines.slice(1).filter(Boolean)) {
     const entry = JSON.parse(line);
@@ -74,11 +61,11 @@ function requestTexts(body: Msg): string[] {
 describe("automatic compaction", () => {
   test("between turns above ~80%, then the summary replaces old messages and recall returns them exactly", async () => {
     const agent = spawnSmall();
-    server.enqueue({ steps: [{ text: "OLD-ANSWER about the parser" }], usage: { input: 1700, output: 10 } });
+    llm().enqueue({ steps: [{ text: "OLD-ANSWER about the parser" }], usage: { input: 1700, output: 10 } });
     const from = agent.events.length;
     await agent.prompt("OLD-QUESTION: explain the parser");
     const compaction = await agent.waitType("compaction", from);
-    await agent.waitFor((m) => m.type === "status" && m.status === "idle", agent.events.indexOf(compaction));
+    await agent.waitStatus("idle", agent.events.indexOf(compaction));
     const events = agent.events.slice(from);
     const turnEnd = indexOf(events, (m) => m.type === "turn_end");
     const at = events.indexOf(compaction);
@@ -89,10 +76,10 @@ describe("automatic compaction", () => {
     expect(compaction.tokens_before).toBeGreaterThan(0);
 
     // The next provider call carries the summary instead of the compacted question.
-    const sent = server.requests.length;
-    server.enqueue({ steps: [{ text: "new answer" }], usage: { input: 100, output: 5 } });
+    const sent = llm().requests.length;
+    llm().enqueue({ steps: [{ text: "new answer" }], usage: { input: 100, output: 5 } });
     await agent.prompt("NEW-QUESTION");
-    const texts = requestTexts(server.requests[sent]?.body);
+    const texts = requestTexts(llm().requests[sent]?.body);
     const summary = texts.find((t) => t.includes("[Context compacted]"));
     expect(summary).toBeDefined();
     expect(summary).toContain("recall");
@@ -102,13 +89,13 @@ describe("automatic compaction", () => {
     expect(texts.at(-1)).toContain("NEW-QUESTION");
 
     // The model recalls index 0 and gets the exact original messages back.
-    const sessionId = (await agent.request({ type: "session_op", op: "list" })).data.active;
+    const sessionId = await activeSession(agent);
     const stored = storedMessages(agent.home, sessionId);
     const [firstId, lastId] = compaction.message_range as [string, string];
     const ids = [...stored.keys()];
     const range = ids.slice(ids.indexOf(firstId), ids.indexOf(lastId) + 1);
     expect(range.length).toBeGreaterThan(0);
-    server.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "recall", args: { index: 0 } } }], usage: { input: 100, output: 5 } },
       { steps: [{ text: "recalled" }], usage: { input: 100, output: 5 } },
     );
@@ -124,11 +111,11 @@ describe("automatic compaction", () => {
   test("mid-turn at 100%: compaction runs at the iteration boundary, between tool_result and the next call", async () => {
     const agent = spawnSmall();
     writeFiles(agent.cwd, { "a.txt": "a" });
-    server.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "ls", args: {} } }], usage: { input: 1990, output: 20 } },
       { steps: [{ text: "listed" }], usage: { input: 100, output: 5 } },
     );
-    const sent = server.requests.length;
+    const sent = llm().requests.length;
     const from = agent.events.length;
     const events = await agent.prompt("FIRST-ASK: list files");
     const toolResult = indexOf(events, (m) => m.type === "tool_result");
@@ -145,7 +132,7 @@ describe("automatic compaction", () => {
     expect(agent.events.slice(from).filter((m) => m.type === "compaction")).toHaveLength(1);
 
     // The second provider call of the turn already sees the summary, and the tool exchange intact.
-    const body = server.requests[sent + 1]?.body;
+    const body = llm().requests[sent + 1]?.body;
     const texts = requestTexts(body);
     expect(texts.some((t) => t.includes("[Context compacted]") && t.includes("compaction index 0"))).toBe(
       true,
@@ -156,7 +143,7 @@ describe("automatic compaction", () => {
 
   test("recall with a bad index is a tool error listing the valid indexes", async () => {
     const agent = spawnSmall();
-    server.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "recall", args: { index: 3 } } }] },
       { steps: [{ text: "ok" }], usage: { input: 1700, output: 10 } },
     );
@@ -167,7 +154,7 @@ describe("automatic compaction", () => {
     expect(result?.content.message).toContain("none (nothing was compacted)");
     await agent.waitType("compaction");
 
-    server.enqueue(
+    llm().enqueue(
       { steps: [{ tool_call: { name: "recall", args: { index: 7 } } }], usage: { input: 100, output: 5 } },
       { steps: [{ text: "ok" }], usage: { input: 100, output: 5 } },
     );

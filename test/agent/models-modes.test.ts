@@ -3,42 +3,16 @@
  * catalogs, switches and their events, errors that leave the selection alone, an extension
  * mode's tool restriction, and a model switch that waits for the next provider call.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import {
-  type AgentOptions,
-  AgentProcess,
-  type Msg,
-  mockHome,
-  tempDir,
-  writeFiles,
-} from "./support/agent-process.ts";
+import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
 import { assistantMessages, blockText } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let llm: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  llm = await startMockLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
-
-async function spawn(opts: Partial<AgentOptions> = {}): Promise<AgentProcess> {
-  const agent = new AgentProcess({ llmUrl: llm.url, ...opts });
-  agents.push(agent);
-  await agent.waitType("sync");
-  return agent;
-}
+const { llm, spawn } = useAgentHarness();
 
 /** Sends a command; returns its response and the events emitted between sending and the response. */
 async function command(agent: AgentProcess, message: Msg): Promise<{ res: Msg; events: Msg[] }> {
@@ -93,8 +67,8 @@ describe("modes", () => {
     expect(set.res.success).toBe(true);
     expect(set.events.some((e) => e.type === "mode_changed" && e.mode === "review")).toBe(true);
 
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [
           { tool_call: { name: "bash", args: { command: "echo ran > ran.txt" } } },
@@ -105,7 +79,7 @@ describe("modes", () => {
     );
     const events = await agent.prompt("review the app");
     // The model is only offered the mode's tools, and the prompt carries the mode text.
-    const body = llm.requests[base]?.body;
+    const body = llm().requests[base]?.body;
     const offered = (body.tools as Msg[]).map((t) => t.function.name).sort();
     expect(offered).toEqual(["ls", "read"]);
     expect(JSON.stringify(body.messages)).toContain("You are reviewing code.");
@@ -153,13 +127,13 @@ describe("models", () => {
     expect(unknown.events).toEqual([]);
     expect((await agent.request({ type: "list_models" })).data.active.id).toBe("mockant/claude");
 
-    const base = llm.requests.length;
+    const base = llm().requests.length;
     await agent.prompt("which model?");
-    expect(llm.requests[base]).toMatchObject({ path: "/v1/messages", body: { model: "claude" } });
+    expect(llm().requests[base]).toMatchObject({ path: "/v1/messages", body: { model: "claude" } });
   });
 
   test("set_model during a stream does not interrupt it; the next provider call uses the new model", async () => {
-    const home = mockHome(llm.url, [
+    const home = mockHome(llm().url, [
       {
         id: "other",
         context_window: 50_000,
@@ -169,8 +143,8 @@ describe("models", () => {
       },
     ]);
     const agent = await spawn({ home });
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [
           { text: "Old model speaking", chunks: 2 },
@@ -194,17 +168,17 @@ describe("models", () => {
     const [first, second] = assistantMessages(events);
     expect(blockText(first!)).toBe("Old model speaking still.");
     expect(blockText(second!)).toBe("New model here.");
-    expect(llm.requests.length - base).toBe(2);
-    expect(llm.requests[base]?.body.model).toBe("chat");
-    expect(llm.requests[base + 1]?.body.model).toBe("other");
+    expect(llm().requests.length - base).toBe(2);
+    expect(llm().requests[base]?.body.model).toBe("chat");
+    expect(llm().requests[base + 1]?.body.model).toBe("other");
     const usage = events.filter((e) => e.type === "usage").map((e) => e.model);
     expect(usage).toEqual(["mock/chat", "mock/other"]);
   });
 
   test("a switch across providers mid-turn carries the history to the other API", async () => {
     const agent = await spawn();
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [{ text: "Listing." }, { delay_ms: 1000 }, { tool_call: { name: "ls", args: { path: "." } } }],
       },
@@ -216,9 +190,9 @@ describe("models", () => {
     await agent.request({ type: "set_model", model: "mockant/claude" });
     await agent.waitType("turn_end", from);
     expect(agent.events.slice(from).some((e) => e.type === "error")).toBe(false);
-    expect(llm.requests[base]?.path).toBe("/v1/chat/completions");
-    expect(llm.requests[base + 1]).toMatchObject({ path: "/v1/messages", body: { model: "claude" } });
-    const sent = JSON.stringify(llm.requests[base + 1]?.body.messages);
+    expect(llm().requests[base]?.path).toBe("/v1/chat/completions");
+    expect(llm().requests[base + 1]).toMatchObject({ path: "/v1/messages", body: { model: "claude" } });
+    const sent = JSON.stringify(llm().requests[base + 1]?.body.messages);
     expect(sent).toContain("tool_result");
     expect(sent).toContain("cross provider");
   });
@@ -236,9 +210,9 @@ describe("reasoning levels", () => {
     });
     expect(listed.data.levels.map((l: Msg) => l.id)).toEqual(["low", "medium", "high"]);
 
-    let base = llm.requests.length;
+    let base = llm().requests.length;
     await agent.prompt("think at medium");
-    const mediumBudget = llm.requests[base]?.body.thinking?.budget_tokens;
+    const mediumBudget = llm().requests[base]?.body.thinking?.budget_tokens;
     expect(mediumBudget).toBeGreaterThan(2048);
 
     const stale = await command(agent, { type: "set_reasoning_level", model: "mock/chat", effort: "low" });
@@ -279,9 +253,9 @@ describe("reasoning levels", () => {
     ]);
     expect((await agent.request({ type: "list_reasoning_levels" })).data.active).toBe("low");
 
-    base = llm.requests.length;
+    base = llm().requests.length;
     await agent.prompt("think at low");
-    expect(llm.requests[base]?.body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
+    expect(llm().requests[base]?.body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
   });
 
   test("a model without levels has no reasoning controls", async () => {
@@ -289,8 +263,8 @@ describe("reasoning levels", () => {
     const listed = await agent.request({ type: "list_reasoning_levels" });
     expect(listed.success).toBe(false);
     expect(listed.error.code).toBe("NOT_FOUND");
-    const base = llm.requests.length;
+    const base = llm().requests.length;
     await agent.prompt("no thinking");
-    expect(JSON.stringify(llm.requests[base]?.body)).not.toContain("reasoning_effort");
+    expect(JSON.stringify(llm().requests[base]?.body)).not.toContain("reasoning_effort");
   });
 });

@@ -2,35 +2,18 @@
  * Permissions through a real `shard agent` process (ARCHITECTURE §4.3, PROTOCOL §9.5): the mock
  * model emits tool calls and the test answers the permission and UI requests as a client would.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { handleInbound } from "../../src/agent/commands.ts";
 import { createRuntime } from "../../src/agent/create-runtime.ts";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer, MockReply } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
+import type { MockReply } from "../support/mock-llm/types.ts";
+import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let server: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
-
-function spawn(opts: { home?: string; cwd?: string; args?: string[] } = {}): AgentProcess {
-  const agent = new AgentProcess({ llmUrl: server.url, ...opts });
-  agents.push(agent);
-  return agent;
-}
+const { llm, start, spawn } = useAgentHarness();
 
 function toolCall(name: string, args: Record<string, unknown>): MockReply {
   return { steps: [{ tool_call: { name, args } }] };
@@ -38,23 +21,17 @@ function toolCall(name: string, args: Record<string, unknown>): MockReply {
 
 /** Queues "call this tool, then say done" and sends the prompt; returns the index before it. */
 async function startToolTurn(agent: AgentProcess, name: string, args: Record<string, unknown>) {
-  server.enqueue(toolCall(name, args), { steps: [{ text: "done" }] });
+  llm().enqueue(toolCall(name, args), { steps: [{ text: "done" }] });
   const from = agent.events.length;
-  const requestsBefore = server.requests.length;
+  const requestsBefore = llm().requests.length;
   const res = await agent.request({ type: "prompt", message: `please run ${name}` });
   expect(res.success).toBe(true);
   return { from, requestsBefore };
 }
 
-async function turnEnd(agent: AgentProcess, from: number): Promise<Msg[]> {
-  await agent.waitType("turn_end", from);
-  await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
-  return agent.events.slice(from);
-}
-
 /** The request body the model saw after the tool ran (the second call of the turn). */
 function followUpBody(requestsBefore: number): string {
-  const req = server.requests[requestsBefore + 1];
+  const req = llm().requests[requestsBefore + 1];
   expect(req).toBeDefined();
   return JSON.stringify(req?.body);
 }
@@ -67,8 +44,7 @@ function lastStatus(agent: AgentProcess): string | undefined {
 
 describe("permission requests", () => {
   test("bash asks with prompt, options, details and structured choices; unknown choice is ignored; late answer is discarded", async () => {
-    const agent = spawn();
-    await agent.waitType("sync");
+    const agent = await spawn();
     const { from } = await startToolTurn(agent, "bash", { command: "echo hello-perm" });
     const req = await agent.waitType("permission_request", from);
     expect(req.tool_name).toBe("bash");
@@ -85,7 +61,7 @@ describe("permission requests", () => {
     ]);
     expect(req.choices.map((c: Msg) => c.intent)).toEqual(["allow", "persist", "persist", "deny"]);
     for (const c of req.choices) expect(typeof c.label).toBe("string");
-    await agent.waitFor((m) => m.type === "status" && m.status === "waiting_for_permission", from);
+    await agent.waitStatus("waiting_for_permission", from);
     // No tool_call before the answer: the gate runs first.
     expect(agent.typesSince(from)).not.toContain("tool_call");
 
@@ -113,7 +89,7 @@ describe("permission requests", () => {
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(false);
     expect(JSON.stringify(result.content)).toContain("hello-perm");
-    await turnEnd(agent, from);
+    await agent.waitTurnEnd(from);
 
     // A second (late) answer: still a success response, silently discarded.
     const late = await agent.request({
@@ -127,16 +103,16 @@ describe("permission requests", () => {
   });
 
   test("legacy decision form works and the status returns to streaming", async () => {
-    const agent = spawn();
+    const agent = start();
     const { from } = await startToolTurn(agent, "write", { path: "out.txt", content: "written" });
     const req = await agent.waitType("permission_request", from);
     expect(req.tool_name).toBe("write");
     expect(req.choices.map((c: Msg) => c.id)).toEqual(["allow_once", "allow_always_exact", "deny"]);
-    await agent.waitFor((m) => m.type === "status" && m.status === "waiting_for_permission", from);
+    await agent.waitStatus("waiting_for_permission", from);
     agent.send({ type: "permission_response", request_id: req.request_id, decision: "allow" });
     const resolved = await agent.waitType("permission_resolved", from);
     expect(resolved.decision).toBe("allow");
-    const events = await turnEnd(agent, from);
+    const events = await agent.waitTurnEnd(from);
     const statuses = events.filter((m) => m.type === "status").map((m) => m.status);
     expect(statuses.slice(statuses.indexOf("waiting_for_permission"))).toEqual([
       "waiting_for_permission",
@@ -147,7 +123,7 @@ describe("permission requests", () => {
   });
 
   test("deny gives an error tool_result with the reason, and the model is told", async () => {
-    const agent = spawn();
+    const agent = start();
     const { from, requestsBefore } = await startToolTurn(agent, "bash", { command: "touch denied.txt" });
     const req = await agent.waitType("permission_request", from);
     agent.send({ type: "permission_response", request_id: req.request_id, choice_id: "deny" });
@@ -156,17 +132,17 @@ describe("permission requests", () => {
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(true);
     expect(result.content.message).toContain("denied");
-    const events = await turnEnd(agent, from);
+    const events = await agent.waitTurnEnd(from);
     expect(events.map((m) => m.type)).not.toContain("tool_call");
     expect(existsSync(join(agent.cwd, "denied.txt"))).toBe(false);
     expect(followUpBody(requestsBefore)).toContain(result.content.message);
   });
 
   test("read-only tools inside cwd run without asking", async () => {
-    const agent = spawn();
+    const agent = start();
     writeFiles(agent.cwd, { "notes.txt": "inside-cwd-content" });
     const { from } = await startToolTurn(agent, "read", { path: "notes.txt" });
-    const events = await turnEnd(agent, from);
+    const events = await agent.waitTurnEnd(from);
     expect(events.map((m) => m.type)).not.toContain("permission_request");
     const call = events.find((m) => m.type === "tool_call");
     expect(call?.read_only).toBe(true);
@@ -176,7 +152,7 @@ describe("permission requests", () => {
   });
 
   test("a read outside cwd asks, with the resolved path in the details", async () => {
-    const agent = spawn();
+    const agent = start();
     const outside = tempDir("outside");
     writeFiles(outside, { "secret.txt": "outside-content" });
     const target = join(outside, "secret.txt");
@@ -192,11 +168,11 @@ describe("permission requests", () => {
     agent.send({ type: "permission_response", request_id: req.request_id, choice_id: "allow_once" });
     const result = await agent.waitType("tool_result", from);
     expect(JSON.stringify(result.content)).toContain("outside-content");
-    await turnEnd(agent, from);
+    await agent.waitTurnEnd(from);
   });
 
   test("a symlink inside cwd pointing outside asks for read, showing the resolved target", async () => {
-    const agent = spawn();
+    const agent = start();
     const outside = tempDir("outside");
     writeFiles(outside, { "target.txt": "via-symlink" });
     const target = join(outside, "target.txt");
@@ -213,11 +189,11 @@ describe("permission requests", () => {
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).not.toContain("via-symlink");
-    await turnEnd(agent, from);
+    await agent.waitTurnEnd(from);
   });
 
   test("plan mode denies write, edit and bash without asking and tells the model why", async () => {
-    const agent = spawn();
+    const agent = start();
     writeFiles(agent.cwd, { "a.txt": "original" });
     const mode = await agent.request({ type: "set_mode", mode: "plan" });
     expect(mode.success).toBe(true);
@@ -228,7 +204,7 @@ describe("permission requests", () => {
     ];
     for (const [name, args] of calls) {
       const { from, requestsBefore } = await startToolTurn(agent, name, args);
-      const events = await turnEnd(agent, from);
+      const events = await agent.waitTurnEnd(from);
       expect(events.map((m) => m.type)).not.toContain("permission_request");
       expect(events.map((m) => m.type)).not.toContain("tool_call");
       const result = events.find((m) => m.type === "tool_result");
@@ -260,14 +236,14 @@ describe("persisted grants survive a restart", () => {
       agent.send({ type: "permission_response", request_id: first.request_id, ...answer });
     }
     const result = await agent.waitType("tool_result", from);
-    await turnEnd(agent, from);
+    await agent.waitTurnEnd(from);
     return { asked, result };
   }
 
   test("legacy allow_always is exact: the same write runs without asking after restart, another asks", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     const granted = await runTool(
       first,
       "write",
@@ -278,7 +254,7 @@ describe("persisted grants survive a restart", () => {
     expect(granted.result.is_error).toBe(false);
     expect(await first.close()).toBe(0);
 
-    const second = spawn({ home, cwd });
+    const second = start({ home, cwd });
     const same = await runTool(second, "write", { path: "g.txt", content: "v1" });
     expect(same.asked).toBe(false);
     expect(same.result.is_error).toBe(false);
@@ -288,9 +264,9 @@ describe("persisted grants survive a restart", () => {
   });
 
   test("allow_always_exact on a bash command: the exact command runs after restart, another asks", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     const granted = await runTool(
       first,
       "bash",
@@ -300,7 +276,7 @@ describe("persisted grants survive a restart", () => {
     expect(granted.asked).toBe(true);
     await first.close();
 
-    const second = spawn({ home, cwd });
+    const second = start({ home, cwd });
     const same = await runTool(second, "bash", { command: "echo exact-1" });
     expect(same.asked).toBe(false);
     expect(JSON.stringify(same.result.content)).toContain("exact-1");
@@ -308,13 +284,13 @@ describe("persisted grants survive a restart", () => {
   });
 
   test("allow_always_signature on `git status -s` covers the same executable and flag set only", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const init = Bun.spawnSync(["git", "init", "-q", cwd]);
     expect(init.exitCode).toBe(0);
     writeFiles(cwd, { "tracked.txt": "x" });
 
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     const { from } = await startToolTurn(first, "bash", { command: "git status -s" });
     const req = await first.waitType("permission_request", from);
     const signature = req.choices.find((c: Msg) => c.id === "allow_always_signature");
@@ -327,10 +303,10 @@ describe("persisted grants survive a restart", () => {
     const granted = await first.waitType("tool_result", from);
     expect(granted.is_error).toBe(false);
     expect(JSON.stringify(granted.content)).toContain("tracked.txt");
-    await turnEnd(first, from);
+    await first.waitTurnEnd(from);
     await first.close();
 
-    const second = spawn({ home, cwd });
+    const second = start({ home, cwd });
     // Same executable, same flag set {-s}; positional arguments are not compared.
     const reordered = await runTool(second, "bash", { command: "git -s status" });
     expect(reordered.asked).toBe(false);
@@ -348,7 +324,7 @@ describe("persisted grants survive a restart", () => {
 
 describe("ask tool", () => {
   test("ui_request select → ui_response → ui_resolved; the answer reaches the model", async () => {
-    const agent = spawn();
+    const agent = start();
     const { from, requestsBefore } = await startToolTurn(agent, "ask", {
       question: "Which color?",
       options: ["red", "blue"],
@@ -357,7 +333,7 @@ describe("ask tool", () => {
     expect(req.kind).toBe("select");
     expect(req.title).toBe("Which color?");
     expect(req.options).toEqual(["red", "blue"]);
-    await agent.waitFor((m) => m.type === "status" && m.status === "waiting_for_ui", from);
+    await agent.waitStatus("waiting_for_ui", from);
     const res = await agent.request({ type: "ui_response", request_id: req.request_id, value: "blue" });
     expect(res.success).toBe(true);
     const resolved = await agent.waitType("ui_resolved", from);
@@ -365,7 +341,7 @@ describe("ask tool", () => {
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(false);
     expect(result.content).toEqual({ kind: "text", text: "blue" });
-    const events = await turnEnd(agent, from);
+    const events = await agent.waitTurnEnd(from);
     const statuses = events.filter((m) => m.type === "status").map((m) => m.status);
     expect(statuses).toEqual(["streaming", "waiting_for_ui", "streaming", "idle"]);
     expect(followUpBody(requestsBefore)).toContain("blue");
@@ -404,7 +380,7 @@ describe("headless policy (in-process runtime, observer client)", () => {
   }
 
   function build(policy: "deny" | "queue") {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const created = createRuntime({
       cwd,
@@ -424,8 +400,8 @@ describe("headless policy (in-process runtime, observer client)", () => {
     const observer = new Client("observer-1", "observer");
     runtime.attach(observer);
     try {
-      server.enqueue(toolCall("bash", { command: "touch headless.txt" }), { steps: [{ text: "done" }] });
-      const requestsBefore = server.requests.length;
+      llm().enqueue(toolCall("bash", { command: "touch headless.txt" }), { steps: [{ text: "done" }] });
+      const requestsBefore = llm().requests.length;
       await handleInbound(runtime, observer, { type: "prompt", id: "p1", message: "go" });
       const result = await observer.waitType("tool_result");
       await observer.waitType("turn_end");
@@ -446,7 +422,7 @@ describe("headless policy (in-process runtime, observer client)", () => {
     const observer = new Client("observer-1", "observer");
     runtime.attach(observer);
     try {
-      server.enqueue(toolCall("bash", { command: "touch queued.txt" }), { steps: [{ text: "done" }] });
+      llm().enqueue(toolCall("bash", { command: "touch queued.txt" }), { steps: [{ text: "done" }] });
       await handleInbound(runtime, observer, { type: "prompt", id: "p1", message: "go" });
       const req = await observer.waitType("permission_request");
       await observer.waitFor((m) => m.type === "status" && m.status === "waiting_for_permission");

@@ -3,34 +3,16 @@
  * hello/sync, the event order of plain and tool turns in both wire formats (PROTOCOL §12.1),
  * delta-only streaming, images, U+2028/U+2029 handling and bad input.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg } from "./support/agent-process.ts";
+import type { AgentProcess, Msg } from "./support/agent-process.ts";
 import { assistantMessages, blockText, shape } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let llm: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  llm = await startMockLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
-
-function spawn(opts: { model?: string } = {}): AgentProcess {
-  const agent = new AgentProcess({ llmUrl: llm.url, ...opts });
-  agents.push(agent);
-  return agent;
-}
+const { llm, start, spawn } = useAgentHarness();
 
 /** Every emitted event (not responses) carries a seq; after hello/sync it strictly increases. */
 function expectIncreasingSeq(events: Msg[]): void {
@@ -52,7 +34,7 @@ function expectIncreasingSeq(events: Msg[]): void {
 
 describe("connection start", () => {
   test("hello then sync, with the capabilities of an OpenAI model", async () => {
-    const agent = spawn();
+    const agent = start();
     const sync = await agent.waitType("sync");
     const [hello] = agent.events;
     expect(hello?.type).toBe("hello");
@@ -72,7 +54,7 @@ describe("connection start", () => {
   });
 
   test("a model with reasoning levels adds reasoning-catalog and reasoning-switch", async () => {
-    const agent = spawn({ model: "mockant/claude" });
+    const agent = start({ model: "mockant/claude" });
     const sync = await agent.waitType("sync");
     const hello = agent.events[0]!;
     expect(hello.capabilities).toContain("reasoning-catalog");
@@ -87,18 +69,17 @@ describe.each([
   ["Anthropic messages", "mockant/claude", "/v1/messages"],
 ] as const)("turns in the %s format", (_name, model, path) => {
   test("plain turn: event order, usage, delta-only text", async () => {
-    const agent = spawn({ model });
-    await agent.waitType("sync");
-    const base = llm.requests.length;
+    const agent = await spawn({ model });
+    const base = llm().requests.length;
     const reply = "The quick brown fox jumps over the lazy dog, twice.";
     const thinking = model === "mockant/claude" ? "Let me consider the fox." : undefined;
-    llm.enqueue({
+    llm().enqueue({
       steps: [...(thinking ? [{ thinking, chunks: 3 }] : []), { text: reply, chunks: 6 }],
       usage: { input: 21, output: 8 },
     });
     const from = agent.events.length;
     const events = await agent.prompt("tell me about the fox");
-    expect(llm.requests[base]?.path).toBe(path);
+    expect(llm().requests[base]?.path).toBe(path);
 
     expect(shape(events)).toEqual([
       "response",
@@ -154,12 +135,12 @@ describe.each([
   });
 
   test("tool turn: args_delta fragments, tool_call/tool_result, usage after every provider call", async () => {
-    const agent = spawn({ model });
+    const agent = start({ model });
     writeFileSync(join(agent.cwd, "config.json"), '{"answer": 42}\n');
     await agent.waitType("sync");
-    const base = llm.requests.length;
+    const base = llm().requests.length;
     const args = { path: "config.json", offset: 1, limit: 50 };
-    llm.enqueue(
+    llm().enqueue(
       {
         steps: [{ text: "Reading config...", chunks: 3 }, { tool_call: { name: "read", args, chunks: 5 } }],
         usage: { input: 30, output: 10 },
@@ -168,7 +149,7 @@ describe.each([
     );
     const from = agent.events.length;
     const events = await agent.prompt("read the config");
-    expect(llm.requests.length - base).toBe(2);
+    expect(llm().requests.length - base).toBe(2);
     expect(shape(events)).toEqual([
       "response",
       "turn_start",
@@ -206,23 +187,22 @@ describe.each([
     expect(blockText(second!)).toBe("The config says 42.");
 
     // The second provider request carries the tool result.
-    expect(JSON.stringify(llm.requests[base + 1]?.body)).toContain('\\"answer\\": 42');
+    expect(JSON.stringify(llm().requests[base + 1]?.body)).toContain('\\"answer\\": 42');
     const turnEnd = events.find((e) => e.type === "turn_end")!;
     expect(turnEnd.usage).toMatchObject({ input: 80, output: 16 });
     expect(events.filter((e) => e.type === "status").map((e) => e.status)).toEqual(["streaming", "idle"]);
   });
 
   test("a prompt with images reaches the model", async () => {
-    const agent = spawn({ model });
-    await agent.waitType("sync");
-    const base = llm.requests.length;
+    const agent = await spawn({ model });
+    const base = llm().requests.length;
     const data = Buffer.from("\x89PNG fake image bytes for the test").toString("base64");
     const events = await agent.prompt("what is in this picture?", {
       images: [{ type: "image", data, mime_type: "image/png" }],
     });
     const user = events.find((e) => e.type === "message_complete" && e.message.role === "user")!;
     expect(user.message.content).toContainEqual({ type: "image", data, mime_type: "image/png" });
-    const body = JSON.stringify(llm.requests[base]?.body);
+    const body = JSON.stringify(llm().requests[base]?.body);
     expect(body).toContain(data);
     expect(body).toContain("image/png");
     expect(body).toContain("what is in this picture?");
@@ -231,18 +211,17 @@ describe.each([
 
 describe("line separators", () => {
   test("U+2028/U+2029 arrive intact at the model and in events, and are escaped on stdout", async () => {
-    const agent = spawn();
-    await agent.waitType("sync");
-    const base = llm.requests.length;
+    const agent = await spawn();
+    const base = llm().requests.length;
     const prompt = "line one\u2028line two\u2029end";
     const answer = "echo\u2028back\u2029done";
-    llm.enqueue({ steps: [{ text: answer, chunks: 2 }] });
+    llm().enqueue({ steps: [{ text: answer, chunks: 2 }] });
     const events = await agent.prompt(prompt);
     const user = events.find((e) => e.type === "message_complete" && e.message.role === "user")!;
     expect(blockText(user.message)).toBe(prompt);
     expect(blockText(assistantMessages(events)[0]!)).toBe(answer);
 
-    const messages = llm.requests[base]?.body.messages as Msg[];
+    const messages = llm().requests[base]?.body.messages as Msg[];
     const sent = messages.find((m) => m.role === "user")!;
     expect(JSON.stringify(sent.content)).toContain(JSON.stringify(prompt).slice(1, -1));
     const text = typeof sent.content === "string" ? sent.content : sent.content[0].text;
@@ -267,8 +246,7 @@ describe("bad input gets INVALID_REQUEST and the agent carries on", () => {
   }
 
   test("bad JSON, unknown type, schema failures, orchestrator commands, empty prompt", async () => {
-    const agent = spawn();
-    await agent.waitType("sync");
+    const agent = await spawn();
 
     const badJson = await expectInvalid(agent, () => agent.writeRaw('{"type": "prompt", "message": \n'));
     expect(badJson.error.message).toMatch(/JSON/);
@@ -317,8 +295,7 @@ describe("bad input gets INVALID_REQUEST and the agent carries on", () => {
   });
 
   test("an over-long line is skipped with INVALID_REQUEST", async () => {
-    const agent = spawn();
-    await agent.waitType("sync");
+    const agent = await spawn();
     const huge = JSON.stringify({ type: "prompt", message: "x".repeat(17 * 1024 * 1024) });
     const res = await expectInvalid(agent, () => agent.writeRaw(`${huge}\n`));
     expect(res.error.message).toMatch(/limit/);

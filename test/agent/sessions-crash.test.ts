@@ -3,38 +3,15 @@
  * everything acknowledged before the kill is restored, and the resumed window is valid for
  * the provider (no tool call without its result).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync } from "node:fs";
-import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
+import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
+import { activeSession, answerNextPermission, sessionFile } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let server: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
-
-function spawn(opts: { home: string; cwd: string; args?: string[] }): AgentProcess {
-  const agent = new AgentProcess({ llmUrl: server.url, ...opts });
-  agents.push(agent);
-  return agent;
-}
-
-async function kill9(agent: AgentProcess): Promise<void> {
-  agent.proc.kill("SIGKILL");
-  await agent.exited;
-}
+const { llm, start } = useAgentHarness();
 
 /**
  * Chat Completions validity: every assistant tool call is answered by a `tool` message before
@@ -71,26 +48,26 @@ function resultIds(window: Msg[]): string[] {
 
 describe("kill -9 mid-turn, then resume", () => {
   test("while the model streams after a completed tool call", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     writeFiles(cwd, { "file.txt": "content" });
-    const agent = spawn({ home, cwd });
-    server.enqueue(
+    const agent = start({ home, cwd });
+    llm().enqueue(
       { steps: [{ tool_call: { id: "call_ls", name: "ls", args: {} } }] },
       { steps: [{ text: "partial answer" }, { delay_ms: 30_000 }] },
     );
     const from = agent.events.length;
     const res = await agent.request({ type: "prompt", message: "look around" });
     expect(res.success).toBe(true);
-    const sessionId = (await agent.request({ type: "session_op", op: "list" })).data.active;
+    const sessionId = await activeSession(agent);
     await agent.waitType("tool_result", from);
     await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === "partial answer", from);
     const acked = acknowledged(agent, from);
     expect(acked.messageIds).toHaveLength(2); // the user message and the assistant's tool call
     expect(acked.toolResults).toEqual(["call_ls"]);
-    await kill9(agent);
+    await agent.kill9();
 
-    const resumed = spawn({ home, cwd, args: ["--session", sessionId] });
+    const resumed = start({ home, cwd, args: ["--session", sessionId] });
     const sync = await resumed.waitType("sync");
     const window: Msg[] = sync.live_window.messages;
     const ids = window.map((m) => m.id);
@@ -98,32 +75,31 @@ describe("kill -9 mid-turn, then resume", () => {
     expect(resultIds(window)).toEqual(["call_ls"]);
     expect(window[0]?.content[0]?.text).toBe("look around");
 
-    const sent = server.requests.length;
-    server.enqueue({ steps: [{ text: "resumed fine" }] });
+    const sent = llm().requests.length;
+    llm().enqueue({ steps: [{ text: "resumed fine" }] });
     const events = await resumed.prompt("continue");
     expect(events.find((m) => m.type === "error")).toBeUndefined();
-    const body = server.requests[sent]?.body;
+    const body = llm().requests[sent]?.body;
     expect(JSON.stringify(body.messages)).toContain("look around");
     expectToolCallsAnswered(body.messages);
   });
 
   test("while bash runs: the dangling tool call gets an interrupted result on resume", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const agent = spawn({ home, cwd });
-    server.enqueue({
+    const agent = start({ home, cwd });
+    llm().enqueue({
       steps: [{ tool_call: { id: "call_sleep", name: "bash", args: { command: "sleep 3" } } }],
     });
     const from = agent.events.length;
     expect((await agent.request({ type: "prompt", message: "wait a bit" })).success).toBe(true);
-    const sessionId = (await agent.request({ type: "session_op", op: "list" })).data.active;
-    const req = await agent.waitType("permission_request", from);
-    agent.send({ type: "permission_response", request_id: req.request_id, choice_id: "allow_once" });
+    const sessionId = await activeSession(agent);
+    await answerNextPermission(agent, from);
     await agent.waitType("tool_call", from);
     const acked = acknowledged(agent, from);
-    await kill9(agent);
+    await agent.kill9();
 
-    const resumed = spawn({ home, cwd, args: ["--session", sessionId] });
+    const resumed = start({ home, cwd, args: ["--session", sessionId] });
     const sync = await resumed.waitType("sync");
     const window: Msg[] = sync.live_window.messages;
     for (const id of acked.messageIds) expect(window.map((m) => m.id)).toContain(id);
@@ -132,31 +108,31 @@ describe("kill -9 mid-turn, then resume", () => {
     expect(result).toMatchObject({ tool_call_id: "call_sleep", is_error: true });
     expect(JSON.stringify(result.content)).toContain("interrupted");
 
-    const sent = server.requests.length;
-    server.enqueue({ steps: [{ text: "ok" }] });
+    const sent = llm().requests.length;
+    llm().enqueue({ steps: [{ text: "ok" }] });
     const events = await resumed.prompt("what happened?");
     expect(events.find((m) => m.type === "error")).toBeUndefined();
-    const body = server.requests[sent]?.body;
+    const body = llm().requests[sent]?.body;
     expectToolCallsAnswered(body.messages);
     expect(JSON.stringify(body.messages)).toContain("interrupted");
 
     // The repair is durable: a second resume sees the same single result, not a new one.
     await resumed.close();
-    const again = spawn({ home, cwd, args: ["--session", sessionId] });
+    const again = start({ home, cwd, args: ["--session", sessionId] });
     const resync = await again.waitType("sync");
     expect(resultIds(resync.live_window.messages)).toEqual(["call_sleep"]);
   });
 
   test("with a torn tail left by the kill, the session still opens", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const agent = spawn({ home, cwd });
-    server.enqueue({ steps: [{ text: "answer one" }] });
+    const agent = start({ home, cwd });
+    llm().enqueue({ steps: [{ text: "answer one" }] });
     await agent.prompt("question one");
-    const sessionId = (await agent.request({ type: "session_op", op: "list" })).data.active;
-    await kill9(agent);
-    appendFileSync(join(home, "sessions", sessionId, "session.jsonl"), '{"id":"ent_half","parent');
-    const resumed = spawn({ home, cwd, args: ["--session", sessionId] });
+    const sessionId = await activeSession(agent);
+    await agent.kill9();
+    appendFileSync(sessionFile(home, sessionId), '{"id":"ent_half","parent');
+    const resumed = start({ home, cwd, args: ["--session", sessionId] });
     const sync = await resumed.waitType("sync");
     expect(sync.live_window.messages).toHaveLength(2);
     const warning = await resumed.waitFor((m) => m.type === "error" && m.message.includes("torn"));

@@ -2,38 +2,17 @@
  * Sessions through a real `shard agent` process (ARCHITECTURE §5, PROTOCOL §9.2): resume,
  * corruption handling, the single-writer lock, and `session_op` list / compact / fork.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
+import { type AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
+import { activeSession, blockText, sessionFile } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let server: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
-
-function spawn(opts: { home: string; cwd: string; args?: string[]; model?: string | null }): AgentProcess {
-  const agent = new AgentProcess({ llmUrl: server.url, ...opts });
-  agents.push(agent);
-  return agent;
-}
-
-function sessionFile(home: string, id: string): string {
-  return join(home, "sessions", id, "session.jsonl");
-}
+const { llm, start } = useAgentHarness();
 
 function entriesOf(path: string): Msg[] {
   const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
@@ -44,22 +23,9 @@ function sha256(path: string): string {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
-async function activeSession(agent: AgentProcess): Promise<string> {
-  const res = await agent.request({ type: "session_op", op: "list" });
-  expect(res.success).toBe(true);
-  return res.data.active;
-}
-
 async function say(agent: AgentProcess, prompt: string, reply: string): Promise<Msg[]> {
-  server.enqueue({ steps: [{ text: reply }], usage: { input: 10, output: 5 } });
+  llm().enqueue({ steps: [{ text: reply }], usage: { input: 10, output: 5 } });
   return agent.prompt(prompt);
-}
-
-function textOf(message: Msg): string {
-  return message.content
-    .filter((b: Msg) => b.type === "text")
-    .map((b: Msg) => b.text)
-    .join("");
 }
 
 /** Waits for the process to end and the stdout reader to deliver what it wrote. */
@@ -71,9 +37,9 @@ async function exitOf(agent: AgentProcess): Promise<number> {
 
 describe("resume", () => {
   test("a new agent with --session restores history, mode, model and reasoning level", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     await say(first, "remember the word PINEAPPLE", "noted PINEAPPLE");
     expect((await first.request({ type: "set_model", model: "mockant/claude" })).success).toBe(true);
     const level = await first.request({
@@ -87,10 +53,10 @@ describe("resume", () => {
     expect(readdirSync(join(home, "sessions"))).toEqual([id]);
     expect(await first.close()).toBe(0);
 
-    const second = spawn({ home, cwd, model: null, args: ["--session", id] });
+    const second = start({ home, cwd, model: null, args: ["--session", id] });
     const sync = await second.waitType("sync");
     expect(sync.mode).toBe("plan");
-    expect(sync.live_window.messages.map((m: Msg) => [m.role, textOf(m)])).toEqual([
+    expect(sync.live_window.messages.map((m: Msg) => [m.role, blockText(m)])).toEqual([
       ["user", "remember the word PINEAPPLE"],
       ["assistant", "noted PINEAPPLE"],
     ]);
@@ -102,9 +68,9 @@ describe("resume", () => {
     expect(modes.data.active).toBe("plan");
     expect(await activeSession(second)).toBe(id);
 
-    const before = server.requests.length;
+    const before = llm().requests.length;
     await say(second, "which word?", "PINEAPPLE");
-    const req = server.requests[before];
+    const req = llm().requests[before];
     expect(req?.path).toContain("/messages");
     expect(req?.body.model).toBe("claude");
     const history = JSON.stringify(req?.body.messages);
@@ -114,14 +80,14 @@ describe("resume", () => {
     // The new turn is appended to the same session file.
     const texts = entriesOf(sessionFile(home, id))
       .filter((e) => e.type === "message")
-      .map((e) => textOf(e.message));
+      .map((e) => blockText(e.message));
     expect(texts).toEqual(["remember the word PINEAPPLE", "noted PINEAPPLE", "which word?", "PINEAPPLE"]);
   });
 
   test("a corrupt middle line fails with SESSION_CORRUPT naming the line; a torn tail opens", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     await say(first, "one", "two");
     await say(first, "three", "four");
     const id = await activeSession(first);
@@ -133,7 +99,7 @@ describe("resume", () => {
     const lines = good.split("\n");
     lines[2] = `${lines[2]?.slice(0, 20)}#garbage`;
     writeFileSync(path, lines.join("\n"));
-    const corrupt = spawn({ home, cwd, args: ["--session", id] });
+    const corrupt = start({ home, cwd, args: ["--session", id] });
     expect(await exitOf(corrupt)).not.toBe(0);
     const fatal = corrupt.events.find((m) => m.type === "error");
     expect(fatal).toMatchObject({ code: "SESSION_CORRUPT", fatal: true });
@@ -143,9 +109,9 @@ describe("resume", () => {
     // A torn tail (half a line, no newline) is truncated and the session opens.
     writeFileSync(path, good);
     appendFileSync(path, '{"id":"ent_torn","parent_id":"x","type":"mess');
-    const torn = spawn({ home, cwd, args: ["--session", id] });
+    const torn = start({ home, cwd, args: ["--session", id] });
     const sync = await torn.waitType("sync");
-    expect(sync.live_window.messages.map(textOf)).toEqual(["one", "two", "three", "four"]);
+    expect(sync.live_window.messages.map((m: Msg) => blockText(m))).toEqual(["one", "two", "three", "four"]);
     await torn.close();
     expect(readFileSync(path, "utf8")).toBe(good);
   });
@@ -153,25 +119,24 @@ describe("resume", () => {
 
 describe("single writer", () => {
   test("a second runtime is refused with CONFLICT naming the pid; after a clean exit or kill -9 a new one opens", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     await say(first, "hello", "hi");
     const id = await activeSession(first);
 
-    const refused = spawn({ home, cwd, args: ["--session", id] });
+    const refused = start({ home, cwd, args: ["--session", id] });
     expect(await exitOf(refused)).not.toBe(0);
     const error = refused.events.find((m) => m.type === "error");
     expect(error).toMatchObject({ code: "CONFLICT", fatal: true });
     expect(error?.message).toContain(`pid ${first.proc.pid}`);
 
     expect(await first.close()).toBe(0);
-    const afterClean = spawn({ home, cwd, args: ["--session", id] });
+    const afterClean = start({ home, cwd, args: ["--session", id] });
     expect((await afterClean.waitType("sync")).live_window.messages).toHaveLength(2);
 
-    afterClean.proc.kill("SIGKILL");
-    await afterClean.exited;
-    const afterKill = spawn({ home, cwd, args: ["--session", id] });
+    await afterClean.kill9();
+    const afterKill = start({ home, cwd, args: ["--session", id] });
     const sync = await afterKill.waitType("sync");
     expect(sync.live_window.messages).toHaveLength(2);
     expect(afterKill.stderr).not.toContain("CONFLICT");
@@ -180,18 +145,18 @@ describe("single writer", () => {
 
 describe("session_op list", () => {
   test("lists this project's sessions with title, entry count and fork provenance", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const first = spawn({ home, cwd });
+    const first = start({ home, cwd });
     await say(first, "first session title", "ok");
     const firstId = await activeSession(first);
     await first.close();
 
-    const elsewhere = spawn({ home, cwd: tempDir("other") });
+    const elsewhere = start({ home, cwd: tempDir("other") });
     await say(elsewhere, "another project", "ok");
     await elsewhere.close();
 
-    const second = spawn({ home, cwd });
+    const second = start({ home, cwd });
     await say(second, "second session title", "ok");
     await say(second, "more", "ok");
     const secondId = await activeSession(second);
@@ -224,13 +189,13 @@ describe("session_op list", () => {
 
 describe("session_op compact", () => {
   test("compacts with status compacting → compaction event → response → status idle", async () => {
-    const home = mockHome(server.url);
-    const agent = spawn({ home, cwd: tempDir("cwd") });
+    const home = mockHome(llm().url);
+    const agent = start({ home, cwd: tempDir("cwd") });
     await say(agent, "first question", "first answer");
     await say(agent, "second question", "second answer");
     const from = agent.events.length;
     const res = await agent.request({ type: "session_op", op: "compact", args: { keep_recent_tokens: 1 } });
-    await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+    await agent.waitStatus("idle", from);
     expect(agent.typesSince(from)).toEqual(["status", "compaction", "response", "status"]);
     expect(agent.events[from]).toMatchObject({ type: "status", status: "compacting" });
     const event = agent.events[from + 1] as Msg;
@@ -246,20 +211,20 @@ describe("session_op compact", () => {
     // A client (re)attaching sees the summary in place of the compacted messages.
     const id = await activeSession(agent);
     await agent.close();
-    const resumed = spawn({ home, cwd: agent.cwd, args: ["--session", id] });
+    const resumed = start({ home, cwd: agent.cwd, args: ["--session", id] });
     const sync = await resumed.waitType("sync");
     expect(sync.live_window.compaction_index).toBe(0);
-    expect(textOf(sync.live_window.messages[0])).toContain("recall");
-    expect(textOf(sync.live_window.messages.at(-1))).toBe("second answer");
+    expect(blockText(sync.live_window.messages[0])).toContain("recall");
+    expect(blockText(sync.live_window.messages.at(-1))).toBe("second answer");
   });
 
   test("an empty or too-small window is a successful no-op with the same status lifecycle", async () => {
-    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    const agent = start({ home: mockHome(llm().url), cwd: tempDir("cwd") });
     await agent.waitType("sync");
     for (const args of [{}, { keep_recent_tokens: 5 }]) {
       const from = agent.events.length;
       const res = await agent.request({ type: "session_op", op: "compact", args });
-      await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+      await agent.waitStatus("idle", from);
       expect(res.success).toBe(true);
       expect(res.data).toEqual({ compacted: false, reason: "no_safe_cut" });
       expect(agent.typesSince(from)).toEqual(["status", "response", "status"]);
@@ -269,7 +234,7 @@ describe("session_op compact", () => {
   });
 
   test("keep_recent_tokens that is not a positive integer is INVALID_REQUEST", async () => {
-    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    const agent = start({ home: mockHome(llm().url), cwd: tempDir("cwd") });
     await say(agent, "q", "a");
     for (const bad of [0, -5, 1.5, "100", null]) {
       const from = agent.events.length;
@@ -286,10 +251,10 @@ describe("session_op compact", () => {
   });
 
   test("compact and fork while a turn is in flight, or a follow-up is queued, are CONFLICT", async () => {
-    const agent = spawn({ home: mockHome(server.url), cwd: tempDir("cwd") });
+    const agent = start({ home: mockHome(llm().url), cwd: tempDir("cwd") });
     await say(agent, "q", "a");
     const entryId = entriesOf(sessionFile(agent.home, await activeSession(agent)))[0]?.id;
-    server.enqueue({ steps: [{ text: "thinking..." }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "thinking..." }, { delay_ms: 30_000 }] });
     const from = agent.events.length;
     expect((await agent.request({ type: "prompt", message: "long one" })).success).toBe(true);
     await agent.waitType("message_delta", from);
@@ -312,15 +277,15 @@ describe("session_op compact", () => {
     expect(agent.typesSince(from)).not.toContain("compaction");
     const aborted = await agent.request({ type: "abort" });
     expect(aborted.data).toEqual({ cleared_queued: 1 });
-    await agent.waitFor((m) => m.type === "status" && m.status === "idle", from);
+    await agent.waitStatus("idle", from);
   });
 });
 
 describe("session_op fork", () => {
   test("fork copies the window at an entry, leaves the source byte-identical, and can be resumed", async () => {
-    const home = mockHome(server.url);
+    const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
-    const agent = spawn({ home, cwd });
+    const agent = start({ home, cwd });
     await say(agent, "alpha question", "alpha answer");
     await say(agent, "beta question", "beta answer");
     const id = await activeSession(agent);
@@ -365,13 +330,16 @@ describe("session_op fork", () => {
     await agent.close();
     expect(sha256(path)).toBe(before);
 
-    const resumed = spawn({ home, cwd, args: ["--session", res.data.session_id] });
+    const resumed = start({ home, cwd, args: ["--session", res.data.session_id] });
     const sync = await resumed.waitType("sync");
-    expect(sync.live_window.messages.map(textOf)).toEqual(["alpha question", "alpha answer"]);
+    expect(sync.live_window.messages.map((m: Msg) => blockText(m))).toEqual([
+      "alpha question",
+      "alpha answer",
+    ]);
     expect(await activeSession(resumed)).toBe(res.data.session_id);
-    const sent = server.requests.length;
+    const sent = llm().requests.length;
     await say(resumed, "gamma question", "gamma answer");
-    const history = JSON.stringify(server.requests[sent]?.body.messages);
+    const history = JSON.stringify(llm().requests[sent]?.body.messages);
     expect(history).toContain("alpha answer");
     expect(history).not.toContain("beta");
     await resumed.close();

@@ -3,37 +3,18 @@
  * steer is delivered after the current tool calls and before the next model call, follow-up
  * waits until the agent stops, and provider errors end the turn without stopping the agent.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
-import { AgentProcess, type Msg } from "./support/agent-process.ts";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Msg } from "./support/agent-process.ts";
 import { answerNextPermission, assistantMessages, blockText } from "./support/events.ts";
+import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-let llm: MockLlmServer;
-const agents: AgentProcess[] = [];
-
-beforeAll(async () => {
-  llm = await startMockLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
-
-async function spawn(): Promise<AgentProcess> {
-  const agent = new AgentProcess({ llmUrl: llm.url });
-  agents.push(agent);
-  await agent.waitType("sync");
-  return agent;
-}
+const { llm, spawn } = useAgentHarness();
 
 /** OpenAI chat messages of one recorded request, as role + flattened text. */
 function chatHistory(index: number): { role: string; text: string }[] {
-  const messages = llm.requests[index]?.body.messages as Msg[];
+  const messages = llm().requests[index]?.body.messages as Msg[];
   return messages.map((m) => ({
     role: m.role,
     text: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? m.tool_calls ?? ""),
@@ -47,8 +28,8 @@ function indexOfText(history: { role: string; text: string }[], text: string): n
 describe("steer", () => {
   test("is delivered after the running tool call and before the next provider call", async () => {
     const agent = await spawn();
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [
           { text: "Sleeping." },
@@ -79,9 +60,8 @@ describe("steer", () => {
     // The steer was accepted while the bash call was still running.
     expect(agent.events.slice(from, steerAt).some((e) => e.type === "tool_result")).toBe(false);
 
-    await agent.waitType("turn_end", from);
-    await agent.waitFor((e) => e.type === "status" && e.status === "idle", from);
-    expect(llm.requests.length - base).toBe(2);
+    await agent.waitTurnEnd(from);
+    expect(llm().requests.length - base).toBe(2);
 
     const first = chatHistory(base);
     expect(indexOfText(first, "STEER")).toBe(-1);
@@ -117,8 +97,8 @@ describe("steer", () => {
 
   test("the steer command is shorthand for prompt with streaming_behavior steer", async () => {
     const agent = await spawn();
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       {
         steps: [{ text: "Looking." }, { delay_ms: 1500 }, { tool_call: { name: "ls", args: { path: "." } } }],
       },
@@ -131,7 +111,7 @@ describe("steer", () => {
     expect(res.success).toBe(true);
     expect(res.command).toBe("steer");
     await agent.waitType("turn_end", from);
-    expect(llm.requests.length - base).toBe(2);
+    expect(llm().requests.length - base).toBe(2);
     expect(indexOfText(chatHistory(base), "SHORTHAND")).toBe(-1);
     const second = chatHistory(base + 1);
     expect(indexOfText(second, "SHORTHAND steer text")).toBeGreaterThan(
@@ -143,8 +123,8 @@ describe("steer", () => {
 describe("follow-up", () => {
   test("waits until the agent fully stops, then starts a new turn", async () => {
     const agent = await spawn();
-    const base = llm.requests.length;
-    llm.enqueue(
+    const base = llm().requests.length;
+    llm().enqueue(
       { steps: [{ tool_call: { name: "bash", args: { command: "sleep 1; echo first" } } }] },
       { steps: [{ text: "First turn done." }] },
       { steps: [{ text: "Follow-up answered." }] },
@@ -162,7 +142,7 @@ describe("follow-up", () => {
 
     const firstEnd = await agent.waitType("turn_end", from);
     const endAt = agent.events.indexOf(firstEnd);
-    const idle = await agent.waitFor((e) => e.type === "status" && e.status === "idle", endAt);
+    const idle = await agent.waitStatus("idle", endAt);
     const idleAt = agent.events.indexOf(idle);
     const secondStart = await agent.waitType("turn_start", endAt);
     expect(agent.events.indexOf(secondStart)).toBeGreaterThan(idleAt);
@@ -170,7 +150,7 @@ describe("follow-up", () => {
     const secondEnd = await agent.waitType("turn_end", agent.events.indexOf(secondStart));
     expect(secondEnd.turn_id).toBe(secondStart.turn_id);
 
-    expect(llm.requests.length - base).toBe(3);
+    expect(llm().requests.length - base).toBe(3);
     expect(indexOfText(chatHistory(base), "FOLLOWUP")).toBe(-1);
     expect(indexOfText(chatHistory(base + 1), "FOLLOWUP")).toBe(-1);
     const third = chatHistory(base + 2);
@@ -187,10 +167,10 @@ describe("follow-up", () => {
 describe("provider failures", () => {
   test("a 429 is retried and the turn completes", async () => {
     const agent = await spawn();
-    const base = llm.requests.length;
-    llm.enqueue({ status: 429, error_type: "rate_limit_error" }, { steps: [{ text: "After the retry." }] });
+    const base = llm().requests.length;
+    llm().enqueue({ status: 429, error_type: "rate_limit_error" }, { steps: [{ text: "After the retry." }] });
     const events = await agent.prompt("try hard");
-    expect(llm.requests.length - base).toBe(2);
+    expect(llm().requests.length - base).toBe(2);
     expect(blockText(assistantMessages(events)[0]!)).toBe("After the retry.");
     expect(events.some((e) => e.type === "error")).toBe(false);
     for (const s of events.filter((e) => e.type === "status" && e.detail !== undefined)) {
@@ -200,7 +180,7 @@ describe("provider failures", () => {
 
   test("a mid-stream disconnect ends the turn with a recoverable PROVIDER_ERROR", async () => {
     const agent = await spawn();
-    llm.enqueue({ steps: [{ text: "Partial ans" }, { disconnect: true }] });
+    llm().enqueue({ steps: [{ text: "Partial ans" }, { disconnect: true }] });
     const events = await agent.prompt("stream something");
     const error = events.find((e) => e.type === "error")!;
     expect(error).toMatchObject({ code: "PROVIDER_ERROR", fatal: false });
@@ -209,7 +189,7 @@ describe("provider failures", () => {
     expect(endAt).toBeGreaterThan(errorAt);
     expect(events.at(-1)).toMatchObject({ type: "status", status: "idle" });
 
-    llm.enqueue({ steps: [{ text: "Working again." }] });
+    llm().enqueue({ steps: [{ text: "Working again." }] });
     const next = await agent.prompt("again please");
     expect(blockText(assistantMessages(next)[0]!)).toBe("Working again.");
     expect(next.some((e) => e.type === "error")).toBe(false);

@@ -1,11 +1,12 @@
 /** A fresh $SHARD_HOME and project per test; `restart()` is a new gate on the same home. */
+import { afterAll } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionGate } from "../../src/permissions/gate.ts";
 import { grantFilePath } from "../../src/permissions/grant-store.ts";
 import { tempDir } from "./fixtures.ts";
 
-export function grantProject(cleanups: (() => void)[]) {
+function grantProject(cleanups: (() => void)[]) {
   const root = tempDir("grants");
   cleanups.push(root.cleanup);
   const home = join(root.path, "shard-home");
@@ -20,6 +21,15 @@ export function grantProject(cleanups: (() => void)[]) {
     writeFileSync(grantFile, typeof content === "string" ? content : JSON.stringify(content));
   };
   return { home, proj, outside, restart, grantFile, writeGrantFile };
+}
+
+/** Registers removal of every project it makes after the file's tests; returns the maker. */
+export function useGrantProjects(): () => ReturnType<typeof grantProject> {
+  const cleanups: (() => void)[] = [];
+  afterAll(() => {
+    for (const cleanup of cleanups) cleanup();
+  });
+  return () => grantProject(cleanups);
 }
 
 export const deny = { kind: "decision", decision: "deny" } as const;

@@ -1,14 +1,10 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool, check, PLAN, readTool, recordingAsker } from "./fixtures.ts";
-import { bash, deny, grantProject } from "./grant-fixtures.ts";
+import { bash, deny, useGrantProjects } from "./grant-fixtures.ts";
 
-const cleanups: (() => void)[] = [];
-afterAll(() => {
-  for (const cleanup of cleanups) cleanup();
-});
-const setup = () => grantProject(cleanups);
+const setup = useGrantProjects();
 
 describe("grants that must not match (negative)", () => {
   test("an exact grant does not cover a different request", async () => {

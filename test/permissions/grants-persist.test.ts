@@ -1,14 +1,10 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { bashTool, check, readTool, recordingAsker } from "./fixtures.ts";
-import { bash, deny, grantProject } from "./grant-fixtures.ts";
+import { bash, deny, useGrantProjects } from "./grant-fixtures.ts";
 
-const cleanups: (() => void)[] = [];
-afterAll(() => {
-  for (const cleanup of cleanups) cleanup();
-});
-const setup = () => grantProject(cleanups);
+const setup = useGrantProjects();
 
 describe("grants that persist and match", () => {
   test("allow_always persists; after a restart the same exact request runs without asking", async () => {

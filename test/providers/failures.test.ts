@@ -1,20 +1,11 @@
-/** Retries, aborts, disconnects and error classification, for each API against the mock server. */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+/** Retries, aborts, disconnects and error classification, for each API against the mock server(). */
+import { describe, expect, test } from "bun:test";
 import type { ProviderEvent } from "../../src/contracts/provider.ts";
 import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
+import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { APIS, collect, last, mockProvider, request, textOf } from "./helpers.ts";
 
-let server: MockLlmServer;
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useMockLlmServer({ clearRequestsBeforeEach: true });
 
 type RetryEvent = Extract<ProviderEvent, { type: "retry" }>;
 const retries = (events: ProviderEvent[]) => events.filter((e): e is RetryEvent => e.type === "retry");
@@ -22,57 +13,57 @@ const retries = (events: ProviderEvent[]) => events.filter((e): e is RetryEvent 
 for (const api of APIS) {
   describe(api, () => {
     test("429 then success: a retry event, then the content", async () => {
-      server.enqueue({ status: 429 }, { steps: [{ text: "after retry" }] });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ status: 429 }, { steps: [{ text: "after retry" }] });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(events[0]).toMatchObject({ type: "retry", attempt: 2 });
       expect(retries(events)).toHaveLength(1);
       expect(textOf(events)).toBe("after retry");
       expect(last(events)).toEqual({ type: "done", stop_reason: "end_turn" });
-      expect(server.requests).toHaveLength(2);
+      expect(server().requests).toHaveLength(2);
     });
 
     test("Retry-After is honoured as the retry delay", async () => {
-      server.enqueue({ status: 429, retry_after_s: 0.05 }, { steps: [{ text: "ok" }] });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ status: 429, retry_after_s: 0.05 }, { steps: [{ text: "ok" }] });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(retries(events)[0]?.delay_ms).toBe(50);
       expect(textOf(events)).toBe("ok");
     });
 
     test("5xx retries exhausted: a final error event with the status", async () => {
-      server.enqueue({ status: 500 }, { status: 502 }, { status: 503 });
-      const events = await collect(mockProvider(server, api, { maxAttempts: 3 }).stream(request()));
+      server().enqueue({ status: 500 }, { status: 502 }, { status: 503 });
+      const events = await collect(mockProvider(server(), api, { maxAttempts: 3 }).stream(request()));
       expect(retries(events).map((r) => r.attempt)).toEqual([2, 3]);
       const end = last(events);
       expect(end).toMatchObject({ type: "error", kind: "provider", status: 503 });
       expect(end?.type === "error" && end.message).toContain("gave up after 3 attempts");
-      expect(server.requests).toHaveLength(3);
+      expect(server().requests).toHaveLength(3);
     });
 
     test("a disconnect before any content is retried", async () => {
-      server.enqueue({ steps: [{ disconnect: true }] }, { steps: [{ text: "second try" }] });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ steps: [{ disconnect: true }] }, { steps: [{ text: "second try" }] });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(retries(events)).toHaveLength(1);
       expect(textOf(events)).toBe("second try");
       expect(last(events)).toEqual({ type: "done", stop_reason: "end_turn" });
     });
 
     test("a disconnect mid-stream is a final error, not a retry, and does not hang", async () => {
-      server.enqueue({ steps: [{ text: "partial answer" }, { disconnect: true }] });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ steps: [{ text: "partial answer" }, { disconnect: true }] });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(textOf(events)).toBe("partial answer");
       expect(retries(events)).toHaveLength(0);
       const end = last(events);
       expect(end).toMatchObject({ type: "error", kind: "provider" });
       expect(end?.type === "error" && end.message).toMatch(/connection lost mid-stream/);
-      expect(server.requests).toHaveLength(1);
+      expect(server().requests).toHaveLength(1);
     });
 
     test("abort during a stream ends it promptly with an aborted error", async () => {
       // The server would stall for a minute; only the abort can end this before the test timeout.
-      server.enqueue({ steps: [{ text: "first" }, { delay_ms: 60_000 }, { text: "never" }] });
+      server().enqueue({ steps: [{ text: "first" }, { delay_ms: 60_000 }, { text: "never" }] });
       const controller = new AbortController();
       const events: ProviderEvent[] = [];
-      for await (const e of mockProvider(server, api).stream(request({ signal: controller.signal }))) {
+      for await (const e of mockProvider(server(), api).stream(request({ signal: controller.signal }))) {
         events.push(e);
         if (e.type === "text_delta") controller.abort();
       }
@@ -81,44 +72,46 @@ for (const api of APIS) {
     });
 
     test("abort during a backoff wait ends promptly without another request", async () => {
-      server.enqueue({ status: 429, retry_after_s: 60 });
+      server().enqueue({ status: 429, retry_after_s: 60 });
       const controller = new AbortController();
       const events: ProviderEvent[] = [];
-      for await (const e of mockProvider(server, api).stream(request({ signal: controller.signal }))) {
+      for await (const e of mockProvider(server(), api).stream(request({ signal: controller.signal }))) {
         events.push(e);
         if (e.type === "retry") controller.abort();
       }
       expect(events.map((e) => e.type)).toEqual(["retry", "error"]);
       expect(last(events)).toMatchObject({ type: "error", kind: "aborted" });
-      expect(server.requests).toHaveLength(1);
+      expect(server().requests).toHaveLength(1);
     });
 
     test("an already-aborted signal sends nothing", async () => {
       const controller = new AbortController();
       controller.abort();
-      const events = await collect(mockProvider(server, api).stream(request({ signal: controller.signal })));
+      const events = await collect(
+        mockProvider(server(), api).stream(request({ signal: controller.signal })),
+      );
       expect(events).toEqual([{ type: "error", kind: "aborted", message: "request aborted" }]);
-      expect(server.requests).toHaveLength(0);
+      expect(server().requests).toHaveLength(0);
     });
 
     test("context overflow is classified and not retried", async () => {
-      server.enqueue({ error_type: "context_overflow" });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ error_type: "context_overflow" });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ type: "error", kind: "context_overflow", status: 400 });
-      expect(server.requests).toHaveLength(1);
+      expect(server().requests).toHaveLength(1);
     });
 
     test("401 is an auth error and not retried", async () => {
-      server.enqueue({ status: 401 });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ status: 401 });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(events).toEqual([expect.objectContaining({ type: "error", kind: "auth", status: 401 })]);
-      expect(server.requests).toHaveLength(1);
+      expect(server().requests).toHaveLength(1);
     });
 
     test("a plain 400 is a provider error and not retried", async () => {
-      server.enqueue({ status: 400, error_type: "tools.0.name: String should match pattern" });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ status: 400, error_type: "tools.0.name: String should match pattern" });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ type: "error", kind: "provider", status: 400 });
       expect(events[0]?.type === "error" && events[0].message).toContain("String should match pattern");
@@ -136,19 +129,19 @@ for (const api of APIS) {
 
 describe("anthropic-messages overload", () => {
   test("529 overloaded_error is retried", async () => {
-    server.enqueue({ error_type: "overloaded_error" }, { steps: [{ text: "recovered" }] });
-    const events = await collect(mockProvider(server, "anthropic-messages").stream(request()));
+    server().enqueue({ error_type: "overloaded_error" }, { steps: [{ text: "recovered" }] });
+    const events = await collect(mockProvider(server(), "anthropic-messages").stream(request()));
     expect(retries(events)).toHaveLength(1);
     expect(retries(events)[0]?.reason).toContain("Overloaded");
     expect(textOf(events)).toBe("recovered");
-    expect(server.requests).toHaveLength(2);
+    expect(server().requests).toHaveLength(2);
   });
 });
 
 describe("OpenAI quota", () => {
   test("429 insufficient_quota is not retried", async () => {
-    server.enqueue({ status: 429, error_type: "insufficient_quota" });
-    const events = await collect(mockProvider(server, "openai-completions").stream(request()));
+    server().enqueue({ status: 429, error_type: "insufficient_quota" });
+    const events = await collect(mockProvider(server(), "openai-completions").stream(request()));
     expect(events).toEqual([expect.objectContaining({ type: "error", kind: "provider", status: 429 })]);
   });
 });

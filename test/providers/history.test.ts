@@ -1,9 +1,8 @@
 /** History → each API's request body, checked through what the mock server actually received. */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderApi, ProviderToolSpec } from "../../src/contracts/provider.ts";
 import type { Message } from "../../src/types/shared.ts";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer } from "../support/mock-llm/types.ts";
+import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { collect, mockProvider, request } from "./helpers.ts";
 
 const PNG = { type: "image" as const, data: "iVBORw0KGgo=", mime_type: "image/png" };
@@ -63,23 +62,14 @@ const TOOLS: ProviderToolSpec[] = [
   },
 ];
 
-let server: MockLlmServer;
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useMockLlmServer({ clearRequestsBeforeEach: true });
 
 async function sentBody(api: ProviderApi, reasoning?: string) {
   const levels = [
     { id: "low", label: "Low" },
     { id: "high", label: "High" },
   ];
-  const provider = mockProvider(server, api, {
+  const provider = mockProvider(server(), api, {
     spec: { reasoning: true, reasoning_levels: levels, max_output: 32_000 },
   });
   const events = await collect(
@@ -88,8 +78,8 @@ async function sentBody(api: ProviderApi, reasoning?: string) {
     ),
   );
   expect(events.at(-1)?.type).toBe("done");
-  expect(server.requests).toHaveLength(1);
-  return server.requests[0]!;
+  expect(server().requests).toHaveLength(1);
+  return server().requests[0]!;
 }
 
 describe("anthropic-messages", () => {
@@ -150,7 +140,7 @@ describe("anthropic-messages", () => {
   });
 
   test("unsigned thinking (from another provider) is not replayed", async () => {
-    const provider = mockProvider(server, "anthropic-messages");
+    const provider = mockProvider(server(), "anthropic-messages");
     const messages: Message[] = [
       { id: "a", role: "user", content: [{ type: "text", text: "q" }] },
       {
@@ -164,7 +154,7 @@ describe("anthropic-messages", () => {
       { id: "c", role: "user", content: [{ type: "text", text: "next" }] },
     ];
     await collect(provider.stream(request({ messages })));
-    expect(server.requests[0]!.body.messages[1].content).toEqual([{ type: "text", text: "answer" }]);
+    expect(server().requests[0]!.body.messages[1].content).toEqual([{ type: "text", text: "answer" }]);
   });
 });
 

@@ -1,26 +1,20 @@
 /** The mock LLM server itself: bulk streaming, routing, defaults, the standalone process. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMockLlmServer } from "../support/mock-llm/server.ts";
-import type { MockLlmServer, MockReply } from "../support/mock-llm/types.ts";
+import type { MockReply } from "../support/mock-llm/types.ts";
+import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { APIS, collect, last, mockProvider, request, textOf } from "./helpers.ts";
 
-let server: MockLlmServer;
-beforeAll(async () => {
-  server = await startMockLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useMockLlmServer();
 
 describe("mock LLM server", () => {
   for (const api of APIS) {
     test(`${api}: streams 10,000 tiny text deltas`, async () => {
       const text = "x".repeat(10_000);
-      server.enqueue({ steps: [{ text, chunks: 10_000 }] });
-      const events = await collect(mockProvider(server, api).stream(request()));
+      server().enqueue({ steps: [{ text, chunks: 10_000 }] });
+      const events = await collect(mockProvider(server(), api).stream(request()));
       expect(events.filter((e) => e.type === "text_delta")).toHaveLength(10_000);
       expect(textOf(events)).toBe(text);
       expect(last(events)).toEqual({ type: "done", stop_reason: "end_turn" });
@@ -28,13 +22,13 @@ describe("mock LLM server", () => {
   }
 
   test("an empty queue answers with a short default text turn", async () => {
-    const events = await collect(mockProvider(server, "openai-completions").stream(request()));
+    const events = await collect(mockProvider(server(), "openai-completions").stream(request()));
     expect(textOf(events).length).toBeGreaterThan(0);
   });
 
   test("paths work without the /v1 prefix; unknown paths are 404", async () => {
-    server.enqueue({ steps: [{ text: "no prefix" }] });
-    const res = await fetch(`${server.url}/chat/completions`, {
+    server().enqueue({ steps: [{ text: "no prefix" }] });
+    const res = await fetch(`${server().url}/chat/completions`, {
       method: "POST",
       body: JSON.stringify({ model: "m", messages: [], stream: true }),
     });
@@ -42,25 +36,25 @@ describe("mock LLM server", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(body).toContain('"content":"no prefix"');
     expect(body.trimEnd().endsWith("data: [DONE]")).toBe(true);
-    expect((await fetch(`${server.url}/v1/embeddings`, { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await fetch(`${server().url}/v1/embeddings`, { method: "POST", body: "{}" })).status).toBe(404);
   });
 
   test("waitForRequests resolves once enough requests arrived and rejects on timeout", async () => {
-    const before = server.requests.length;
-    const waiting = server.waitForRequests(before + 1, 10_000);
-    await collect(mockProvider(server, "anthropic-messages").stream(request()));
+    const before = server().requests.length;
+    const waiting = server().waitForRequests(before + 1, 10_000);
+    await collect(mockProvider(server(), "anthropic-messages").stream(request()));
     await waiting;
-    await expect(server.waitForRequests(before + 100, 50)).rejects.toThrow(/expected/);
+    await expect(server().waitForRequests(before + 100, 50)).rejects.toThrow(/expected/);
   });
 
   test("error replies use each API's real error body and Retry-After", async () => {
-    server.enqueue({ error_type: "overloaded_error", retry_after_s: 3 });
-    const res = await fetch(`${server.url}/v1/messages`, { method: "POST", body: "{}" });
+    server().enqueue({ error_type: "overloaded_error", retry_after_s: 3 });
+    const res = await fetch(`${server().url}/v1/messages`, { method: "POST", body: "{}" });
     expect(res.status).toBe(529);
     expect(res.headers.get("retry-after")).toBe("3");
     expect(await res.json()).toMatchObject({ type: "error", error: { type: "overloaded_error" } });
-    server.enqueue({ error_type: "context_overflow" });
-    const res2 = await fetch(`${server.url}/v1/responses`, { method: "POST", body: "{}" });
+    server().enqueue({ error_type: "context_overflow" });
+    const res2 = await fetch(`${server().url}/v1/responses`, { method: "POST", body: "{}" });
     expect(res2.status).toBe(400);
     expect(await res2.json()).toMatchObject({ error: { code: "context_length_exceeded" } });
   });

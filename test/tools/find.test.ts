@@ -1,85 +1,73 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import type { ToolResult } from "../../src/contracts/tool.ts";
 import { createFindTool, type FindArgs } from "../../src/tools/find.ts";
 import type { SearchBackendChoice } from "../../src/tools/search/backend.ts";
-import { makeTempDir, removeDir, resultText, toolContext } from "./helpers.ts";
-import { buildSearchTree } from "./search-tree.ts";
+import { resultText, toolContext } from "./helpers.ts";
+import { describeEachBackend, skipRg, useSearchTree } from "./search-tree.ts";
 
-const rgAvailable = Bun.which("rg") !== null;
-// CI installs ripgrep: there the rg backend tests must run (and fail loudly if rg is missing).
-const skipRg = !rgAvailable && process.env.CI !== "true";
+const root = useSearchTree();
 
-let root: string;
-beforeAll(() => {
-  root = realpathSync(makeTempDir());
-  buildSearchTree(root);
-});
-afterAll(() => removeDir(root));
-
-const find = (backend: SearchBackendChoice, args: FindArgs, cwd = root): Promise<ToolResult> =>
+const find = (backend: SearchBackendChoice, args: FindArgs, cwd = root()): Promise<ToolResult> =>
   createFindTool({ backend }).execute(args, toolContext(cwd));
 
-for (const backend of ["rg", "builtin"] as const) {
-  describe.skipIf(backend === "rg" && skipRg)(`find (${backend} backend)`, () => {
-    test("a name glob matches at any depth, honouring ignore files", async () => {
-      const result = await find(backend, { pattern: "*.ts" });
-      expect(result.is_error).toBe(false);
-      expect(resultText(result).split("\n")).toEqual([".hidden/h.ts", "a/y.ts", "a-b/x.ts", "a.ts"]);
-      expect(result.render).toEqual({
-        kind: "path_list",
-        paths: [".hidden/h.ts", "a/y.ts", "a-b/x.ts", "a.ts"].map((path) => ({ path, kind: "file" })),
-      });
-    });
-
-    test("ignored, excluded, nested-ignored and skipped directories are left out", async () => {
-      const text = resultText(await find(backend, { pattern: "*" }));
-      const files = text.split("\n");
-      expect(files).toContain("keep.log");
-      expect(files).toContain("sub/public.txt");
-      expect(files).toContain("sub/.gitignore");
-      for (const hidden of [
-        "debug.log",
-        "build/out.ts",
-        "excluded.txt",
-        "sub/secret.txt",
-        "sub/deep/secret.txt",
-        "node_modules/pkg/index.ts",
-        ".git/config",
-        "link.ts",
-      ]) {
-        expect(files).not.toContain(hidden);
-      }
-    });
-
-    test("a glob with / matches the path relative to the search path", async () => {
-      expect(resultText(await find(backend, { pattern: "a/*.{ts,js}" }))).toBe("a/y.ts\na/z.js");
-      expect(resultText(await find(backend, { pattern: "*.txt", path: "sub" }))).toBe(
-        "sub/ctx.txt\nsub/public.txt",
-      );
-      expect(resultText(await find(backend, { pattern: "**/*.txt", path: "sub" }))).toBe(
-        "sub/ctx.txt\nsub/public.txt",
-      );
-    });
-
-    test("the limit stops the listing with a hint", async () => {
-      const text = resultText(await find(backend, { pattern: "*", limit: 2 }));
-      expect(text).toBe(
-        ".gitignore\n.hidden/h.ts\n\n[Showing the first 2 files; more match. Use a more specific pattern or path, or raise limit.]",
-      );
-    });
-
-    test("no match is not an error; a missing or file path is", async () => {
-      const none = await find(backend, { pattern: "*.rs" });
-      expect(none.is_error).toBe(false);
-      expect(resultText(none)).toBe("No files matching *.rs in the working directory.");
-      expect((await find(backend, { pattern: "*", path: "nowhere" })).is_error).toBe(true);
-      const file = await find(backend, { pattern: "*", path: "a.ts" });
-      expect(file.is_error).toBe(true);
-      expect(resultText(file)).toContain("not a directory");
+describeEachBackend("find", (backend) => {
+  test("a name glob matches at any depth, honouring ignore files", async () => {
+    const result = await find(backend, { pattern: "*.ts" });
+    expect(result.is_error).toBe(false);
+    expect(resultText(result).split("\n")).toEqual([".hidden/h.ts", "a/y.ts", "a-b/x.ts", "a.ts"]);
+    expect(result.render).toEqual({
+      kind: "path_list",
+      paths: [".hidden/h.ts", "a/y.ts", "a-b/x.ts", "a.ts"].map((path) => ({ path, kind: "file" })),
     });
   });
-}
+
+  test("ignored, excluded, nested-ignored and skipped directories are left out", async () => {
+    const text = resultText(await find(backend, { pattern: "*" }));
+    const files = text.split("\n");
+    expect(files).toContain("keep.log");
+    expect(files).toContain("sub/public.txt");
+    expect(files).toContain("sub/.gitignore");
+    for (const hidden of [
+      "debug.log",
+      "build/out.ts",
+      "excluded.txt",
+      "sub/secret.txt",
+      "sub/deep/secret.txt",
+      "node_modules/pkg/index.ts",
+      ".git/config",
+      "link.ts",
+    ]) {
+      expect(files).not.toContain(hidden);
+    }
+  });
+
+  test("a glob with / matches the path relative to the search path", async () => {
+    expect(resultText(await find(backend, { pattern: "a/*.{ts,js}" }))).toBe("a/y.ts\na/z.js");
+    expect(resultText(await find(backend, { pattern: "*.txt", path: "sub" }))).toBe(
+      "sub/ctx.txt\nsub/public.txt",
+    );
+    expect(resultText(await find(backend, { pattern: "**/*.txt", path: "sub" }))).toBe(
+      "sub/ctx.txt\nsub/public.txt",
+    );
+  });
+
+  test("the limit stops the listing with a hint", async () => {
+    const text = resultText(await find(backend, { pattern: "*", limit: 2 }));
+    expect(text).toBe(
+      ".gitignore\n.hidden/h.ts\n\n[Showing the first 2 files; more match. Use a more specific pattern or path, or raise limit.]",
+    );
+  });
+
+  test("no match is not an error; a missing or file path is", async () => {
+    const none = await find(backend, { pattern: "*.rs" });
+    expect(none.is_error).toBe(false);
+    expect(resultText(none)).toBe("No files matching *.rs in the working directory.");
+    expect((await find(backend, { pattern: "*", path: "nowhere" })).is_error).toBe(true);
+    const file = await find(backend, { pattern: "*", path: "a.ts" });
+    expect(file.is_error).toBe(true);
+    expect(resultText(file)).toContain("not a directory");
+  });
+});
 
 describe.skipIf(skipRg)("find backends agree", () => {
   const queries: FindArgs[] = [

@@ -1,7 +1,38 @@
 /** The tree grep and find are tested on: ignore files at several levels, dotfiles, binaries. */
-import { mkdirSync, symlinkSync } from "node:fs";
+import { afterAll, beforeAll, describe } from "bun:test";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { writeTree } from "./helpers.ts";
+import type { SearchBackendChoice } from "../../src/tools/search/backend.ts";
+import { makeTempDir, removeDir, writeTree } from "./helpers.ts";
+
+/**
+ * Whether the rg backend tests are skipped: only where ripgrep is missing outside CI. CI installs
+ * ripgrep, so there the rg backend tests must run (and fail loudly if rg is missing).
+ */
+export const skipRg = Bun.which("rg") === null && process.env.CI !== "true";
+
+/** Declares the tests `body` makes once per search backend, as "`tool` (`backend` backend)". */
+export function describeEachBackend(tool: string, body: (backend: SearchBackendChoice) => void): void {
+  for (const backend of ["rg", "builtin"] as const) {
+    describe.skipIf(backend === "rg" && skipRg)(`${tool} (${backend} backend)`, () => body(backend));
+  }
+}
+
+/** Builds the search tree in a fresh temp dir before the file's tests and removes it after them; returns its (real) path reader. */
+export function useSearchTree(): () => string {
+  let root: string | undefined;
+  beforeAll(() => {
+    root = realpathSync(makeTempDir());
+    buildSearchTree(root);
+  });
+  afterAll(() => {
+    if (root) removeDir(root);
+  });
+  return () => {
+    if (!root) throw new Error("the search tree exists only inside this file's hooks and tests");
+    return root;
+  };
+}
 
 export function buildSearchTree(root: string): void {
   writeTree(root, {

@@ -6,16 +6,12 @@
  */
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
 import { computeCost } from "../../providers/cost.ts";
-import type { Image, Message, Usage } from "../../types/shared.ts";
+import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../model-controller.ts";
 import { AssistantBuilder } from "./assistant-builder.ts";
 import { runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
-
-export interface UserInput {
-  message: string;
-  images?: Image[];
-}
+import { type UserInput, userMessage } from "./user-message.ts";
 
 export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   models: ModelController;
@@ -38,14 +34,6 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
 export interface TurnOutcome {
   usage: Usage;
   error?: WireError;
-}
-
-export function userMessage(input: UserInput, id: string): Message {
-  const content: Message["content"] = [];
-  if (input.message !== "") content.push({ type: "text", text: input.message });
-  for (const img of input.images ?? [])
-    content.push({ type: "image", data: img.data, mime_type: img.mime_type });
-  return { id, role: "user", content };
 }
 
 export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {

@@ -11,7 +11,8 @@ import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary event fields.
 export type Msg = { type: string } & Record<string, any>;
 
-const MAIN = resolve(import.meta.dir, "../../../src/cli/main.ts");
+/** The `shard` command line entry point, run with the current bun. */
+export const SHARD_MAIN = resolve(import.meta.dir, "../../../src/cli/main.ts");
 
 export interface AgentOptions {
   /** Mock LLM server base URL (no /v1). */
@@ -88,7 +89,7 @@ export class AgentProcess {
     this.cwd = opts.cwd ?? tempDir("cwd");
     const model = opts.model === null ? [] : ["--model", opts.model ?? "mock/chat"];
     const args = ["agent", "--cwd", this.cwd, ...model, ...(opts.args ?? [])];
-    const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
@@ -171,6 +172,18 @@ export class AgentProcess {
     return this.waitFor((m) => m.type === type, from, timeoutMs);
   }
 
+  /** Waits for a `status` event with this status at or after index `from`. */
+  waitStatus(status: string, from = 0, timeoutMs?: number): Promise<Msg> {
+    return this.waitFor((m) => m.type === "status" && m.status === status, from, timeoutMs);
+  }
+
+  /** Waits for the end of a turn begun at or after `from` and the idle status after it; returns the events since `from`. */
+  async waitTurnEnd(from: number): Promise<Msg[]> {
+    await this.waitType("turn_end", from);
+    await this.waitStatus("idle", from);
+    return this.events.slice(from);
+  }
+
   /** Sends a command with an id and resolves with its response. */
   async request(message: Msg): Promise<Msg> {
     const id = message.id ?? `r${Math.random().toString(36).slice(2)}`;
@@ -184,13 +197,17 @@ export class AgentProcess {
     const from = this.events.length;
     const res = await this.request({ type: "prompt", message, ...extra });
     if (!res.success) throw new Error(`prompt rejected: ${JSON.stringify(res.error)}`);
-    await this.waitType("turn_end", from);
-    await this.waitFor((m) => m.type === "status" && m.status === "idle", from);
-    return this.events.slice(from);
+    return this.waitTurnEnd(from);
   }
 
   typesSince(from: number): string[] {
     return this.events.slice(from).map((e) => e.type);
+  }
+
+  /** Kills the agent the hard way (no clean-up runs) and waits for it to end. */
+  async kill9(): Promise<number> {
+    this.proc.kill("SIGKILL");
+    return this.exited;
   }
 
   async close(): Promise<number> {

@@ -1,4 +1,6 @@
-/** Small readers over recorded agent events, shared by the runtime protocol tests. */
+/** Small readers over a real agent's recorded events, processes and session files, shared by its tests. */
+import { expect } from "bun:test";
+import { join } from "node:path";
 import type { AgentProcess, Msg } from "./agent-process.ts";
 
 /** Event types in order with `status` events dropped and runs of `message_delta` collapsed to one. */
@@ -37,15 +39,25 @@ export async function answerNextPermission(
   return request;
 }
 
-/** Live (non-zombie) members of a process group, from `ps`. */
-export function livingGroupMembers(pgid: number): string[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "pid=,pgid=,stat="]);
+/** Live (non-zombie) processes whose `column` (process group or parent id) is `id`, from `ps`. */
+function livingProcesses(column: "pgid" | "ppid", id: number): string[] {
+  const ps = Bun.spawnSync(["ps", "-eo", `pid=,${column}=,stat=`]);
   return new TextDecoder()
     .decode(ps.stdout)
     .split("\n")
     .map((l) => l.trim().split(/\s+/))
-    .filter((f) => f.length === 3 && Number(f[1]) === pgid && !f[2]!.startsWith("Z"))
+    .filter((f) => f.length === 3 && Number(f[1]) === id && !f[2]!.startsWith("Z"))
     .map((f) => f.join(" "));
+}
+
+/** Live (non-zombie) members of a process group. */
+export function livingGroupMembers(pgid: number): string[] {
+  return livingProcesses("pgid", pgid);
+}
+
+/** Live (non-zombie) direct children of a process. */
+export function livingChildren(ppid: number): string[] {
+  return livingProcesses("ppid", ppid);
 }
 
 /** Waits until `check` returns a value (polls a condition the agent cannot announce, e.g. a file). */
@@ -57,4 +69,16 @@ export async function until<T>(check: () => T | undefined, timeoutMs = 20_000): 
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await Bun.sleep(20);
   }
+}
+
+/** The id of the agent's active session, from `session_op list`. */
+export async function activeSession(agent: AgentProcess): Promise<string> {
+  const res = await agent.request({ type: "session_op", op: "list" });
+  expect(res.success).toBe(true);
+  return res.data.active;
+}
+
+/** The append-only file of a session under a SHARD_HOME. */
+export function sessionFile(home: string, sessionId: string): string {
+  return join(home, "sessions", sessionId, "session.jsonl");
 }

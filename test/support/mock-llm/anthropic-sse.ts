@@ -1,8 +1,8 @@
 /** Anthropic Messages API: streaming SSE and error bodies, as the real API sends them. */
 import {
+  encodeSteps,
   errorStatus,
   isContextOverflow,
-  isControl,
   isTypeName,
   namedEvent,
   splitChunks,
@@ -38,12 +38,7 @@ export function* anthropicFrames(reply: MockReply, model: string): Generator<Seg
   yield namedEvent("ping", { type: "ping" });
   let index = 0;
   let toolCount = 0;
-  for (const step of reply.steps ?? []) {
-    if (isControl(step)) {
-      yield step;
-      if ("disconnect" in step) return;
-      continue;
-    }
+  const finished = yield* encodeSteps(reply, function* (step) {
     if ("text" in step) {
       yield namedEvent("content_block_start", {
         type: "content_block_start",
@@ -97,7 +92,8 @@ export function* anthropicFrames(reply: MockReply, model: string): Generator<Seg
     }
     yield namedEvent("content_block_stop", { type: "content_block_stop", index });
     index++;
-  }
+  });
+  if (!finished) return;
   yield namedEvent("message_delta", {
     type: "message_delta",
     delta: { stop_reason: stopOf(reply), stop_sequence: null },

@@ -1,9 +1,9 @@
 /** OpenAI Chat Completions: streaming `data:` chunks and error bodies, as the real API sends them. */
 import {
   dataEvent,
+  encodeSteps,
   errorStatus,
   isContextOverflow,
-  isControl,
   isTypeName,
   splitChunks,
   stopOf,
@@ -33,12 +33,7 @@ export function* chatCompletionFrames(
     });
   yield chunk({ role: "assistant", content: "" });
   let toolIndex = 0;
-  for (const step of reply.steps ?? []) {
-    if (isControl(step)) {
-      yield step;
-      if ("disconnect" in step) return;
-      continue;
-    }
+  const finished = yield* encodeSteps(reply, function* (step) {
     if ("text" in step) {
       for (const content of splitChunks(step.text, step.chunks)) yield chunk({ content });
     } else if ("thinking" in step) {
@@ -62,7 +57,8 @@ export function* chatCompletionFrames(
         yield chunk({ tool_calls: [{ index, function: { arguments: args } }] });
       }
     }
-  }
+  });
+  if (!finished) return;
   yield chunk({}, FINISH[stopOf(reply)]);
   if (includeUsage) {
     const u = usageOf(reply);

@@ -1,5 +1,5 @@
 /** OpenAI Responses API: typed streaming events, as the real API sends them. */
-import { isControl, namedEvent, splitChunks, stopOf, toolArgsText, usageOf } from "./sse-frames.ts";
+import { encodeSteps, namedEvent, splitChunks, stopOf, toolArgsText, usageOf } from "./sse-frames.ts";
 import type { MockReply, Segment } from "./types.ts";
 
 let responseCounter = 0;
@@ -24,12 +24,7 @@ export function* responsesFrames(reply: MockReply, model: string): Generator<Seg
   yield ev("response.created", { response: { ...base, status: "in_progress" } });
   yield ev("response.in_progress", { response: { ...base, status: "in_progress" } });
   const output: unknown[] = [];
-  for (const step of reply.steps ?? []) {
-    if (isControl(step)) {
-      yield step;
-      if ("disconnect" in step) return;
-      continue;
-    }
+  const finished = yield* encodeSteps(reply, function* (step) {
     const output_index = output.length;
     if ("text" in step) {
       const item_id = `msg_mock_${id}_${output_index}`;
@@ -107,7 +102,8 @@ export function* responsesFrames(reply: MockReply, model: string): Generator<Seg
       output.push(item);
       yield ev("response.output_item.done", { output_index, item });
     }
-  }
+  });
+  if (!finished) return;
   const u = usageOf(reply);
   const usage = {
     input_tokens: u.input + u.cache_read,

@@ -147,6 +147,13 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         if (requestCount >= w.n) w.resolve();
         else waiters.push(w);
       }
+      // OpenAI-compatible model listing, as Ollama/vLLM/llama.cpp serve it.
+      if (req.method === "GET" && url.pathname.replace(/^\/v1(?=\/)/, "") === "/models") {
+        return Response.json({
+          object: "list",
+          data: [{ id: options.modelId ?? "mock-model", object: "model" }],
+        });
+      }
       const api = req.method === "POST" ? apiForPath(url.pathname) : undefined;
       if (!api)
         return Response.json(

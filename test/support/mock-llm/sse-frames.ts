@@ -1,5 +1,5 @@
 /** Helpers shared by the three wire-format encoders. */
-import type { MockReply, MockStep } from "./types.ts";
+import type { MockReply, MockStep, Segment } from "./types.ts";
 
 export const DEFAULT_REPLY: MockReply = { steps: [{ text: "Hello from the mock LLM." }] };
 
@@ -40,8 +40,32 @@ export function usageOf(reply: MockReply): { input: number; output: number; cach
   };
 }
 
-export function isControl(step: MockStep): step is { delay_ms: number } | { disconnect: true } {
+type ControlStep = Extract<MockStep, { delay_ms: number } | { disconnect: true }>;
+/** A step that becomes wire content: text, thinking or a tool call. */
+export type ContentStep = Exclude<MockStep, ControlStep>;
+
+function isControl(step: MockStep): step is ControlStep {
   return "delay_ms" in step || "disconnect" in step;
+}
+
+/**
+ * Walks a reply's steps in order: content steps through `encode`, control steps (delay,
+ * disconnect) straight to the writer. Returns false when a disconnect cut the stream there, so
+ * the encoder must not write its closing frames.
+ */
+export function* encodeSteps(
+  reply: MockReply,
+  encode: (step: ContentStep) => Iterable<Segment>,
+): Generator<Segment, boolean> {
+  for (const step of reply.steps ?? []) {
+    if (isControl(step)) {
+      yield step;
+      if ("disconnect" in step) return false;
+      continue;
+    }
+    yield* encode(step);
+  }
+  return true;
 }
 
 /** HTTP status for an error reply without an explicit one. */

@@ -47,6 +47,8 @@ export interface MockLlmServerOptions {
   script?: MockReply[];
   /** Keep request bodies in `requests` (default true; off for long benchmark runs). */
   recordRequests?: boolean;
+  /** The model id `GET /v1/models` lists (default "mock-model"). */
+  modelId?: string;
 }
 
 /** What a wire-format encoder yields: SSE text, or a control instruction for the writer. */

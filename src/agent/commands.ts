@@ -37,7 +37,7 @@ export async function handleInbound(
     connection,
     reply.ok ? okResponse(command, reply.data) : errorResponse(command, reply.error),
   );
-  if (reply.ok) reply.after?.();
+  reply.after?.();
 }
 
 /** Input that never parsed (bad JSON, over-long line) still gets an INVALID_REQUEST response. */
@@ -70,11 +70,16 @@ async function dispatch(runtime: AgentRuntime, connection: Connection, c: Comman
     case "session_op":
       return handleSessionOp(runtime, c);
     case "permission_response": {
-      const source = (c.reason as string | undefined) ?? connection.id;
+      // `source` says which client answered ("answered from web"); `reason` reaches the model.
+      const common = {
+        request_id: c.request_id as string,
+        source: connection.id,
+        ...(typeof c.reason === "string" ? { reason: c.reason } : {}),
+      };
       const reply =
         c.choice_id !== undefined
-          ? { request_id: c.request_id as string, choice_id: c.choice_id as string, source }
-          : { request_id: c.request_id as string, decision: c.decision as "allow", source };
+          ? { ...common, choice_id: c.choice_id as string }
+          : { ...common, decision: c.decision as "allow" };
       // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
       runtime.state.pending.answerPermission(reply);
       return ok();

@@ -24,8 +24,8 @@ interface PendingUi {
 type Pending = PendingPermission | PendingUi;
 
 export type PermissionReply =
-  | { request_id: string; choice_id: string; source?: string }
-  | { request_id: string; decision: "allow" | "allow_always" | "deny"; source?: string };
+  | { request_id: string; choice_id: string; source?: string; reason?: string }
+  | { request_id: string; decision: "allow" | "allow_always" | "deny"; source?: string; reason?: string };
 
 export class PendingRequests {
   private readonly open = new Map<string, Pending>();
@@ -67,9 +67,9 @@ export class PendingRequests {
     let answer: PermissionAnswer;
     if ("choice_id" in reply) {
       if (!pending.validChoiceIds.has(reply.choice_id)) return undefined;
-      answer = { kind: "choice", choice_id: reply.choice_id, source: reply.source };
+      answer = { kind: "choice", choice_id: reply.choice_id, source: reply.source, reason: reply.reason };
     } else {
-      answer = { kind: "decision", decision: reply.decision, source: reply.source };
+      answer = { kind: "decision", decision: reply.decision, source: reply.source, reason: reply.reason };
     }
     this.open.delete(reply.request_id);
     pending.resolve(answer);

@@ -2,7 +2,9 @@
 import { type WireError, wireError } from "../wire/errors.ts";
 
 /** `after` runs once the response is out, so e.g. `turn_start` follows the accepting response. */
-export type Reply = { ok: true; data?: unknown; after?: () => void } | { ok: false; error: WireError };
+export type Reply =
+  | { ok: true; data?: unknown; after?: () => void }
+  | { ok: false; error: WireError; after?: () => void };
 
 export const ok = (data?: unknown): Reply => ({ ok: true, data });
 export const fail = (code: WireError["code"], message: string): Reply => ({

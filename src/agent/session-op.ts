@@ -49,10 +49,8 @@ async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Pr
   }
   if (busy(runtime)) return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
   const { outcome, release } = await runtime.options.compaction.manual(keep as number | undefined);
-  if ("error" in outcome) {
-    release();
-    return { ok: false, error: outcome.error };
-  }
+  // `status idle` follows the response on every outcome (PROTOCOL §9.2 lifecycle).
+  if ("error" in outcome) return { ok: false, error: outcome.error, after: release };
   return { ok: true, data: outcome, after: release };
 }
 

@@ -35,8 +35,8 @@ export interface PermissionAsk {
 
 /** How a pending request was answered. Unknown `choice_id`s never reach the gate. */
 export type PermissionAnswer =
-  | { kind: "decision"; decision: PermissionDecision; source?: string }
-  | { kind: "choice"; choice_id: string; source?: string }
+  | { kind: "decision"; decision: PermissionDecision; source?: string; reason?: string }
+  | { kind: "choice"; choice_id: string; source?: string; reason?: string }
   /** Aborted, timed out, or no responder: treated as deny. */
   | { kind: "cancelled"; reason: string };
 

@@ -136,7 +136,7 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
   if (answer.kind === "decision") {
     if (answer.decision === "allow") return { allowed: true, source: "user" };
     if (answer.decision === "allow_always") return persistThenAllow(ctx.store, ctx.exactRule());
-    return userDenied(ctx.toolName);
+    return userDenied(ctx.toolName, answer.reason);
   }
   if (!offered.has(answer.choice_id)) return unknownChoice();
   switch (answer.choice_id) {
@@ -154,7 +154,7 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
       });
     }
     case CHOICE_DENY:
-      return userDenied(ctx.toolName);
+      return userDenied(ctx.toolName, answer.reason);
     default:
       return unknownChoice();
   }
@@ -166,8 +166,13 @@ function persistThenAllow(store: GrantStore, rule: GrantRule): GateDecision {
   return { allowed: true, source: "user" };
 }
 
-function userDenied(toolName: string): GateDecision {
-  return { allowed: false, source: "user", reason: `The user denied permission for \`${toolName}\`.` };
+function userDenied(toolName: string, why?: string): GateDecision {
+  const because = why?.trim() ? ` Their reason: ${why.trim()}` : "";
+  return {
+    allowed: false,
+    source: "user",
+    reason: `The user denied permission for \`${toolName}\`.${because}`,
+  };
 }
 
 function cancelled(toolName: string, why: string): GateDecision {

@@ -126,12 +126,19 @@ describe("permission requests", () => {
     const agent = start();
     const { from, requestsBefore } = await startToolTurn(agent, "bash", { command: "touch denied.txt" });
     const req = await agent.waitType("permission_request", from);
-    agent.send({ type: "permission_response", request_id: req.request_id, choice_id: "deny" });
+    agent.send({
+      type: "permission_response",
+      request_id: req.request_id,
+      choice_id: "deny",
+      reason: "use the existing file instead",
+    });
     const resolved = await agent.waitType("permission_resolved", from);
     expect(resolved.choice_id).toBe("deny");
+    expect(resolved.source).toBe("stdio");
     const result = await agent.waitType("tool_result", from);
     expect(result.is_error).toBe(true);
     expect(result.content.message).toContain("denied");
+    expect(result.content.message).toContain("use the existing file instead");
     const events = await agent.waitTurnEnd(from);
     expect(events.map((m) => m.type)).not.toContain("tool_call");
     expect(existsSync(join(agent.cwd, "denied.txt"))).toBe(false);

@@ -23,6 +23,14 @@ import {
   SyncEventSchema,
 } from "./agent-events.ts";
 import {
+  ListModelsResultSchema,
+  ListModesResultSchema,
+  ListReasoningLevelsResultSchema,
+  SetModelResultSchema,
+  SetModeResultSchema,
+  SetReasoningLevelResultSchema,
+} from "./agent-results.ts";
+import {
   AgentAttachCommandSchema,
   AgentCreateCommandSchema,
   AgentDetachCommandSchema,
@@ -197,3 +205,16 @@ export const ORCHESTRATOR_COMMANDS: ReadonlySet<string> = new Set(
 
 export type AgentCommand = Static<(typeof agentCommandSchemas)[number]>;
 export type AgentEvent = Static<(typeof agentEventSchemas)[number]>;
+
+/**
+ * `response.data` of the per-agent commands whose success result has one fixed shape, keyed
+ * by the command `type` (the SDK and the contract tests check responses against these).
+ */
+export const RESULT_SCHEMAS: ReadonlyMap<string, TObject> = new Map<string, TObject>([
+  ["set_mode", SetModeResultSchema],
+  ["list_modes", ListModesResultSchema],
+  ["list_models", ListModelsResultSchema],
+  ["set_model", SetModelResultSchema],
+  ["list_reasoning_levels", ListReasoningLevelsResultSchema],
+  ["set_reasoning_level", SetReasoningLevelResultSchema],
+]);

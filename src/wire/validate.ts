@@ -5,7 +5,7 @@
  */
 import type { TObject } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../types/catalog.ts";
+import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA, RESULT_SCHEMAS } from "../types/catalog.ts";
 import type { WireError } from "./errors.ts";
 
 export type Validation<T = Record<string, unknown>> =
@@ -91,3 +91,22 @@ export const eventValidator = new MessageValidator(
   new Map([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA as TObject]]),
   "event",
 );
+
+const resultChecks = new Map<string, TypeCheck<TObject>>();
+
+/** Checks a successful `response.data` against its command's result schema, where one is pinned. */
+export function validateResult(command: string, data: unknown): Validation<unknown> {
+  const schema = RESULT_SCHEMAS.get(command);
+  if (!schema) return { ok: true, message: data };
+  let check = resultChecks.get(command);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    resultChecks.set(command, check);
+  }
+  if (check.Check(data)) return { ok: true, message: data };
+  const first = check.Errors(data).First();
+  const field = first?.path ? `data${first.path.replaceAll("/", ".")}` : "data";
+  return invalid(
+    `${command} response: field "${field}": ${first?.message ?? "does not match its schema"}`,
+  ) as Validation<unknown>;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { COMMAND_SCHEMAS, EVENT_SCHEMAS } from "../../src/types/catalog.ts";
-import { commandValidator, eventValidator } from "../../src/wire/validate.ts";
+import { commandValidator, eventValidator, validateResult } from "../../src/wire/validate.ts";
 import { MESSAGE_FIXTURES } from "../types/fixtures.ts";
 
 const validatorFor = (direction: string) => (direction === "command" ? commandValidator : eventValidator);
@@ -64,5 +64,18 @@ describe("inbound validation through the wire validator", () => {
   test("a failed response must carry an error", () => {
     const r = eventValidator.validate({ type: "response", id: "1", command: "abort", success: false });
     expect(r.ok).toBe(false);
+  });
+});
+
+describe("response data", () => {
+  test("a pinned result shape is checked and the bad field named", () => {
+    expect(validateResult("set_mode", { previous_mode: "build", mode: "plan" }).ok).toBe(true);
+    const bad = validateResult("set_mode", { previous_mode: "build" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toContain('"data.mode"');
+  });
+
+  test("commands without a pinned result shape pass", () => {
+    expect(validateResult("prompt", undefined).ok).toBe(true);
   });
 });

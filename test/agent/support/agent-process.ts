@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
+import { eventValidator, validateResult } from "../../../src/wire/validate.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary event fields.
 export type Msg = { type: string } & Record<string, any>;
@@ -75,6 +76,8 @@ export function mockHome(llmUrl: string, extraModels: object[] = []): string {
 
 export class AgentProcess {
   readonly events: Msg[] = [];
+  /** Every message the agent sent that does not match its protocol schema (must stay empty). */
+  readonly schemaViolations: string[] = [];
   readonly proc: ReturnType<typeof Bun.spawn>;
   readonly home: string;
   readonly cwd: string;
@@ -124,6 +127,11 @@ export class AgentProcess {
   }
 
   private receive(msg: Msg): void {
+    const checked = eventValidator.validate(msg);
+    const result = msg.type === "response" && msg.success ? validateResult(msg.command, msg.data) : checked;
+    for (const c of [checked, result]) {
+      if (!c.ok) this.schemaViolations.push(`${c.error.message} in ${JSON.stringify(msg).slice(0, 300)}`);
+    }
     this.events.push(msg);
     const index = this.events.length - 1;
     this.waiters = this.waiters.filter((w) => {

@@ -2,7 +2,7 @@
  * The set-up every agent integration test file shares: one mock LLM server for the file, and
  * every `shard agent` a test starts closed after that test (stdin EOF, SIGKILL if it hangs).
  */
-import { afterEach } from "bun:test";
+import { afterEach, expect } from "bun:test";
 import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import { type AgentOptions, AgentProcess } from "./agent-process.ts";
@@ -24,7 +24,10 @@ export function useAgentHarness(): AgentHarness {
   const llm = useMockLlmServer();
   const agents: AgentProcess[] = [];
   afterEach(async () => {
-    await Promise.all(agents.splice(0).map((agent) => agent.close()));
+    const closing = agents.splice(0);
+    await Promise.all(closing.map((agent) => agent.close()));
+    // Contract check on every test: all the agent said matches the protocol schemas.
+    expect(closing.flatMap((agent) => agent.schemaViolations)).toEqual([]);
   });
   const start = (opts: AgentSpawnOptions = {}): AgentProcess => {
     const agent = new AgentProcess({ llmUrl: llm().url, ...opts });

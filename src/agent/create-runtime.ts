@@ -48,37 +48,17 @@ export function createRuntime(
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
   const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
-  const cwd = resolveCwd(config.cwd ?? process.cwd());
-  if (!cwd.ok) return cwd;
+  const opened = openOrCreateSession(config, sessionWarning);
+  if (!opened.ok) return opened;
+  const { session, cwd } = opened;
 
   const catalog = loadModelCatalog(config.home, config.env);
   for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
 
-  const modes = loadModeCatalog([join(cwd.path, ".shard", "modes"), join(config.home, "modes")], (w) =>
+  const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
     configWarning(`${w.file}: ${w.reason}`),
   );
 
-  let session: SessionStore;
-  if (config.session) {
-    const opened = openSession({
-      home: config.home,
-      idOrPath: config.session,
-      onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
-    });
-    if (!opened.ok) return { ok: false, error: opened.error };
-    session = opened.store;
-    // A kill mid-tool leaves a call without a result; answer it before anything is appended.
-    let repaired: number;
-    try {
-      repaired = answerInterruptedToolCalls(session, newId);
-    } catch (err) {
-      session.close();
-      return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
-    }
-    if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
-  } else {
-    session = createSession({ home: config.home, cwd: cwd.path });
-  }
   const saved = session.state();
 
   const modeName = config.mode ?? saved.mode ?? "build";
@@ -121,12 +101,12 @@ export function createRuntime(
     () => models.current,
   );
   const runtime = new AgentRuntime({
-    cwd: cwd.path,
+    cwd,
     home: config.home,
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: lazyPermissionGate({ home: config.home, cwd: cwd.path }),
+    gate: lazyPermissionGate({ home: config.home, cwd }),
     modes: modeController,
     models,
     compaction,
@@ -138,13 +118,50 @@ export function createRuntime(
   return { ok: true, value: { runtime, warnings } };
 }
 
+/**
+ * A resumed session runs in its recorded project unless `--cwd` says otherwise; a new one in
+ * `--cwd` or the current directory.
+ */
+function openOrCreateSession(
+  config: RuntimeConfig,
+  sessionWarning: (message: string) => void,
+): { ok: true; session: SessionStore; cwd: string } | { ok: false; error: WireError } {
+  if (!config.session) {
+    const cwd = resolveCwd(config.cwd ?? process.cwd());
+    if (!cwd.ok) return cwd;
+    return { ok: true, session: createSession({ home: config.home, cwd: cwd.path }), cwd: cwd.path };
+  }
+  const opened = openSession({
+    home: config.home,
+    idOrPath: config.session,
+    onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
+  });
+  if (!opened.ok) return { ok: false, error: opened.error };
+  const session = opened.store;
+  const cwd = resolveCwd(config.cwd ?? session.header.cwd);
+  if (!cwd.ok) {
+    session.close();
+    return cwd;
+  }
+  // A kill mid-tool leaves a call without a result; answer it before anything is appended.
+  try {
+    const repaired = answerInterruptedToolCalls(session, newId);
+    if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
+  } catch (err) {
+    session.close();
+    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+  }
+  return { ok: true, session, cwd: cwd.path };
+}
+
 function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; error: WireError } {
   try {
     const path = realpathSync(resolve(dir));
-    if (!statSync(path).isDirectory()) return fail("INVALID_REQUEST", `--cwd ${dir} is not a directory`);
+    if (!statSync(path).isDirectory())
+      return fail("INVALID_REQUEST", `working directory ${dir} is not a directory`);
     return { ok: true, path };
   } catch {
-    return fail("NOT_FOUND", `--cwd ${dir} does not exist`);
+    return fail("NOT_FOUND", `working directory ${dir} does not exist`);
   }
 }
 

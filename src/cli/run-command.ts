@@ -153,13 +153,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
   };
 
+  // Ctrl-C aborts the turn (killing a running bash process group) instead of orphaning it.
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    process.stderr.write("\ninterrupted: aborting\n");
+    void runtime.abort().then(finish);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   runtime.attach(connection);
   await handleInbound(runtime, connection, { type: "prompt", id: "run", message: prompt });
   await finished;
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
   await runtime.close();
   if (!json && !endedWithText) out.write("\n");
   await out.flush();
   if (!json) process.stderr.write(`session: ${runtime.session.sessionId}\n`);
+  if (interrupted) return 130;
   return failed ? 1 : 0;
 }
 

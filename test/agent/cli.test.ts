@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
-import { assistantMessages, blockText } from "./support/events.ts";
+import { assistantMessages, blockText, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -198,6 +198,35 @@ describe("shard run", () => {
     expect(res.stderr).toMatch(/^✓ write out\.txt/m);
     expect(readFileSync(join(cwd, "out.txt"), "utf8")).toBe("written\n");
     expect(res.stdout).toContain("Wrote it.");
+  });
+
+  test("Ctrl-C aborts the turn, kills the running bash process group and exits 130", async () => {
+    const cwd = tempDir("cwd");
+    llm().enqueue({
+      steps: [{ tool_call: { name: "bash", args: { command: "echo $$ > pid.txt; sleep 30 & sleep 30" } } }],
+    });
+    const home = tempDir("home");
+    const proc = Bun.spawn([process.execPath, SHARD_MAIN, "run", "--yes", "--cwd", cwd, "sleep please"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: home,
+        SHARD_HOME: home,
+        OPENAI_BASE_URL: `${llm().url}/v1`,
+        SHARD_MODEL: "openai/anything",
+      },
+    });
+    const pgid = await until(() => {
+      const n = existsSync(join(cwd, "pid.txt")) ? Number(readFileSync(join(cwd, "pid.txt"), "utf8")) : 0;
+      return n > 0 && livingGroupMembers(n).length >= 3 ? n : undefined;
+    });
+    proc.kill("SIGINT");
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(130);
+    expect(stderr).toContain("interrupted");
+    expect(await until(() => (livingGroupMembers(pgid).length === 0 ? true : undefined))).toBe(true);
   });
 
   test("a provider failing until retries are exhausted gives a non-zero exit", async () => {

@@ -6,6 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRuntime } from "../../src/agent/create-runtime.ts";
 import { type AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
 import { activeSession, blockText, sessionFile } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
@@ -82,6 +83,34 @@ describe("resume", () => {
       .filter((e) => e.type === "message")
       .map((e) => blockText(e.message));
     expect(texts).toEqual(["remember the word PINEAPPLE", "noted PINEAPPLE", "which word?", "PINEAPPLE"]);
+  });
+
+  test("a resumed session runs in its recorded project unless --cwd says otherwise", async () => {
+    const home = mockHome(llm().url);
+    const project = tempDir("project");
+    const base = { home, env: {}, serverVersion: "test", model: "mock/chat" };
+    const first = createRuntime({ ...base, cwd: project });
+    if (!first.ok) throw new Error(first.error.message);
+    const id = first.value.runtime.session.sessionId;
+    await first.value.runtime.close();
+
+    // process.cwd() is the repository, not the project: the session's own cwd wins.
+    const resumed = createRuntime({ ...base, session: id });
+    if (!resumed.ok) throw new Error(resumed.error.message);
+    expect(resumed.value.runtime.options.cwd).toBe(project);
+    await resumed.value.runtime.close();
+
+    const elsewhere = tempDir("elsewhere");
+    const moved = createRuntime({ ...base, session: id, cwd: elsewhere });
+    if (!moved.ok) throw new Error(moved.error.message);
+    expect(moved.value.runtime.options.cwd).toBe(elsewhere);
+    await moved.value.runtime.close();
+
+    rmSync(project, { recursive: true, force: true });
+    const gone = createRuntime({ ...base, session: id });
+    expect(gone.ok).toBe(false);
+    if (!gone.ok)
+      expect(gone.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining(project) });
   });
 
   test("a corrupt middle line fails with SESSION_CORRUPT naming the line; a torn tail opens", async () => {

@@ -69,30 +69,42 @@ async function dispatch(runtime: AgentRuntime, connection: Connection, c: Comman
       return setReasoning(runtime, c.model as string, c.effort as string);
     case "session_op":
       return handleSessionOp(runtime, c);
-    case "permission_response": {
-      // `source` says which client answered ("answered from web"); `reason` reaches the model.
-      const common = {
-        request_id: c.request_id as string,
-        source: connection.id,
-        ...(typeof c.reason === "string" ? { reason: c.reason } : {}),
-      };
-      const reply =
-        c.choice_id !== undefined
-          ? { ...common, choice_id: c.choice_id as string }
-          : { ...common, decision: c.decision as "allow" };
-      // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
-      runtime.state.pending.answerPermission(reply);
-      return ok();
-    }
+    case "permission_response":
     case "ui_response":
-      runtime.state.pending.answerUi(c.request_id as string, c.value as string | string[] | null);
-      return ok();
+      // Observers watch; only interactive clients answer (ARCHITECTURE §6.3).
+      if (connection.role === "observer") {
+        return fail("PERMISSION_DENIED", `${c.type}: observer connections cannot answer requests`);
+      }
+      return c.type === "permission_response"
+        ? answerPermission(runtime, connection, c)
+        : answerUi(runtime, c);
     default:
       if (ORCHESTRATOR_COMMANDS.has(c.type)) {
         return fail("INVALID_REQUEST", `"${c.type}" is a daemon command; this is a direct agent connection`);
       }
       return fail("INVALID_REQUEST", `field "type": "${c.type}" is not handled by an agent`);
   }
+}
+
+function answerPermission(runtime: AgentRuntime, connection: Connection, c: Command): Reply {
+  // `source` says which client answered ("answered from web"); `reason` reaches the model.
+  const common = {
+    request_id: c.request_id as string,
+    source: connection.id,
+    ...(typeof c.reason === "string" ? { reason: c.reason } : {}),
+  };
+  const reply =
+    c.choice_id !== undefined
+      ? { ...common, choice_id: c.choice_id as string }
+      : { ...common, decision: c.decision as "allow" };
+  // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
+  runtime.state.pending.answerPermission(reply);
+  return ok();
+}
+
+function answerUi(runtime: AgentRuntime, c: Command): Reply {
+  runtime.state.pending.answerUi(c.request_id as string, c.value as string | string[] | null);
+  return ok();
 }
 
 function prompt(runtime: AgentRuntime, c: Command, behavior: "steer" | "follow_up" | undefined): Reply {

@@ -437,6 +437,17 @@ describe("headless policy (in-process runtime, observer client)", () => {
       expect(observer.events.map((m) => m.type)).not.toContain("permission_resolved");
       expect(runtime.state.status).toBe("waiting_for_permission");
 
+      // An observer watches but cannot answer: refused, and the request stays open.
+      await handleInbound(runtime, observer, {
+        type: "permission_response",
+        id: "obs-1",
+        request_id: req.request_id,
+        choice_id: "allow_once",
+      });
+      const refused = await observer.waitFor((m) => m.type === "response" && m.id === "obs-1");
+      expect(refused).toMatchObject({ success: false, error: { code: "PERMISSION_DENIED" } });
+      expect(runtime.state.pending.ids()).toEqual([req.request_id]);
+
       const responder = new Client("interactive-1", "interactive");
       runtime.attach(responder);
       const sync = await responder.waitType("sync");

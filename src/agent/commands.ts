@@ -120,7 +120,7 @@ function prompt(runtime: AgentRuntime, c: Command, behavior: "steer" | "follow_u
         'prompt: field "streaming_behavior": required while the agent is mid-turn ("steer" or "follow_up")',
       );
     }
-    (behavior === "steer" ? runtime.steerQueue : runtime.followUpQueue).push(input);
+    runtime.queues.enqueue(behavior, input);
     return ok({ queued: behavior });
   }
   if (runtime.state.status === "error") {
@@ -131,7 +131,7 @@ function prompt(runtime: AgentRuntime, c: Command, behavior: "steer" | "follow_u
   }
   if (runtime.state.busy) {
     // Compacting between turns: run as soon as the agent is free.
-    runtime.followUpQueue.push(input);
+    runtime.queues.enqueue("follow_up", input);
     return ok({ queued: "follow_up" });
   }
   const message = runtime.beginTurn(input);

@@ -20,6 +20,7 @@ import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
 import { ModelController, type ProviderOptions } from "./model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
+import { deliverUndeliveredInputs } from "./undelivered-inputs.ts";
 
 export interface RuntimeConfig {
   cwd?: string;
@@ -144,9 +145,13 @@ function openOrCreateSession(
     return cwd;
   }
   // A kill mid-tool leaves a call without a result; answer it before anything is appended.
+  // Then acknowledged steer/follow-up messages that never reached the model join the history.
   try {
     const repaired = answerInterruptedToolCalls(session, newId);
     if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
+    const restored = deliverUndeliveredInputs(session);
+    if (restored > 0)
+      sessionWarning(`session: ${restored} queued message(s) the agent had not delivered were restored`);
   } catch (err) {
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);

@@ -6,13 +6,14 @@
 import type { Connection } from "../contracts/connection.ts";
 import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
 import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
-import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
+import type { NewEntry, SessionEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
 import { ClientRequests, type HeadlessPolicy } from "./client-requests.ts";
 import type { Compaction } from "./compaction.ts";
 import { newId } from "./ids.ts";
+import { InputQueues } from "./input-queues.ts";
 import type { ModelController } from "./model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
 import { type OutboundEvent, Outbox } from "./outbox.ts";
@@ -51,8 +52,7 @@ export class AgentRuntime {
   readonly state: AgentState;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly requests: ClientRequests;
-  readonly steerQueue: UserInput[] = [];
-  readonly followUpQueue: UserInput[] = [];
+  readonly queues: InputQueues;
   private turn: ActiveTurn | undefined;
   /** The latest turn including its between-turn compaction; close() waits for it. */
   private background: Promise<void> = Promise.resolve();
@@ -61,6 +61,7 @@ export class AgentRuntime {
   constructor(readonly options: RuntimeOptions) {
     this.state = new AgentState((status, detail) => this.emitStatus(status, detail));
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests({
       pending: this.state.pending,
       emit: (event) => this.emit(event),
@@ -133,9 +134,9 @@ export class AgentRuntime {
   }
 
   /** Appends to the session; a failed durable write is fatal for this agent. */
-  persist(entry: NewEntry): void {
+  persist(entry: NewEntry): SessionEntry {
     try {
-      this.session.append(entry);
+      return this.session.append(entry);
     } catch (err) {
       const message = `session write failed: ${(err as Error).message}`;
       this.emit({ type: "error", code: "INTERNAL_ERROR", message, fatal: true });
@@ -201,15 +202,13 @@ export class AgentRuntime {
 
   private startNextFollowUp(): void {
     if (this.turn || this.closed || this.state.busy) return;
-    const next = this.followUpQueue.shift();
-    if (next) this.startTurn(this.beginTurn(next));
+    const next = this.queues.deliverFollowUp();
+    if (next) this.startTurn(next);
   }
 
   /** Cancels the turn: provider stream, running tools, open requests. Queues are cleared. */
   async abort(): Promise<{ cleared: number }> {
-    const cleared = this.steerQueue.length + this.followUpQueue.length;
-    this.steerQueue.length = 0;
-    this.followUpQueue.length = 0;
+    const cleared = this.queues.dropAll();
     const turn = this.turn;
     if (!turn) return { cleared };
     turn.abort.abort();
@@ -248,7 +247,7 @@ export class AgentRuntime {
             ? { type: "tool_result", message }
             : { type: "tool_result", message, duration_ms: durationMs },
         ),
-      takeSteers: () => this.steerQueue.splice(0),
+      deliverSteers: () => this.queues.deliverSteers(),
       beforeProviderCall: (signal: AbortSignal) => this.options.compaction.beforeProviderCall(signal),
       compactAfterOverflow: (signal: AbortSignal) => this.options.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>

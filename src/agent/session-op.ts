@@ -33,12 +33,7 @@ export async function handleSessionOp(
 }
 
 function busy(runtime: AgentRuntime): boolean {
-  return (
-    runtime.turnActive ||
-    runtime.state.busy ||
-    runtime.followUpQueue.length > 0 ||
-    runtime.steerQueue.length > 0
-  );
+  return runtime.turnActive || runtime.state.busy || runtime.queues.size > 0;
 }
 
 async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Promise<Reply> {

@@ -26,6 +26,22 @@ interface EntryBase {
 export interface MessageEntry extends EntryBase {
   type: "message";
   message: Message;
+  /** Set when this message delivers a steer/follow-up that was queued as that entry. */
+  queued_id?: string;
+}
+/**
+ * A steer or follow-up accepted mid-turn: on disk before its accepting response, so a crash
+ * before delivery loses nothing. Not part of the conversation until a message delivers it.
+ */
+export interface QueuedInputEntry extends EntryBase {
+  type: "queued_input";
+  behavior: "steer" | "follow_up";
+  message: Message;
+}
+/** Queued inputs that will never be delivered (the user aborted). */
+export interface QueueDroppedEntry extends EntryBase {
+  type: "queue_dropped";
+  ids: string[];
 }
 export interface ToolResultEntry extends EntryBase {
   type: "tool_result";
@@ -67,6 +83,8 @@ export interface ForkCheckpointEntry extends EntryBase {
 
 export type SessionEntry =
   | MessageEntry
+  | QueuedInputEntry
+  | QueueDroppedEntry
   | ToolResultEntry
   | ModeChangeEntry
   | ModelChangeEntry

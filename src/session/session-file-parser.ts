@@ -69,6 +69,14 @@ function entryProblem(value: unknown, expectedParent: string | null): string | n
     case "message":
     case "tool_result":
       return isMessage(e.message) ? null : `${e.type} entry has no valid message`;
+    case "queued_input":
+      return isMessage(e.message) && (e.behavior === "steer" || e.behavior === "follow_up")
+        ? null
+        : "queued_input entry needs a message and a behavior";
+    case "queue_dropped":
+      return Array.isArray(e.ids) && e.ids.every((id) => typeof id === "string")
+        ? null
+        : "queue_dropped entry needs ids";
     case "mode_change":
       return typeof e.mode === "string" ? null : "mode_change entry has no mode";
     case "model_change":

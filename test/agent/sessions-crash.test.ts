@@ -139,3 +139,60 @@ describe("kill -9 mid-turn, then resume", () => {
     expect(warning.fatal).toBe(false);
   });
 });
+
+describe("queued steer and follow-up messages survive a crash", () => {
+  const textsOf = (window: Msg[]) =>
+    window.flatMap((m) => m.content.filter((b: Msg) => b.type === "text").map((b: Msg) => b.text));
+
+  test("acknowledged but undelivered messages join the history on resume", async () => {
+    const home = mockHome(llm().url);
+    const cwd = tempDir("cwd");
+    const agent = start({ home, cwd });
+    llm().enqueue({ steps: [{ text: "thinking hard" }, { delay_ms: 30_000 }] });
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "start" });
+    const sessionId = await activeSession(agent);
+    await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === "thinking hard", from);
+    const steer = await agent.request({ type: "steer", message: "also check the tests" });
+    const follow = await agent.request({
+      type: "prompt",
+      message: "then write a summary",
+      streaming_behavior: "follow_up",
+    });
+    expect([steer.success, follow.success]).toEqual([true, true]);
+    await agent.kill9();
+
+    const resumed = start({ home, cwd, args: ["--session", sessionId] });
+    const sync = await resumed.waitType("sync");
+    const texts = textsOf(sync.live_window.messages);
+    expect(texts).toContain("also check the tests");
+    expect(texts).toContain("then write a summary");
+    expect(texts.indexOf("also check the tests")).toBeLessThan(texts.indexOf("then write a summary"));
+    const warnings = resumed.events.filter((m) => m.type === "error" && m.fatal === false);
+    expect(warnings.map((w) => w.message).join("\n")).toContain("2 queued message(s)");
+    // Restored once: a second resume does not add them again.
+    await resumed.close();
+    const again = start({ home, cwd, args: ["--session", sessionId] });
+    const sync2 = await again.waitType("sync");
+    expect(textsOf(sync2.live_window.messages).filter((t) => t === "also check the tests")).toHaveLength(1);
+  });
+
+  test("messages dropped by abort stay dropped after a restart", async () => {
+    const home = mockHome(llm().url);
+    const cwd = tempDir("cwd");
+    const agent = start({ home, cwd });
+    llm().enqueue({ steps: [{ text: "working" }, { delay_ms: 30_000 }] });
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "start" });
+    const sessionId = await activeSession(agent);
+    await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === "working", from);
+    await agent.request({ type: "steer", message: "never mind this" });
+    const aborted = await agent.request({ type: "abort" });
+    expect(aborted.data).toEqual({ cleared_queued: 1 });
+    await agent.kill9();
+
+    const resumed = start({ home, cwd, args: ["--session", sessionId] });
+    const sync = await resumed.waitType("sync");
+    expect(textsOf(sync.live_window.messages)).not.toContain("never mind this");
+  });
+});

@@ -116,6 +116,31 @@ describe("crash safety", () => {
     expect(!again.ok && again.error.message).toContain('line 3: unknown entry type "mystery"');
   });
 
+  test("queued-input entries round-trip, and malformed ones are SESSION_CORRUPT", () => {
+    const store = createSession({ home, cwd: "/tmp/p" });
+    const message = {
+      id: "msg_q",
+      role: "user" as const,
+      content: [{ type: "text" as const, text: "later" }],
+    };
+    const queued = store.append({ type: "queued_input", behavior: "follow_up", message });
+    store.append({ type: "queue_dropped", ids: [queued.id] });
+    store.close();
+    const reopened = openSession({ home, idOrPath: store.sessionId });
+    if (!reopened.ok) throw new Error(reopened.error.message);
+    expect(reopened.store.entries().map((e) => e.type)).toEqual(["queued_input", "queue_dropped"]);
+    // Queued input is not conversation until a message delivers it.
+    expect(reopened.store.liveWindow().messages).toEqual([]);
+    reopened.store.close();
+
+    const line2 = JSON.parse(readFileSync(store.path, "utf8").split("\n")[1] as string);
+    replaceLine(store.path, 2, JSON.stringify({ ...line2, behavior: "sometime" }));
+    const bad = openSession({ home, idOrPath: store.sessionId });
+    expect(!bad.ok && bad.error.message).toContain(
+      "line 2: queued_input entry needs a message and a behavior",
+    );
+  });
+
   test("a bad or missing header is SESSION_CORRUPT at line 1", () => {
     const { id, path } = sessionWith(2);
     const original = readFileSync(path, "utf8");

@@ -11,7 +11,6 @@ import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../model-controller.ts";
 import { AssistantBuilder } from "./assistant-builder.ts";
 import { runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
-import { type UserInput, userMessage } from "./user-message.ts";
 
 export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   models: ModelController;
@@ -21,8 +20,8 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   window: () => Message[];
   persistMessage: (message: Message) => void;
   persistToolResult: (message: Message, durationMs: number | undefined) => void;
-  /** Drains queued steer messages; they are delivered before the next provider call. */
-  takeSteers: () => UserInput[];
+  /** Delivers queued steer messages (persisted); called before the next provider call. */
+  deliverSteers: () => Message[];
   /** Emergency tier: called at each iteration boundary; compacts when the window is full. */
   beforeProviderCall: (signal: AbortSignal) => Promise<void>;
   /** Forced compaction after a context-overflow error; returns true when it freed room. */
@@ -103,12 +102,8 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
     for (const call of calls) await runToolCall(call, toolDeps, signal);
     if (signal.aborted) return { usage: total };
 
-    const steers = deps.takeSteers();
-    for (const steer of steers) {
-      const msg = userMessage(steer, deps.newId("msg"));
-      deps.persistMessage(msg);
-      deps.emit({ type: "message_complete", message_id: msg.id, message: msg });
-    }
+    const steers = deps.deliverSteers();
+    for (const msg of steers) deps.emit({ type: "message_complete", message_id: msg.id, message: msg });
     if (calls.length === 0 && steers.length === 0) return { usage: total };
   }
 }

@@ -98,6 +98,23 @@ export const ToolResultEventSchema = Type.Object(
 );
 export type ToolResultEvent = Static<typeof ToolResultEventSchema>;
 
+/**
+ * Additive (docs/protocol-additions.md): live output of a running tool (bash), delta-only,
+ * for display. The `tool_result` that follows is authoritative; a client that ignores this
+ * event loses nothing but the live view.
+ */
+export const ToolOutputEventSchema = Type.Object(
+  {
+    type: Type.Literal("tool_output"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    tool_call_id: Type.String({ minLength: 1 }),
+    text_delta: Type.String(),
+  },
+  { $id: "ToolOutputEvent" },
+);
+export type ToolOutputEvent = Static<typeof ToolOutputEventSchema>;
+
 export const TurnEndEventSchema = Type.Object(
   {
     type: Type.Literal("turn_end"),

@@ -195,3 +195,41 @@ describe("provider failures", () => {
     expect(next.some((e) => e.type === "error")).toBe(false);
   });
 });
+
+describe("live tool output", () => {
+  test("a running bash streams tool_output deltas between tool_call and tool_result", async () => {
+    const agent = await spawn();
+    llm().enqueue(
+      {
+        steps: [
+          {
+            tool_call: { name: "bash", args: { command: "for i in 1 2 3; do echo line$i; sleep 0.3; done" } },
+          },
+        ],
+      },
+      { steps: [{ text: "Counted." }] },
+    );
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "count" });
+    await answerNextPermission(agent, from, "allow_once");
+    // The first line is visible while the command is still running.
+    const first = await agent.waitType("tool_output", from);
+    const resultSoFar = agent.events.slice(from).find((e) => e.type === "tool_result");
+    expect(resultSoFar).toBeUndefined();
+    expect(first.text_delta).toContain("line1");
+    const events = await agent.waitTurnEnd(from);
+    const call = events.findIndex((e) => e.type === "tool_call");
+    const result = events.findIndex((e) => e.type === "tool_result");
+    const outputs = events.filter((e) => e.type === "tool_output");
+    expect(outputs.length).toBeGreaterThanOrEqual(2);
+    for (const o of outputs) {
+      const at = events.indexOf(o);
+      expect(at).toBeGreaterThan(call);
+      expect(at).toBeLessThan(result);
+      expect(o.tool_call_id).toBe(events[call]!.tool_call_id);
+    }
+    const streamed = outputs.map((o) => o.text_delta).join("");
+    expect(streamed).toBe("line1\nline2\nline3\n");
+    expect(events[result]!.content.text).toContain("line3");
+  });
+});

@@ -111,6 +111,10 @@ async function decideAndExecute(
       signal,
       toolCallId: block.id,
       askUser: deps.askUser,
+      // Live output for watching clients; the tool_result stays authoritative.
+      onUpdate: (text) => {
+        if (text !== "") deps.emit({ type: "tool_output", tool_call_id: block.id, text_delta: text });
+      },
     });
     return result.duration_ms === undefined
       ? { ...result, duration_ms: Math.round(performance.now() - started) }

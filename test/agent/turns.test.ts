@@ -233,3 +233,27 @@ describe("live tool output", () => {
     expect(events[result]!.content.text).toContain("line3");
   });
 });
+
+describe("live tool output limit", () => {
+  test("a runaway command's live stream stops with a note; the tool_result still comes", async () => {
+    const agent = await spawn();
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command: "yes xxxxxxxxx | head -c 1500000" } } }] },
+      { steps: [{ text: "Lots of x." }] },
+    );
+    const from = agent.events.length;
+    await agent.request({ type: "prompt", message: "flood" });
+    await answerNextPermission(agent, from, "allow_once");
+    const events = await agent.waitTurnEnd(from);
+    const streamed = events
+      .filter((e) => e.type === "tool_output")
+      .map((e) => e.text_delta)
+      .join("");
+    expect(streamed.startsWith("xxxxxxxxx\n".repeat(100))).toBe(true);
+    expect(streamed.length).toBeLessThan(1_100_000);
+    expect(streamed).toContain("[live output stopped after 1000000 characters");
+    const result = events.find((e) => e.type === "tool_result")!;
+    expect(result.is_error).toBe(false);
+    expect(result.content.text).toContain("xxxx");
+  });
+});

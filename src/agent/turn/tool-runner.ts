@@ -111,10 +111,7 @@ async function decideAndExecute(
       signal,
       toolCallId: block.id,
       askUser: deps.askUser,
-      // Live output for watching clients; the tool_result stays authoritative.
-      onUpdate: (text) => {
-        if (text !== "") deps.emit({ type: "tool_output", tool_call_id: block.id, text_delta: text });
-      },
+      onUpdate: liveOutput(block.id, deps.emit),
     });
     return result.duration_ms === undefined
       ? { ...result, duration_ms: Math.round(performance.now() - started) }
@@ -123,4 +120,26 @@ async function decideAndExecute(
     // The contract says tools never throw; if one does, the turn still goes on.
     return { ...failure(`${block.name} crashed: ${(err as Error).message}`), duration_ms: 0 };
   }
+}
+
+/** Live output streamed to clients per tool call; past this, clients wait for the tool_result. */
+export const LIVE_OUTPUT_LIMIT_CHARS = 1_000_000;
+
+/**
+ * Forwards a running tool's output as `tool_output` deltas for watching clients (the
+ * tool_result stays authoritative). A runaway command must not flood every client, so the
+ * live stream stops with a note after LIVE_OUTPUT_LIMIT_CHARS.
+ */
+function liveOutput(toolCallId: string, emit: ToolRunnerDeps["emit"]): (text: string) => void {
+  let sent = 0;
+  return (text) => {
+    if (text === "" || sent > LIVE_OUTPUT_LIMIT_CHARS) return;
+    const room = LIVE_OUTPUT_LIMIT_CHARS - sent;
+    const delta =
+      text.length <= room
+        ? text
+        : `${text.slice(0, room)}\n[live output stopped after ${LIVE_OUTPUT_LIMIT_CHARS} characters; the result follows when the command ends]\n`;
+    sent += text.length <= room ? text.length : room + 1;
+    emit({ type: "tool_output", tool_call_id: toolCallId, text_delta: delta });
+  };
 }

@@ -8,6 +8,7 @@ import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate
 import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
 import type { NewEntry, SessionEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
+import { PROTOCOL_VERSION } from "../types/envelope.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
 import { ClientRequests, type HeadlessPolicy } from "./client-requests.ts";
@@ -20,8 +21,6 @@ import { type OutboundEvent, Outbox } from "./outbox.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
-
-export const PROTOCOL_VERSION = "0.1.0";
 
 export type { HeadlessPolicy } from "./client-requests.ts";
 
@@ -227,6 +226,13 @@ export class AgentRuntime {
   }
 
   private turnDeps() {
+    // Built once per turn (it reads AGENTS.md files and skill folders), again only if the mode changes.
+    let prompt: { mode: string; text: string } | undefined;
+    const systemPrompt = () => {
+      const mode = this.modes.current.name;
+      if (prompt?.mode !== mode) prompt = { mode, text: this.systemPrompt() };
+      return prompt.text;
+    };
     return {
       tools: this.tools,
       gate: this.options.gate,
@@ -237,7 +243,7 @@ export class AgentRuntime {
       emit: (e: OutboundEvent) => this.emit(e),
       newId,
       models: this.models,
-      systemPrompt: () => this.systemPrompt(),
+      systemPrompt,
       toolSpecs: () => this.toolSpecs(),
       window: () => this.session.liveWindow().messages,
       persistMessage: (message: Message) => this.persist({ type: "message", message }),

@@ -116,6 +116,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   const onSignal = () => stop.abort();
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
+  // The client stopped reading (EPIPE): nobody can see the agent any more, so stop like on EOF.
+  process.stdout.once("error", onSignal);
   await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);

@@ -6,8 +6,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentProcess } from "./support/agent-process.ts";
+import { type AgentProcess, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import {
+  activeSession,
   answerNextPermission,
   assistantMessages,
   blockText,
@@ -176,5 +177,49 @@ describe("stdin EOF", () => {
     expect(await agent.close()).toBe(0);
     expect(livingGroupMembers(pgid)).toEqual([]);
     expect(livingChildren(agent.proc.pid)).toEqual([]);
+  });
+});
+
+describe("signals and a vanished client", () => {
+  test("SIGTERM mid-bash: the command's process group is killed and the session lock released", async () => {
+    const agent = await spawn();
+    const from = agent.events.length;
+    const sessionId = await activeSession(agent);
+    const pgid = await startSleeper(agent, from);
+    agent.proc.kill("SIGTERM");
+    expect(await agent.exited).toBe(143);
+    expect(livingGroupMembers(pgid)).toEqual([]);
+    expect(existsSync(join(agent.home, "sessions", sessionId, "session.lock"))).toBe(false);
+  });
+
+  test("a client that stops reading stdout (EPIPE) makes the agent stop instead of hanging", async () => {
+    const home = mockHome(llm().url);
+    const proc = Bun.spawn(
+      [process.execPath, SHARD_MAIN, "agent", "--cwd", tempDir("cwd"), "--model", "mock/chat"],
+      {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "ignore",
+        env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+      },
+    );
+    const reader = proc.stdout.getReader();
+    await reader.read(); // hello has arrived; now the client goes away without closing stdin
+    await reader.cancel();
+    try {
+      const code = await until(() => {
+        if (proc.exitCode !== null) return proc.exitCode;
+        try {
+          proc.stdin.write(`${JSON.stringify({ type: "list_modes", id: "x" })}\n`);
+          proc.stdin.flush();
+        } catch {
+          // the agent already closed its stdin
+        }
+        return undefined;
+      });
+      expect(code).toBe(143);
+    } finally {
+      proc.kill("SIGKILL");
+    }
   });
 });

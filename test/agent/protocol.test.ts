@@ -67,6 +67,7 @@ describe("connection start", () => {
 describe.each([
   ["OpenAI chat completions", "mock/chat", "/v1/chat/completions"],
   ["Anthropic messages", "mockant/claude", "/v1/messages"],
+  ["OpenAI responses", "mockresp/resp", "/v1/responses"],
 ] as const)("turns in the %s format", (_name, model, path) => {
   test("plain turn: event order, usage, delta-only text", async () => {
     const agent = await spawn({ model });

@@ -49,6 +49,20 @@ export function mockHome(llmUrl: string, extraModels: object[] = []): string {
     JSON.stringify({
       providers: {
         mock: { api: "openai-completions", base_url: `${llmUrl}/v1`, api_key: "test", models },
+        mockresp: {
+          api: "openai-responses",
+          base_url: `${llmUrl}/v1`,
+          api_key: "test",
+          models: [
+            {
+              id: "resp",
+              context_window: 100_000,
+              max_output: 4096,
+              reasoning: false,
+              cost: { input: 1, output: 2 },
+            },
+          ],
+        },
         mockant: {
           api: "anthropic-messages",
           base_url: llmUrl,

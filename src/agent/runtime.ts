@@ -199,7 +199,8 @@ export class AgentRuntime {
     this.startNextFollowUp();
   }
 
-  private startNextFollowUp(): void {
+  /** Starts the oldest queued follow-up if the agent is free (after a turn or a compaction). */
+  startNextFollowUp(): void {
     if (this.turn || this.closed || this.state.busy) return;
     const next = this.queues.deliverFollowUp();
     if (next) this.startTurn(next);

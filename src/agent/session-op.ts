@@ -43,7 +43,13 @@ async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Pr
     if (!checked.ok) return { ok: false, error: checked.error };
   }
   if (busy(runtime)) return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
-  const { outcome, release } = await runtime.options.compaction.manual(keep as number | undefined);
+  const manual = await runtime.options.compaction.manual(keep as number | undefined);
+  const { outcome } = manual;
+  // A prompt that arrived while compacting was queued as a follow-up: start it once idle.
+  const release = () => {
+    manual.release();
+    runtime.startNextFollowUp();
+  };
   // `status idle` follows the response on every outcome (PROTOCOL §9.2 lifecycle).
   if ("error" in outcome) return { ok: false, error: outcome.error, after: release };
   return { ok: true, data: outcome, after: release };

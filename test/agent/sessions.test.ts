@@ -8,7 +8,7 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from
 import { join } from "node:path";
 import { createRuntime } from "../../src/agent/create-runtime.ts";
 import { type AgentProcess, type Msg, mockHome, tempDir } from "./support/agent-process.ts";
-import { activeSession, blockText, sessionFile } from "./support/events.ts";
+import { activeSession, blockText, sessionFile, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -373,5 +373,59 @@ describe("session_op fork", () => {
     expect(history).not.toContain("beta");
     await resumed.close();
     expect(sha256(path)).toBe(before);
+  });
+});
+
+describe("a prompt that arrives during a manual compaction (in-process, two clients)", () => {
+  test("is queued as a follow-up and starts once the compaction is done", async () => {
+    const { handleInbound } = await import("../../src/agent/commands.ts");
+    const home = mockHome(llm().url);
+    const created = createRuntime({
+      home,
+      cwd: tempDir("cwd"),
+      env: {},
+      serverVersion: "test",
+      model: "mock/chat",
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    const runtime = created.value.runtime;
+    const events: Msg[] = [];
+    const client = {
+      id: "c1",
+      role: "interactive" as const,
+      send: (m: Record<string, unknown>) => events.push(m as Msg),
+    };
+    runtime.attach(client);
+    const turnEnds = () => events.filter((e) => e.type === "turn_end").length;
+    const waitTurns = (n: number) => until(() => (turnEnds() >= n && !runtime.turnActive ? true : undefined));
+    try {
+      for (let i = 0; i < 3; i++) {
+        llm().enqueue({ steps: [{ text: `answer ${i} ${"words ".repeat(200)}` }] });
+        await handleInbound(runtime, client, { type: "prompt", message: `question ${i}` });
+        await waitTurns(i + 1);
+      }
+      llm().enqueue({ steps: [{ text: "after compaction" }] });
+      const compacting = handleInbound(runtime, client, {
+        type: "session_op",
+        id: "c",
+        op: "compact",
+        args: { keep_recent_tokens: 50 },
+      });
+      // Sent while the compaction runs, from a second path: queued, not started.
+      await handleInbound(runtime, client, { type: "prompt", id: "p", message: "during compaction" });
+      await compacting;
+      const accepted = events.find((e) => e.type === "response" && e.id === "p")!;
+      expect(accepted.data).toEqual({ queued: "follow_up" });
+      const compacted = events.find((e) => e.type === "response" && e.id === "c")!;
+      expect(compacted.data.compacted).toBe(true);
+      await waitTurns(4);
+      const lastUser = runtime.session
+        .liveWindow()
+        .messages.filter((m) => m.role === "user")
+        .at(-1)!;
+      expect(JSON.stringify(lastUser.content)).toContain("during compaction");
+    } finally {
+      await runtime.close();
+    }
   });
 });

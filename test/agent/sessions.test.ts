@@ -376,7 +376,7 @@ describe("session_op fork", () => {
   });
 });
 
-describe("a prompt that arrives during a manual compaction (in-process, two clients)", () => {
+describe("a prompt that arrives during a manual compaction (in-process runtime)", () => {
   test("is queued as a follow-up and starts once the compaction is done", async () => {
     const { handleInbound } = await import("../../src/agent/commands.ts");
     const home = mockHome(llm().url);
@@ -411,7 +411,7 @@ describe("a prompt that arrives during a manual compaction (in-process, two clie
         op: "compact",
         args: { keep_recent_tokens: 50 },
       });
-      // Sent while the compaction runs, from a second path: queued, not started.
+      // Sent while the compaction is still running: queued, not started.
       await handleInbound(runtime, client, { type: "prompt", id: "p", message: "during compaction" });
       await compacting;
       const accepted = events.find((e) => e.type === "response" && e.id === "p")!;

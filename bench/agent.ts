@@ -5,7 +5,7 @@
  *   - a turn of N text deltas (time, events/s), for N = 1k, 10k, 20k (cost must be linear)
  *   - a tool turn (read → answer)
  *   - peak RSS of the agent (VmHWM)
- * Usage: bun bench/agent.ts [--runs 5]
+ * Usage: bun bench/agent.ts [--runs 5] [--binary dist/shard]
  */
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +16,10 @@ import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
 const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
+// `--binary dist/shard` measures the compiled binary (`bun run build`) instead of the sources.
+const binaryAt = process.argv.indexOf("--binary");
+const AGENT_CMD =
+  binaryAt > 0 ? [resolve(process.argv[binaryAt + 1] ?? "dist/shard")] : [process.execPath, MAIN];
 const server = await startMockLlmServer({ recordRequests: false });
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-home-")));
@@ -46,7 +50,7 @@ writeFileSync(
 type Msg = { type: string } & Record<string, unknown>;
 
 class Agent {
-  readonly proc = Bun.spawn([process.execPath, MAIN, "agent", "--cwd", cwd, "--model", "mock/chat"], {
+  readonly proc = Bun.spawn([...AGENT_CMD, "agent", "--cwd", cwd, "--model", "mock/chat"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "ignore",

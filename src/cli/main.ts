@@ -64,5 +64,8 @@ export async function main(argv: string[]): Promise<number> {
 
 if (import.meta.main) {
   // exitCode, never process.exit(): pending stdout writes must flush (ARCHITECTURE §3).
-  process.exitCode = await main(process.argv.slice(2));
+  // No top-level await, so the entry also builds as a bytecode-compiled binary.
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -4,7 +4,7 @@
  * reached only through OPENAI_BASE_URL.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
@@ -237,5 +237,53 @@ describe("shard run", () => {
     expect(llm().requests.length - base).toBe(2);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain("PROVIDER_ERROR");
+  });
+});
+
+describe("compiled binary", () => {
+  test("`bun run build`'s command produces a single binary that runs a tool turn", async () => {
+    const out = join(tempDir("bin"), "shard");
+    const root = join(import.meta.dir, "../..");
+    // The package's own build script, with the output redirected to a temp dir.
+    const script = pkg.scripts.build.split(" ").map((word) => (word === "dist/shard" ? out : word));
+    expect(script.slice(0, 2)).toEqual(["bun", "build"]);
+    expect(script).toContain(out);
+    const build = Bun.spawnSync([process.execPath, ...script.slice(1)], {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(build.exitCode).toBe(0);
+    try {
+      const version = Bun.spawnSync([out, "--version"], { stdout: "pipe" });
+      expect(version.stdout.toString().trim()).toBe(pkg.version);
+
+      const cwd = tempDir("cwd");
+      writeFileSync(join(cwd, "a.txt"), "a\n");
+      llm().enqueue({ steps: [{ tool_call: { name: "ls", args: {} } }] }, { steps: [{ text: "One file." }] });
+      const home = tempDir("home");
+      const proc = Bun.spawn([out, "run", "--cwd", cwd, "what is here?"], {
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: home,
+          SHARD_HOME: home,
+          OPENAI_BASE_URL: `${llm().url}/v1`,
+          SHARD_MODEL: "openai/anything",
+        },
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toBe("One file.\n");
+      expect(stderr).toMatch(/^✓ ls/m);
+    } finally {
+      rmSync(out, { force: true });
+    }
   });
 });

@@ -21,14 +21,18 @@ interface Ran {
   stderr: string;
 }
 
-async function shard(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+/** Starts a command as a user would: fresh HOME and SHARD_HOME, only PATH from this process. */
+function spawnShard(command: string[], env: Record<string, string> = {}) {
   const home = tempDir("home");
-  const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
+  return Bun.spawn(command, {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
     env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
   });
+}
+
+async function collect(proc: ReturnType<typeof spawnShard>): Promise<Ran> {
   const timer = setTimeout(() => proc.kill("SIGKILL"), 45_000);
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
@@ -39,14 +43,23 @@ async function shard(args: string[], env: Record<string, string> = {}): Promise<
   return { code, stdout, stderr };
 }
 
-/** `shard run` as a user with only OPENAI_BASE_URL pointing at a compatible server. */
-function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
-  return shard(["run", "--cwd", cwd, ...args], {
+function shard(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return collect(spawnShard([process.execPath, SHARD_MAIN, ...args], env));
+}
+
+/** The environment of a user with only OPENAI_BASE_URL pointing at a compatible server. */
+function openAiEnv(extraEnv: Record<string, string> = {}): Record<string, string> {
+  return {
     OPENAI_BASE_URL: `${llm().url}/v1`,
     SHARD_MODEL: "openai/anything",
     SHARD_RETRY_BASE_MS: "5",
     ...extraEnv,
-  });
+  };
+}
+
+/** `shard run` as a user with only OPENAI_BASE_URL pointing at a compatible server. */
+function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Ran> {
+  return shard(["run", "--cwd", cwd, ...args], openAiEnv(extraEnv));
 }
 
 function jsonLines(text: string): Msg[] {
@@ -205,19 +218,10 @@ describe("shard run", () => {
     llm().enqueue({
       steps: [{ tool_call: { name: "bash", args: { command: "echo $$ > pid.txt; sleep 30 & sleep 30" } } }],
     });
-    const home = tempDir("home");
-    const proc = Bun.spawn([process.execPath, SHARD_MAIN, "run", "--yes", "--cwd", cwd, "sleep please"], {
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: home,
-        SHARD_HOME: home,
-        OPENAI_BASE_URL: `${llm().url}/v1`,
-        SHARD_MODEL: "openai/anything",
-      },
-    });
+    const proc = spawnShard(
+      [process.execPath, SHARD_MAIN, "run", "--yes", "--cwd", cwd, "sleep please"],
+      openAiEnv(),
+    );
     const pgid = await until(() => {
       const n = existsSync(join(cwd, "pid.txt")) ? Number(readFileSync(join(cwd, "pid.txt"), "utf8")) : 0;
       return n > 0 && livingGroupMembers(n).length >= 3 ? n : undefined;
@@ -261,24 +265,9 @@ describe("compiled binary", () => {
       const cwd = tempDir("cwd");
       writeFileSync(join(cwd, "a.txt"), "a\n");
       llm().enqueue({ steps: [{ tool_call: { name: "ls", args: {} } }] }, { steps: [{ text: "One file." }] });
-      const home = tempDir("home");
-      const proc = Bun.spawn([out, "run", "--cwd", cwd, "what is here?"], {
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: home,
-          SHARD_HOME: home,
-          OPENAI_BASE_URL: `${llm().url}/v1`,
-          SHARD_MODEL: "openai/anything",
-        },
-      });
-      const [stdout, stderr, code] = await Promise.all([
-        new Response(proc.stdout).text(),
-        new Response(proc.stderr).text(),
-        proc.exited,
-      ]);
+      const { stdout, stderr, code } = await collect(
+        spawnShard([out, "run", "--cwd", cwd, "what is here?"], openAiEnv()),
+      );
       expect(code).toBe(0);
       expect(stdout).toBe("One file.\n");
       expect(stderr).toMatch(/^✓ ls/m);

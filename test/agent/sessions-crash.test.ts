@@ -144,15 +144,21 @@ describe("queued steer and follow-up messages survive a crash", () => {
   const textsOf = (window: Msg[]) =>
     window.flatMap((m) => m.content.filter((b: Msg) => b.type === "text").map((b: Msg) => b.text));
 
-  test("acknowledged but undelivered messages join the history on resume", async () => {
+  /** An agent whose turn is held open mid-stream (the model said `text`), ready to queue input. */
+  async function heldTurn(text: string) {
     const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const agent = start({ home, cwd });
-    llm().enqueue({ steps: [{ text: "thinking hard" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text }, { delay_ms: 30_000 }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "start" });
     const sessionId = await activeSession(agent);
-    await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === "thinking hard", from);
+    await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === text, from);
+    return { home, cwd, agent, sessionId };
+  }
+
+  test("acknowledged but undelivered messages join the history on resume", async () => {
+    const { home, cwd, agent, sessionId } = await heldTurn("thinking hard");
     const steer = await agent.request({ type: "steer", message: "also check the tests" });
     const follow = await agent.request({
       type: "prompt",
@@ -178,14 +184,7 @@ describe("queued steer and follow-up messages survive a crash", () => {
   });
 
   test("messages dropped by abort stay dropped after a restart", async () => {
-    const home = mockHome(llm().url);
-    const cwd = tempDir("cwd");
-    const agent = start({ home, cwd });
-    llm().enqueue({ steps: [{ text: "working" }, { delay_ms: 30_000 }] });
-    const from = agent.events.length;
-    await agent.request({ type: "prompt", message: "start" });
-    const sessionId = await activeSession(agent);
-    await agent.waitFor((m) => m.type === "message_delta" && m.text_delta === "working", from);
+    const { home, cwd, agent, sessionId } = await heldTurn("working");
     await agent.request({ type: "steer", message: "never mind this" });
     const aborted = await agent.request({ type: "abort" });
     expect(aborted.data).toEqual({ cleared_queued: 1 });

@@ -305,7 +305,7 @@ export class AgentRuntime {
     return this.visibleTools().map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: t.parameters as unknown as Record<string, unknown>,
+      parameters: t.parameters,
     }));
   }
 

@@ -1,0 +1,121 @@
+/**
+ * The WebSocket transport (PROTOCOL §2.2): one JSON message per text frame. A binary frame or
+ * an over-size one gets INVALID_REQUEST and the connection carries on; a frame past Bun's
+ * `maxPayloadLength` (twice our limit) is closed by Bun with 1009. The server pings shortly
+ * before `idleTimeout` and drops a peer that stops answering.
+ */
+import type { ServerWebSocket, WebSocketHandler } from "bun";
+import { newId } from "../../support/ids.ts";
+import type { Broker } from "../broker/broker.ts";
+import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import { daemonHello } from "../daemon-hello.ts";
+
+export interface WsData {
+  principal: string;
+  client?: WsClient;
+}
+
+export interface WebSocketOptions {
+  maxMessageBytes: number;
+  outboundCapBytes: number;
+  log(line: string): void;
+}
+
+/** Seconds without traffic before the server pings (and, unanswered, drops the peer). */
+export const WS_IDLE_TIMEOUT_S = 30;
+/** Close code for a client whose outbound buffer went over the cap (RFC 6455 1008 policy violation). */
+export const CLOSE_SLOW_CLIENT = 1008;
+
+class WsClient implements DaemonClient {
+  readonly id = newId("conn");
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly ws: ServerWebSocket<WsData>,
+    private readonly broker: Broker,
+    private readonly options: WebSocketOptions,
+  ) {}
+
+  send(message: DaemonMessage): void {
+    if (this.closed) return;
+    // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
+    const status = this.ws.send(JSON.stringify(message));
+    const buffered = this.ws.getBufferedAmount();
+    if (status === 0 || buffered > this.options.outboundCapBytes) {
+      this.options.log(`connection ${this.id}: closed: ${buffered} bytes unread, over the outbound cap`);
+      this.shut(
+        `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
+      );
+    }
+  }
+
+  receive(frame: string | Buffer): void {
+    if (typeof frame !== "string") {
+      this.enqueue(async () =>
+        this.broker.unparsable(this, {
+          code: "INVALID_REQUEST",
+          message: "binary frames are not used; send one JSON message per text frame",
+        }),
+      );
+      return;
+    }
+    if (
+      frame.length * 3 > this.options.maxMessageBytes &&
+      Buffer.byteLength(frame) > this.options.maxMessageBytes
+    ) {
+      this.enqueue(async () =>
+        this.broker.unparsable(this, {
+          code: "INVALID_REQUEST",
+          message: `frame exceeds the ${this.options.maxMessageBytes}-byte limit and was skipped`,
+        }),
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame);
+    } catch (err) {
+      const message = `bad JSON: ${(err as Error).message}`;
+      this.enqueue(async () => this.broker.unparsable(this, { code: "INVALID_REQUEST", message }));
+      return;
+    }
+    this.enqueue(() => this.broker.receive(this, value));
+  }
+
+  shut(reason?: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.broker.close(this);
+    if (reason !== undefined) this.ws.close(CLOSE_SLOW_CLIENT, reason);
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch(() => undefined);
+  }
+}
+
+export function websocketHandler(broker: Broker, options: WebSocketOptions): WebSocketHandler<WsData> {
+  return {
+    data: { principal: "" },
+    // Bun closes past this; frames between our limit and it get INVALID_REQUEST instead.
+    maxPayloadLength: options.maxMessageBytes * 2,
+    // Above our cap, so a frame is never dropped before send() sees the buffer over the cap.
+    backpressureLimit: options.outboundCapBytes * 2,
+    closeOnBackpressureLimit: false,
+    idleTimeout: WS_IDLE_TIMEOUT_S,
+    sendPings: true,
+    open(ws) {
+      const client = new WsClient(ws, broker, options);
+      ws.data.client = client;
+      broker.open(client);
+      client.send(daemonHello("websocket"));
+    },
+    message(ws, frame) {
+      ws.data.client?.receive(frame);
+    },
+    close(ws) {
+      ws.data.client?.shut();
+    },
+  };
+}

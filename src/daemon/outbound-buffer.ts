@@ -1,6 +1,8 @@
 /**
  * A connection's bounded outbound buffer (ARCHITECTURE §6.1, PROTOCOL P2): bytes the peer has
  * not taken yet wait here; past the cap the connection is closed rather than slowing anyone.
+ * The cap counts what waits behind the message being written, so one large message (a long
+ * `message_complete`) never closes a client that is reading.
  */
 export const DEFAULT_OUTBOUND_CAP_BYTES = 8 * 1024 * 1024;
 
@@ -27,7 +29,8 @@ export class OutboundBuffer {
     }
     this.queue.push(bytes);
     this.queuedBytes += bytes.length;
-    if (this.queuedBytes > this.capBytes) this.overCap(this.queuedBytes);
+    const behindHead = this.queuedBytes - (this.queue[0]?.length ?? 0);
+    if (behindHead > this.capBytes) this.overCap(this.queuedBytes);
   }
 
   /** The peer can take more (the socket's drain). */

@@ -40,8 +40,10 @@ class WsClient implements DaemonClient {
   send(message: DaemonMessage): void {
     if (this.closed) return;
     // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
-    const status = this.ws.send(JSON.stringify(message));
-    const buffered = this.ws.getBufferedAmount();
+    const frame = JSON.stringify(message);
+    const status = this.ws.send(frame);
+    // Like the socket's buffer: what waits behind this frame counts, so one large frame is fine.
+    const buffered = this.ws.getBufferedAmount() - frame.length;
     if (status === 0 || buffered > this.options.outboundCapBytes) {
       this.options.log(`connection ${this.id}: closed: ${buffered} bytes unread, over the outbound cap`);
       this.shut(

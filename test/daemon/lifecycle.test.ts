@@ -98,6 +98,30 @@ describe("runtime generations", () => {
     expect(badCwd.error.code).toBe("INVALID_REQUEST");
   });
 
+  test("a runtime that never becomes ready is killed at the start timeout; a ready one never is", async () => {
+    harness = await DaemonHarness.start(llm().url, { startTimeoutMs: 1500 });
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    // A turn that outlasts the start timeout finishes: readiness cancelled the timer.
+    llm().enqueue({ steps: [{ delay_ms: 2000 }, { text: "slow but fine" }] });
+    const events = await turn(a, agentId, "take your time");
+    expect(JSON.stringify(events)).toContain("slow but fine");
+    expect(a.messages.some((m) => m.type === "agent_exited")).toBe(false);
+    await harness.stop();
+
+    // `sh -c "sleep 30"` takes the agent arguments as $0…: it never says hello.
+    harness = await DaemonHarness.start(llm().url, {
+      startTimeoutMs: 300,
+      shardCommand: ["sh", "-c", "sleep 30"],
+    });
+    const b = await harness.unixClient();
+    const res = await b.request({ type: "agent.create", cwd: harness.cwd, model: "mock/chat" });
+    expect(res.error.code).toBe("RUNTIME_START_FAILED");
+    expect(res.error.message).toContain("did not become ready within 300 ms");
+    await b.waitType("agent_exited");
+  });
+
   test("an idle runtime is reaped after the timeout and restored by the next prompt", async () => {
     harness = await DaemonHarness.start(llm().url, { idleRuntimeTimeoutMs: 300 });
     const a = await harness.unixClient();

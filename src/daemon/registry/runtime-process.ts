@@ -67,9 +67,11 @@ export class RuntimeProcess {
       detached: true,
     });
     const timer = setTimeout(() => {
+      if (this.readyDone) return;
       this.failStart(`did not become ready within ${options.startTimeoutMs} ms`);
       this.kill("SIGKILL");
     }, options.startTimeoutMs);
+    void this.ready.then(() => clearTimeout(timer));
     // Every line the runtime wrote is handled before its exit is reported.
     const outputDone = Promise.all([this.readStdout(), drainInto(this.proc.stderr, log)]);
     this.whenExited = this.proc.exited.then(async () => {

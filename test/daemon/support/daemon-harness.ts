@@ -16,6 +16,8 @@ export interface HarnessOptions {
   maxMessageBytes?: number;
   outboundCapBytes?: number;
   authenticator?: Authenticator;
+  startTimeoutMs?: number;
+  shardCommand?: string[];
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -52,6 +54,8 @@ export class DaemonHarness {
       ...(options.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: options.headlessTimeoutMs } : {}),
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.outboundCapBytes !== undefined ? { outboundCapBytes: options.outboundCapBytes } : {}),
+      ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+      ...(options.shardCommand !== undefined ? { shardCommand: options.shardCommand } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new DaemonHarness(home, started.daemon);

@@ -134,6 +134,44 @@ describe("runtime generations", () => {
     expect(events.find((m) => m.type === "sync")?.runtime_epoch).toBe(1);
   });
 
+  test("kill stops a busy runtime (no agent_exited: it was asked for); attach restores it", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue({ steps: [{ text: "working" }, { delay_ms: 30_000 }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "long job" });
+    await a.waitAgent(agentId, "message_delta", from);
+    await a.ok({ type: "agent.kill", agent_id: agentId, force: true });
+    // Answered once the process is gone.
+    const status = await a.ok({ type: "agent.status", agent_id: agentId });
+    expect(status.agents[0]).toMatchObject({ runtime_state: "stopped", status: "idle" });
+    expect(a.messages.some((m) => m.type === "agent_exited")).toBe(false);
+    const restored = await a.ok({ type: "agent.attach", agent_id: agentId });
+    expect(restored.info.runtime_state).toBe("running");
+    const sync = await a.waitAgent(agentId, "sync", from);
+    expect(sync.runtime_epoch).toBe(1);
+    expect(JSON.stringify(sync.live_window)).toContain("long job");
+  });
+
+  test("terminate of a busy agent is deferred until its turn ends", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue({ steps: [{ text: "almost" }, { delay_ms: 500 }, { text: " done" }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "finish this" });
+    await a.waitAgent(agentId, "message_delta", from);
+    expect(await a.ok({ type: "agent.terminate", agent_id: agentId })).toEqual({ deferred: true });
+    await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped", from);
+    const completed = a
+      .agentEvents(agentId, from)
+      .find((m) => m.type === "message_complete" && m.message.role === "assistant");
+    expect(JSON.stringify(completed?.message)).toContain("almost done");
+  });
+
   test("terminate stops an idle runtime at once; the durable agent stays", async () => {
     harness = await DaemonHarness.start(llm().url);
     const a = await harness.unixClient();

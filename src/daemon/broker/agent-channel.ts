@@ -14,6 +14,7 @@ import type { SyncEvent } from "../../types/agent-events.ts";
 import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { AttachRole } from "../../types/orchestrator.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
+import type { Activity } from "./activity.ts";
 import type { DaemonClient } from "./daemon-client.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
 
@@ -28,6 +29,8 @@ export interface Attachment {
 export class AgentChannel {
   snapshot: AgentSnapshot = emptySnapshot();
   readonly attachments = new Map<string, Attachment>();
+  /** The sanitized overview last broadcast as `agent_activity`. */
+  activity: Activity = { phase: "idle" };
   /** Whether any generation has reached readiness since the daemon started. */
   hasRuntimeState = false;
   private seq = 0;

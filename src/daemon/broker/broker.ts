@@ -5,12 +5,15 @@
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
 import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import type { AgentStatus } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
 import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
+import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
@@ -197,11 +200,18 @@ export class Broker implements BrokerContext, RegistryEvents {
       this.registry.activityChanged(agentId);
       this.announce(agentId);
     }
+    this.reportActivity(channel, event);
   }
 
   stateChanged(agentId: string, _state: RuntimeState, ended?: GenerationEnded): void {
     if (ended) {
-      this.channel(agentId).requests.reset();
+      const channel = this.channel(agentId);
+      channel.requests.reset();
+      this.setActivity(
+        channel,
+        { phase: ended.expected ? "idle" : "error" },
+        ended.expected ? "idle" : "error",
+      );
       this.forwarder.runtimeEnded(agentId, ended.exit.reason);
       if (!ended.expected) {
         this.broadcast({
@@ -214,6 +224,24 @@ export class Broker implements BrokerContext, RegistryEvents {
       }
     }
     this.announce(agentId);
+  }
+
+  private reportActivity(channel: AgentChannel, event: AgentEvent): void {
+    const next = nextActivity(channel.activity, event);
+    if (next) this.setActivity(channel, next, channel.snapshot.status);
+  }
+
+  private setActivity(channel: AgentChannel, next: Activity, status: AgentStatus): void {
+    if (sameActivity(next, channel.activity)) return;
+    channel.activity = next;
+    this.broadcast({
+      type: "agent_activity",
+      agent_id: channel.agentId,
+      timestamp: Date.now(),
+      phase: next.phase,
+      status,
+      ...(next.tool_name !== undefined ? { tool_name: next.tool_name } : {}),
+    });
   }
 
   private announce(agentId: string): void {

@@ -11,6 +11,7 @@ import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
+import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import type { WireError } from "../wire/errors.ts";
@@ -84,7 +85,10 @@ export function createRuntime(
   );
   for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
 
-  let tools = createBuiltinTools();
+  // Groups left running by an agent on this home that was killed -9 die before new work starts.
+  const processes = new ProcessRegistry(processGroupsDir(config.home));
+  processes.reapLeftovers();
+  let tools = createBuiltinTools({ processes });
   const recall = createRecallTool(() => session);
   tools = [...tools, recall];
   if (config.tools) {

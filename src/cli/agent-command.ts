@@ -122,10 +122,13 @@ export async function agentCommand(argv: string[]): Promise<number> {
   };
   const onSigterm = () => onStop(143);
   const onSigint = () => onStop(130);
+  // A closed terminal must not orphan the bash group either.
+  const onSighup = () => onStop(129);
   // The client stopped reading (EPIPE): nobody can see the agent any more, so stop like on EOF.
   const onStdoutError = () => onStop(143);
   process.on("SIGTERM", onSigterm);
   process.on("SIGINT", onSigint);
+  process.on("SIGHUP", onSighup);
   process.stdout.on("error", onStdoutError);
   try {
     await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
@@ -135,6 +138,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGTERM", onSigterm);
     process.off("SIGINT", onSigint);
+    process.off("SIGHUP", onSighup);
   }
   return stopCode;
 }

@@ -165,12 +165,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   runtime.attach(connection);
   await handleInbound(runtime, connection, { type: "prompt", id: "run", message: prompt });
   await finished;
   await runtime.close();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
+  process.off("SIGHUP", onSignal);
   if (!json && !endedWithText) out.write("\n");
   await out.flush();
   if (!json) process.stderr.write(`session: ${runtime.session.sessionId}\n`);

@@ -104,6 +104,32 @@ describe("a descendant that escaped the process group (setsid) holding the pipes
   });
 });
 
+describe("every signal that ends the agent kills the bash group first", () => {
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const) {
+    test(`${signal}, and another while the group is being killed: exit ${code}, the group is gone`, async () => {
+      const agent = await spawn();
+      // The shell notes the group's SIGTERM and carries on, so the kill takes the whole grace
+      // period before SIGKILL: the second signal surely arrives while the first is handled.
+      const command =
+        "trap 'echo term >> term.log' TERM; echo $$ > pid.txt; while :; do sleep 1000 & wait; done";
+      await startBash(agent, { command });
+      const pgid = await pidFrom(agent, "pid.txt");
+      groupsToKill.push(pgid);
+      await until(() => (livingGroupMembers(pgid).length >= 2 ? true : undefined));
+      agent.proc.kill(signal);
+      await until(() => (existsSync(join(agent.cwd, "term.log")) ? true : undefined));
+      agent.proc.kill(signal);
+      expect(await agent.exited).toBe(code);
+      expect(agent.proc.signalCode).toBeNull(); // it exited by itself, not killed by the signal
+      expect(livingGroupMembers(pgid)).toEqual([]);
+    });
+  }
+});
+
 describe("the turn ends for the client before the agent exits", () => {
   async function midStream(agent: AgentProcess): Promise<number> {
     llm().enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });

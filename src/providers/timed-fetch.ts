@@ -16,14 +16,52 @@ import { ProviderTimeoutError } from "./timeouts.ts";
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function timedFetch(timeouts: ProviderTimeouts, inner: FetchFunction = fetch): FetchFunction {
+/**
+ * Runs one provider attempt with a timed fetch. The SDKs replace an abort reason with their
+ * own "Request timed out." or "Connection error.", so whatever the attempt throws after a
+ * timeout is replaced by the timeout itself, which says which wait ran out and for how long.
+ */
+export async function* withTimeouts<T>(
+  signal: AbortSignal,
+  timeouts: ProviderTimeouts,
+  attempt: (fetch: FetchFunction) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  let timedOut: ProviderTimeoutError | undefined;
+  const fetcher = timedFetch(
+    timeouts,
+    (error) => {
+      timedOut ??= error;
+    },
+    signal,
+  );
+  try {
+    yield* attempt(fetcher);
+  } catch (err) {
+    throw timedOut ?? err;
+  }
+}
+
+/**
+ * `attemptSignal` is the attempt's own signal: the SDKs do not always pass the caller's
+ * abort on to a body that is already streaming, so it is linked here directly.
+ */
+export function timedFetch(
+  timeouts: ProviderTimeouts,
+  onTimeout: (error: ProviderTimeoutError) => void = () => {},
+  attemptSignal?: AbortSignal,
+  inner: FetchFunction = fetch,
+): FetchFunction {
   return async (input, init) => {
     const controller = new AbortController();
-    const outer = init?.signal;
-    if (outer?.aborted) controller.abort(outer.reason);
-    else outer?.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+    for (const outer of [init?.signal, attemptSignal]) {
+      if (!outer) continue;
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+    }
     const fail = (error: ProviderTimeoutError) => {
-      if (!controller.signal.aborted) controller.abort(error);
+      if (controller.signal.aborted) return;
+      onTimeout(error);
+      controller.abort(error);
     };
     const timers: ReturnType<typeof setTimeout>[] = [];
     if (timeouts.firstByteMs > 0) {
@@ -46,8 +84,8 @@ export function timedFetch(timeouts: ProviderTimeouts, inner: FetchFunction = fe
     }
     try {
       const response = await inner(input, { ...init, signal: controller.signal });
-      if (!response.body || timeouts.idleMs <= 0) return response;
-      return new Response(idleGuard(response.body, timeouts.idleMs, controller), {
+      if (!response.body) return response;
+      return new Response(idleGuard(response.body, timeouts.idleMs, controller.signal, fail), {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
@@ -63,33 +101,35 @@ export function timedFetch(timeouts: ProviderTimeouts, inner: FetchFunction = fe
 function timeoutReason(signal: AbortSignal): ProviderTimeoutError | undefined {
   return signal.reason instanceof ProviderTimeoutError ? signal.reason : undefined;
 }
-
 function requestUrl(input: string | URL | Request): URL {
   return new URL(input instanceof Request ? input.url : input);
 }
 
-/** Passes body chunks through; a gap longer than `idleMs` errors the stream and the request. */
+/**
+ * Passes body chunks through; a gap longer than `idleMs` (0: no limit) errors the stream.
+ * An abort (the caller's, or a timeout) ends a pending read at once: Bun does not error a
+ * body that is already streaming when its request's signal aborts.
+ */
 function idleGuard(
   body: ReadableStream<Uint8Array>,
   idleMs: number,
-  controller: AbortController,
+  signal: AbortSignal,
+  fail: (error: ProviderTimeoutError) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  signal.addEventListener("abort", () => reader.cancel(signal.reason).catch(() => {}), { once: true });
   return new ReadableStream<Uint8Array>(
     {
       async pull(out) {
-        const timer = setTimeout(() => {
-          if (!controller.signal.aborted) controller.abort(new ProviderTimeoutError("idle", idleMs));
-          reader.cancel().catch(() => {});
-        }, idleMs);
+        const timer =
+          idleMs > 0 ? setTimeout(() => fail(new ProviderTimeoutError("idle", idleMs)), idleMs) : undefined;
         try {
           const chunk = await reader.read();
-          const timedOut = timeoutReason(controller.signal);
-          if (timedOut) out.error(timedOut);
+          if (signal.aborted) out.error(signal.reason);
           else if (chunk.done) out.close();
           else out.enqueue(chunk.value);
         } catch (err) {
-          out.error(timeoutReason(controller.signal) ?? err);
+          out.error(signal.aborted ? signal.reason : err);
         } finally {
           clearTimeout(timer);
         }

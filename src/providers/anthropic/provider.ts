@@ -3,7 +3,7 @@ import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/m
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
-import { timedFetch } from "../timed-fetch.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { thinkingConfig, toAnthropicMessages } from "./convert.ts";
 import { translateAnthropicStream } from "./events.ts";
 
@@ -39,18 +39,20 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
   return {
     api: "anthropic-messages",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, async function* (signal) {
-        const { default: Anthropic } = await import("@anthropic-ai/sdk");
-        const client = new Anthropic({
-          apiKey: config.apiKey,
-          authToken: null,
-          baseURL: config.baseUrl,
-          maxRetries: 0,
-          fetch: timedFetch(config.timeouts),
-        });
-        const stream = await client.messages.create(buildAnthropicParams(config.spec, request), { signal });
-        yield* translateAnthropicStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: Anthropic } = await import("@anthropic-ai/sdk");
+          const client = new Anthropic({
+            apiKey: config.apiKey,
+            authToken: null,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.messages.create(buildAnthropicParams(config.spec, request), { signal });
+          yield* translateAnthropicStream(stream);
+        }),
+      );
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
-import { timedFetch } from "../timed-fetch.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { toChatMessages } from "./convert.ts";
 import { translateChatStream } from "./events.ts";
 
@@ -49,17 +49,19 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
   return {
     api: "openai-completions",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, async function* (signal) {
-        const { default: OpenAI } = await import("openai");
-        const client = new OpenAI({
-          apiKey: config.apiKey,
-          baseURL: config.baseUrl,
-          maxRetries: 0,
-          fetch: timedFetch(config.timeouts),
-        });
-        const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
-        yield* translateChatStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: OpenAI } = await import("openai");
+          const client = new OpenAI({
+            apiKey: config.apiKey,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
+          yield* translateChatStream(stream);
+        }),
+      );
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ResponseCreateParamsStreaming } from "openai/resources/responses/r
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
-import { timedFetch } from "../timed-fetch.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { toResponsesInput } from "./convert.ts";
 import { translateResponsesStream } from "./events.ts";
 
@@ -45,17 +45,19 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
   return {
     api: "openai-responses",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, async function* (signal) {
-        const { default: OpenAI } = await import("openai");
-        const client = new OpenAI({
-          apiKey: config.apiKey,
-          baseURL: config.baseUrl,
-          maxRetries: 0,
-          fetch: timedFetch(config.timeouts),
-        });
-        const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
-        yield* translateResponsesStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: OpenAI } = await import("openai");
+          const client = new OpenAI({
+            apiKey: config.apiKey,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
+          yield* translateResponsesStream(stream);
+        }),
+      );
     },
   };
 }

@@ -156,10 +156,10 @@ const RUNTIME_HINTS =
 /** Bun's wording for socket failures, and what a user should read instead. */
 const BUN_WORDING: [RegExp, string][] = [
   [
-    /^Unable to connect\. Is the computer able to access the url\??$/i,
-    "connection refused: is the server running?",
+    /^(ECONNREFUSED: )?Unable to connect\. Is the computer able to access the url\??$/i,
+    "connection refused: is the server running, and is the base URL right?",
   ],
-  [/^The socket connection was closed unexpectedly\.?$/i, "the server closed the connection"],
+  [/^(ECONNRESET: )?The socket connection was closed unexpectedly\.?$/i, "the server closed the connection"],
 ];
 
 function clean(message: string): string {

@@ -13,7 +13,7 @@ import { shardHome } from "../support/shard-home.ts";
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import { anthropicSdkBaseUrl, baseUrlProblem } from "./base-url.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, BUILTIN_PROVIDERS, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
-import { localServerList, nothingConfigured } from "./discover-model.ts";
+import { localProbeSummary, nothingConfigured } from "./discover-model.ts";
 import { createOpenAICompletionsProvider } from "./openai-completions/provider.ts";
 import { createOpenAIResponsesProvider } from "./openai-responses/provider.ts";
 import { describeEndpoint, retryPolicyFrom } from "./retry.ts";
@@ -71,7 +71,7 @@ export function nothingConfiguredMessage(env: Record<string, string | undefined>
     "No model provider is configured. Set ANTHROPIC_API_KEY (Anthropic), OPENAI_API_KEY (OpenAI) " +
     "or OPENAI_BASE_URL (an OpenAI-compatible server such as Ollama, e.g. http://127.0.0.1:11434/v1), " +
     `or add a provider to ${join(shardHome(env), "models.json")} (see docs/configuration.md). ` +
-    `No local server answered on ${localServerList(env)}.`
+    localProbeSummary(env)
   );
 }
 

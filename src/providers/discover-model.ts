@@ -60,11 +60,11 @@ export function localServers(env: Env): LocalServer[] {
     .map((port) => LOCAL_SERVERS.find((s) => s.port === port) ?? { port, name: "a local server" });
 }
 
-/** `127.0.0.1:11434 (Ollama), 127.0.0.1:1234 (LM Studio), …` for messages. */
-export function localServerList(env: Env): string {
+/** What the local probe found, for the "nothing configured" message. */
+export function localProbeSummary(env: Env): string {
   const servers = localServers(env);
-  if (servers.length === 0) return "no port (SHARD_DISCOVER_PORTS is empty)";
-  return servers.map((s) => `127.0.0.1:${s.port} (${s.name})`).join(", ");
+  if (servers.length === 0) return "Looking for a local server is off (SHARD_DISCOVER_PORTS is empty).";
+  return `No local server answered on ${servers.map((s) => `127.0.0.1:${s.port} (${s.name})`).join(", ")}.`;
 }
 
 /** The first model id a `GET <base>/models` lists, or undefined. */

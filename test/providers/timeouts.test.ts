@@ -8,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import type { ProviderApi, ProviderEvent, ProviderTimeouts } from "../../src/contracts/provider.ts";
 import { createProvider } from "../../src/providers/create-provider.ts";
 import { retryDetail } from "../../src/providers/retry.ts";
+import { timedFetch } from "../../src/providers/timed-fetch.ts";
+import { ProviderTimeoutError } from "../../src/providers/timeouts.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { APIS, collect, last, mockSpec, request, textOf } from "./helpers.ts";
 import { type StallingProxy, startStallingProxy } from "./stalling-proxy.ts";
@@ -101,3 +103,36 @@ for (const api of APIS) {
     });
   });
 }
+
+describe("connect timeout", () => {
+  /** Stands in for the network: a request whose response never comes, until aborted. */
+  const neverAnswers = (_input: string | URL | Request, init?: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(init.signal?.reason), { once: true });
+    });
+
+  test("late headers from an unreachable host fail as a connect timeout, long before the first-byte one", async () => {
+    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): nothing there ever accepts a connection.
+    const fetcher = timedFetch(
+      { connectMs: 30, firstByteMs: 60_000, idleMs: 0 },
+      undefined,
+      undefined,
+      neverAnswers,
+    );
+    const error = await fetcher("http://192.0.2.1:9/v1/chat/completions").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderTimeoutError);
+    expect(error instanceof Error && error.message).toBe("connect timed out after 30 ms");
+  });
+
+  for (const api of APIS) {
+    test(`${api}: a reachable server that is slow to answer gets the first-byte timeout, not connect`, async () => {
+      proxy.hold("silent");
+      const events = await collect(
+        provider(api, { connectMs: 10, firstByteMs: 80, idleMs: 0 }, 1).stream(request()),
+      );
+      const end = last(events);
+      expect(end).toMatchObject({ type: "error", kind: "provider" });
+      expect(end?.type === "error" && end.message).toEndWith(": first byte timed out after 80 ms");
+    });
+  }
+});

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
-import { createStdioConnection, serveStdio } from "../agent/stdio-connection.ts";
 import {
   discoverLocalServer,
   discoverOpenAiModel,

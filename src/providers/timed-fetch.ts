@@ -11,6 +11,7 @@
  * A timeout rejects with `ProviderTimeoutError`; the caller's abort still cuts every wait
  * at once, because everything hangs off one AbortController.
  */
+import { connect } from "node:net";
 import type { ProviderTimeouts } from "../contracts/provider.ts";
 import { ProviderTimeoutError } from "./timeouts.ts";
 
@@ -143,33 +144,28 @@ function idleGuard(
   );
 }
 
-/** True when a TCP connection to the URL's host and port opens within `ms`. */
+/**
+ * True when a TCP connection to the URL's host and port opens within `ms`. node:net rather
+ * than Bun.connect, because a connect still pending must be destroyable: an unreachable host
+ * would otherwise keep the process alive until the kernel gives up (minutes).
+ */
 function canConnect(url: URL, ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(true);
   const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
   return new Promise((resolve) => {
-    let settled = false;
+    const socket = connect({ host, port });
+    socket.unref();
     const settle = (ok: boolean) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
       resolve(ok);
     };
+    const onAbort = () => settle(true);
     const timer = setTimeout(() => settle(false), ms);
-    Bun.connect({
-      hostname,
-      port,
-      socket: {
-        open(socket) {
-          socket.end();
-          settle(true);
-        },
-        data() {},
-        connectError() {
-          settle(false);
-        },
-      },
-    }).catch(() => settle(false));
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once("connect", () => settle(true));
+    socket.once("error", () => settle(false));
   });
 }

@@ -15,10 +15,11 @@ import type {
   PermissionGate,
 } from "../contracts/permission-gate.ts";
 import type { AnyTool } from "../contracts/tool.ts";
+import { resolveRealPath } from "../support/real-path.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";
-import { canonicalCwd, isInside, resolvePathForPermission } from "./paths.ts";
+import { canonicalCwd, isInside } from "./paths.ts";
 import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
@@ -53,9 +54,13 @@ async function decide(
   const paths = requestPaths(tool, args, cwd);
   const resolved = paths?.map((p) => p.resolved) ?? [];
   const request = describeRequest(tool.name, args, resolved);
-  if (store.load().rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, source: "grant" };
+  // Handed to the tool so it opens exactly what was judged here (and shown in the prompt).
+  const judged = paths?.length ? { judgedPaths: new Map(paths.map((p) => [p.requested, p.resolved])) } : {};
+  if (store.load().rules.some((rule) => ruleAllows(rule, request)))
+    return { allowed: true, source: "grant", ...judged };
 
-  if (tool.isReadOnly && paths?.every((p) => p.inside)) return { allowed: true, source: "read_only" };
+  if (tool.isReadOnly && paths?.every((p) => p.inside))
+    return { allowed: true, source: "read_only", ...judged };
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
   const bash = request.bash && { command: args.command as string, analysis: request.bash };
@@ -67,12 +72,13 @@ async function decide(
   } catch {
     return cancelled(tool.name, "the permission request failed");
   }
-  return interpretAnswer(answer, offered, {
+  const decision = interpretAnswer(answer, offered, {
     toolName: tool.name,
     store,
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
   });
+  return decision.allowed ? { ...decision, ...judged } : decision;
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
@@ -108,7 +114,7 @@ function requestPaths(tool: AnyTool, args: Record<string, unknown>, cwd: string)
   }
   if (!Array.isArray(raw) || !raw.every((p) => typeof p === "string")) return undefined;
   return raw.map((requested: string) => {
-    const resolved = resolvePathForPermission(cwd, requested);
+    const resolved = resolveRealPath(cwd, requested);
     return { requested, resolved, inside: isInside(cwd, resolved) };
   });
 }

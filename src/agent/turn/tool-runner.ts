@@ -112,6 +112,7 @@ async function decideAndExecute(
       toolCallId: block.id,
       askUser: deps.askUser,
       onUpdate: liveOutput(block.id, deps.emit),
+      ...(decision.judgedPaths ? { judgedPaths: decision.judgedPaths } : {}),
     });
     return result.duration_ms === undefined
       ? { ...result, duration_ms: Math.round(performance.now() - started) }

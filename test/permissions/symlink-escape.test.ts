@@ -22,7 +22,7 @@ import { check, recordingAsker, tempDir } from "./fixtures.ts";
 const LINK_DEPTH = 8; // `ln -s a/b/c/d/e/f/g/h s`, as in the report
 const SECRET = "TOP-SECRET-OUTSIDE";
 
-const root = tempDir("escape");
+const root = tempDir("spelled");
 const home = join(root.path, "home");
 // cwd sits LINK_DEPTH - 1 levels below root, so `s/` + LINK_DEPTH × `../` spelled lexically
 // lands on root/outside; physically it lands back in cwd.
@@ -60,14 +60,14 @@ async function gateThenRun(tool: AnyTool, args: Record<string, unknown>, ...answ
 
 describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", () => {
   for (const link of ["s", "dangling"]) {
-    const escape = `${link}/${climb}outside/secret.txt`;
+    const spelled = `${link}/${climb}outside/secret.txt`;
 
     test(`read ${link}/../… opens what the gate judged (inside cwd), never the outside file`, async () => {
-      const run = await gateThenRun(createReadTool(), { path: escape });
+      const run = await gateThenRun(createReadTool(), { path: spelled });
       expect(run.text).not.toContain(SECRET);
       // Judged inside: the file there is <cwd>/outside/secret.txt, which does not exist.
       expect(run.decision).toMatchObject({ allowed: true, source: "read_only" });
-      expect(run.decision.allowed && run.decision.judgedPaths?.get(escape)).toBe(
+      expect(run.decision.allowed && run.decision.judgedPaths?.get(spelled)).toBe(
         join(cwd, "outside", "secret.txt"),
       );
       expect(run.result?.is_error).toBe(true);
@@ -94,10 +94,10 @@ describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", 
 
   // After the read-only cases: these create <cwd>/outside/secret.txt.
   for (const link of ["s", "dangling"]) {
-    const escape = `${link}/${climb}outside/secret.txt`;
+    const spelled = `${link}/${climb}outside/secret.txt`;
 
     test(`write ${link}/../… writes where the gate judged, never the outside file`, async () => {
-      const run = await gateThenRun(createWriteTool(), { path: escape, content: "overwritten" }, allowOnce);
+      const run = await gateThenRun(createWriteTool(), { path: spelled, content: "overwritten" }, allowOnce);
       expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe(`${SECRET}\n`);
       expect(run.asks[0]?.details).toContainEqual({
         label: "Path",
@@ -115,9 +115,9 @@ describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", 
 
   test("a path that really escapes through the link asks, names the real path, and writes exactly there", async () => {
     // One `..` more than the link is deep: physically one level above cwd.
-    const escape = `s/${climb}../outside/new.txt`;
+    const spelled = `s/${climb}../outside/new.txt`;
     const real = join(cwd, "..", "outside", "new.txt");
-    const run = await gateThenRun(createWriteTool(), { path: escape, content: "x" }, allowOnce);
+    const run = await gateThenRun(createWriteTool(), { path: spelled, content: "x" }, allowOnce);
     expect(run.asks).toHaveLength(1);
     expect(run.asks[0]?.prompt).toBe(`Allow write outside the working directory: ${real}?`);
     expect(run.asks[0]?.details).toContainEqual({
@@ -125,7 +125,7 @@ describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", 
       value: real,
       format: "path",
     });
-    expect(run.asks[0]?.details).toContainEqual({ label: "Requested as", value: escape, format: "path" });
+    expect(run.asks[0]?.details).toContainEqual({ label: "Requested as", value: spelled, format: "path" });
     expect(readFileSync(real, "utf8")).toBe("x");
   });
 

@@ -54,13 +54,22 @@ export async function openVerified(path: string, flags: number, mode?: number): 
   try {
     handle = await open(path, flags | NOFOLLOW, mode);
   } catch (error) {
-    // ELOOP: the final component is a link now; it was not one when judged.
-    if (errorCode(error) === "ELOOP") throw new PathChangedError(path);
-    throw error;
+    throw await explainOpenFailure(path, error);
   }
   if (await landedAt(handle, path)) return handle;
   await handle.close();
   throw new PathChangedError(path);
+}
+
+/**
+ * ELOOP (ENOTDIR with O_DIRECTORY) is how the kernel refuses a final component that is a
+ * link; it was not one when judged, so say that rather than pass on a cryptic code.
+ */
+async function explainOpenFailure(path: string, error: unknown): Promise<unknown> {
+  const code = errorCode(error);
+  if (code !== "ELOOP" && code !== "ENOTDIR") return error;
+  const now = await lstat(path).catch(() => null);
+  return code === "ELOOP" || now?.isSymbolicLink() ? new PathChangedError(path) : error;
 }
 
 /** Opens a file for reading; a FIFO or device swapped in never blocks (callers check the kind). */
@@ -121,8 +130,7 @@ export async function writeFileVerified(path: string, data: string | Uint8Array)
     try {
       file = await open(childOf(parent, dirname(path), basename(path)), flags | NOFOLLOW, 0o666);
     } catch (error) {
-      if (errorCode(error) === "ELOOP") throw new PathChangedError(path);
-      throw error;
+      throw await explainOpenFailure(path, error);
     }
   } finally {
     await parent.close();

@@ -24,9 +24,10 @@ const SECRET = "TOP-SECRET-OUTSIDE";
 
 const root = tempDir("spelled");
 const home = join(root.path, "home");
-// cwd sits LINK_DEPTH - 1 levels below root, so `s/` + LINK_DEPTH × `../` spelled lexically
-// lands on root/outside; physically it lands back in cwd.
-const cwd = join(root.path, ...Array.from({ length: LINK_DEPTH - 1 }, (_, i) => `w${i}`), "proj");
+// cwd sits LINK_DEPTH - 1 levels below root, so `s/` + LINK_DEPTH × `../` read lexically
+// (`s/..` is cwd, then LINK_DEPTH - 1 levels up) lands on root/outside; physically it is
+// `a/…/h` and LINK_DEPTH levels up, back in cwd.
+const cwd = join(root.path, ...Array.from({ length: LINK_DEPTH - 2 }, (_, i) => `w${i}`), "proj");
 const outside = join(root.path, "outside");
 const climb = "../".repeat(LINK_DEPTH);
 const chain = Array.from({ length: LINK_DEPTH }, (_, i) => String.fromCharCode(97 + i)).join("/");

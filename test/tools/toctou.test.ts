@@ -46,7 +46,8 @@ afterEach(() => {
 
 /** Fresh files; links left by an earlier test are removed first, never written through. */
 function resetFiles(): void {
-  for (const name of ["inside.txt", "d", "x"]) rmSync(join(cwd, name), { recursive: true, force: true });
+  for (const name of ["inside.txt", "inside.bak", "d", "d.real", "d.moved", "x", "x.tmp"])
+    rmSync(join(cwd, name), { recursive: true, force: true });
   writeFileSync(outsideFile, `${SECRET}\n`);
   writeFileSync(join(outsideDir, "OUTSIDE-SECRET-name"), ""); // shows up if ls lists the outside
   writeFileSync(join(cwd, "inside.txt"), "inside #\n");

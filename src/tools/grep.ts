@@ -99,14 +99,15 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
           : await builtinGrep(query, ctx.signal);
       if (!outcome.ok) return errorResult(outcome.message);
       if (ctx.signal.aborted) return errorResult("grep aborted.");
+      const droppedNote = outcome.dropped
+        ? `[${outcome.dropped} lines left out: their file changed (or is not UTF-8 text) while it was searched. Search again, or use \`read\`.]`
+        : undefined;
       if (outcome.records.length === 0) {
         const within = args.glob !== undefined ? ` (files matching ${args.glob})` : "";
-        return textResult(
-          `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`,
-          {
-            render: { kind: "path_list", paths: [] },
-          },
-        );
+        const none = `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`;
+        return textResult(droppedNote ? `${none}\n\n${droppedNote}` : none, {
+          render: { kind: "path_list", paths: [] },
+        });
       }
 
       const formatted = formatGrepRecords(outcome.records, ctx.cwd, {
@@ -120,6 +121,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
           `[Output cut at ${formatBytes(maxBytes)}. Narrow the search with path or glob, or a more specific pattern.]`,
         );
       }
+      if (droppedNote) notes.push(droppedNote);
       if (outcome.limitHit) {
         notes.push(
           `[Stopped after ${limit} matches; there are more. Narrow the search with path, glob or a more specific pattern, or raise limit.]`,

@@ -17,6 +17,8 @@ import { nodeFileOps } from "../../src/tools/file-ops.ts";
 import { createGrepTool } from "../../src/tools/grep.ts";
 import { createLsTool } from "../../src/tools/ls.ts";
 import { createReadTool } from "../../src/tools/read.ts";
+import type { GrepRecord } from "../../src/tools/search/grep-query.ts";
+import { keepVerifiedRecords } from "../../src/tools/search/grep-verify.ts";
 import { PathChangedError } from "../../src/tools/verified-open.ts";
 import { createWriteTool } from "../../src/tools/write.ts";
 import { check, tempDir } from "../permissions/fixtures.ts";
@@ -77,12 +79,12 @@ async function gateThenRun(tool: AnyTool, args: Record<string, unknown>): Promis
 
 /** Runs `rounds` calls while the child swaps; returns how many calls saw the outside file. */
 async function raceAgainstSwapper(
-  mode: "final" | "dir",
+  mode: "final" | "file" | "dir",
   call: () => Promise<string>,
 ): Promise<{ leaks: string[]; swapperExit: number }> {
   round += 1;
   const stopFile = join(root.path, `stop-${round}`);
-  const target = mode === "final" ? outsideFile : outsideDir;
+  const target = mode === "dir" ? outsideDir : outsideFile;
   const swapper = Bun.spawn([process.execPath, SWAPPER, mode, cwd, target, stopFile, "2000000"], {
     stdout: "pipe",
     stderr: "inherit",
@@ -139,6 +141,31 @@ describe("a link swapped between check and use never exposes the outside file (n
     });
     expect(swapperExit).toBe(0);
     expect(leaks).toEqual([]);
+  });
+});
+
+describe("ripgrep's own opens are checked too (negative)", () => {
+  test("grep with rg over a file flipping regular ↔ link to outside", async () => {
+    resetFiles();
+    const grep = createGrepTool({ backend: "rg" });
+    const { leaks, swapperExit } = await raceAgainstSwapper("file", () =>
+      gateThenRun(grep, { pattern: "#" }),
+    );
+    expect(swapperExit).toBe(0);
+    expect(leaks).toEqual([]);
+  });
+
+  test("lines rg reports that the verified file does not hold are left out", async () => {
+    resetFiles();
+    const inside = join(cwd, "inside.txt");
+    const reported: GrepRecord[] = [
+      { path: inside, line: 1, text: "inside #", isMatch: true },
+      { path: inside, line: 1, text: SECRET, isMatch: true }, // what a swapped open would have read
+      { path: join(cwd, "d"), line: 1, text: SECRET, isMatch: true }, // not a file
+    ];
+    const verified = await keepVerifiedRecords(reported);
+    expect(verified.records).toEqual(reported.slice(0, 1));
+    expect(verified.dropped).toBe(2);
   });
 });
 

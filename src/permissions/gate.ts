@@ -1,6 +1,7 @@
 /**
  * The permission gate (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order: mode policy →
- * persisted grants → read-only tools whose every path resolves inside cwd → ask the user.
+ * persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd →
+ * ask the user.
  *
  * Headless policy lives in the runtime's asker, not here: grants already run before asking,
  * so `allow_if_rule_matches` is simply "deny when asked", `deny` likewise, and `queue` keeps
@@ -19,7 +20,7 @@ import { resolveRealPath } from "../support/real-path.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";
-import { canonicalCwd, isInside } from "./paths.ts";
+import { canonicalCwd, isInside, spelledInside } from "./paths.ts";
 import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
@@ -59,7 +60,7 @@ async function decide(
   if (store.load().rules.some((rule) => ruleAllows(rule, request)))
     return { allowed: true, source: "grant", ...judged };
 
-  if (tool.isReadOnly && paths?.every((p) => p.inside))
+  if (tool.isReadOnly && paths?.every((p) => p.inside && p.spelledInside))
     return { allowed: true, source: "read_only", ...judged };
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
@@ -115,7 +116,12 @@ function requestPaths(tool: AnyTool, args: Record<string, unknown>, cwd: string)
   if (!Array.isArray(raw) || !raw.every((p) => typeof p === "string")) return undefined;
   return raw.map((requested: string) => {
     const resolved = resolveRealPath(cwd, requested);
-    return { requested, resolved, inside: isInside(cwd, resolved) };
+    return {
+      requested,
+      resolved,
+      inside: isInside(cwd, resolved),
+      spelledInside: spelledInside(cwd, requested),
+    };
   });
 }
 

@@ -20,6 +20,8 @@ export interface RequestPath {
   /** Absolute, `~`-expanded, symlink-resolved. */
   resolved: string;
   inside: boolean;
+  /** Whether the spelling, read lexically, stays in cwd (see `paths.ts` `spelledInside`). */
+  spelledInside: boolean;
 }
 
 export interface AskInput {
@@ -83,6 +85,15 @@ function pathDetails({ paths, cwd }: AskInput): PermissionDetail[] {
     });
     if (p.requested !== p.resolved)
       details.push({ label: "Requested as", value: escapeForDisplay(p.requested), format: "path" });
+  }
+  if (paths.some((p) => p.inside !== p.spelledInside)) {
+    details.push({
+      label: "Note",
+      value:
+        "A path is spelled as if it were elsewhere than it really is (a symlink followed by `..`); " +
+        "the real path above is the one that will be used.",
+      format: "text",
+    });
   }
   if (paths.length > 0) {
     const outside = paths.some((p) => !p.inside);

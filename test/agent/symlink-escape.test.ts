@@ -44,17 +44,25 @@ async function toolTurn(agent: AgentProcess, name: string, args: Record<string, 
 }
 
 describe("symlink + `..` through a real agent (negative)", () => {
-  test("read of s/../../outside/secret.txt never returns the outside file", async () => {
+  test("read of s/../../outside/secret.txt asks with the real path and never returns the outside file", async () => {
     const { cwd } = project();
     const agent = start({ cwd });
     const { from, requestsBefore } = await toolTurn(agent, "read", { path: "s/../../outside/secret.txt" });
+    // Spelled as leaving cwd, really inside it: not auto-allowed, and the prompt says where it goes.
+    const req = await agent.waitType("permission_request", from);
+    expect(req.prompt).toBe("Allow read: outside/secret.txt?");
+    expect(req.details).toContainEqual({
+      label: "Path",
+      value: join(cwd, "outside", "secret.txt"),
+      format: "path",
+    });
+    agent.send({ type: "permission_response", request_id: req.request_id, choice_id: "allow_once" });
     const result = await agent.waitType("tool_result", from);
     await agent.waitTurnEnd(from);
     // Judged and opened: <cwd>/outside/secret.txt, which does not exist.
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).toContain("File not found: outside/secret.txt");
     expect(JSON.stringify(llm().requests[requestsBefore + 1]?.body)).not.toContain(SECRET);
-    expect(agent.events.slice(from).some((e) => e.type === "permission_request")).toBe(false);
   });
 
   test("write that really leaves through the link asks with the real path and writes exactly there", async () => {

@@ -63,11 +63,22 @@ describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", 
   for (const link of ["s", "dangling"]) {
     const spelled = `${link}/${climb}outside/secret.txt`;
 
-    test(`read ${link}/../… opens what the gate judged (inside cwd), never the outside file`, async () => {
+    test(`read ${link}/../… is not auto-allowed: it asks, showing the real path`, async () => {
       const run = await gateThenRun(createReadTool(), { path: spelled });
+      expect(run.decision.allowed).toBe(false);
+      expect(run.asks).toHaveLength(1);
+      const real = join(cwd, "outside", "secret.txt");
+      expect(run.asks[0]?.prompt).toBe("Allow read: outside/secret.txt?");
+      expect(run.asks[0]?.details).toContainEqual({ label: "Path", value: real, format: "path" });
+      expect(run.asks[0]?.details?.find((d) => d.label === "Note")?.value).toContain(
+        "a symlink followed by `..`",
+      );
+    });
+
+    test(`allowed, read ${link}/../… opens what the gate judged (inside cwd), never the outside file`, async () => {
+      const run = await gateThenRun(createReadTool(), { path: spelled }, allowOnce);
       expect(run.text).not.toContain(SECRET);
       // Judged inside: the file there is <cwd>/outside/secret.txt, which does not exist.
-      expect(run.decision).toMatchObject({ allowed: true, source: "read_only" });
       expect(run.decision.allowed && run.decision.judgedPaths?.get(spelled)).toBe(
         join(cwd, "outside", "secret.txt"),
       );
@@ -75,17 +86,26 @@ describe("symlink + `..` cannot reach outside cwd without a prompt (negative)", 
       expect(run.text).toContain("File not found");
     });
 
-    test(`ls, grep and find through ${link}/../… never list or search the outside directory`, async () => {
+    test(`ls, grep and find through ${link}/../… ask, and never list or search the outside directory`, async () => {
       const dir = `${link}/${climb}outside`;
       const runs = [
-        await gateThenRun(createLsTool(), { path: dir }),
-        await gateThenRun(createGrepTool({ backend: "builtin" }), { pattern: "SECRET", path: dir }),
-        await gateThenRun(createGrepTool({ backend: "rg" }), { pattern: "SECRET", path: dir }),
-        await gateThenRun(createFindTool({ backend: "builtin" }), { pattern: "*", path: dir }),
-        await gateThenRun(createFindTool({ backend: "rg" }), { pattern: "*", path: dir }),
+        await gateThenRun(createLsTool(), { path: dir }, allowOnce),
+        await gateThenRun(
+          createGrepTool({ backend: "builtin" }),
+          { pattern: "SECRET", path: dir },
+          allowOnce,
+        ),
+        await gateThenRun(createGrepTool({ backend: "rg" }), { pattern: "SECRET", path: dir }, allowOnce),
+        await gateThenRun(createFindTool({ backend: "builtin" }), { pattern: "*", path: dir }, allowOnce),
+        await gateThenRun(createFindTool({ backend: "rg" }), { pattern: "*", path: dir }, allowOnce),
       ];
       for (const run of runs) {
-        expect(run.asks).toEqual([]);
+        expect(run.asks).toHaveLength(1);
+        expect(run.asks[0]?.details).toContainEqual({
+          label: "Path",
+          value: join(cwd, "outside"),
+          format: "path",
+        });
         expect(run.text).not.toContain(SECRET);
         expect(run.text).not.toContain("secret.txt");
         expect(run.result?.is_error).toBe(true);

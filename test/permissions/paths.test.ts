@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isInside } from "../../src/permissions/paths.ts";
+import { isInside, spelledInside } from "../../src/permissions/paths.ts";
 import { resolveRealPath } from "../../src/support/real-path.ts";
 import { tempDir } from "./fixtures.ts";
 
@@ -85,5 +85,21 @@ describe("paths inside cwd", () => {
 
   test("a filesystem root cwd contains everything", () => {
     expect(isInside("/", "/etc/passwd")).toBe(true);
+  });
+});
+
+describe("spelling versus real location", () => {
+  test("a link followed by `..` is spelled as leaving cwd while really landing inside", () => {
+    mkdirSync(join(proj, "deep", "er"), { recursive: true });
+    symlinkSync("deep/er", join(proj, "two-down"));
+    expect(inProj("two-down/../../src/a.ts")).toBe(true);
+    expect(resolveRealPath(proj, "two-down/../../src/a.ts")).toBe(join(proj, "src", "a.ts"));
+    expect(spelledInside(proj, "two-down/../../src/a.ts")).toBe(false);
+  });
+
+  test("ordinary paths are spelled where they are", () => {
+    expect(spelledInside(proj, "src/../src/a.ts")).toBe(true);
+    expect(spelledInside(proj, "../outside/secret.txt")).toBe(false);
+    expect(spelledInside(proj, join(proj, "x"))).toBe(true);
   });
 });

@@ -149,7 +149,7 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
       if (!analysis?.ok) return unknownChoice();
       return persistThenAllow(ctx.store, {
         kind: "bash_signature",
-        version: 1,
+        version: 2,
         signatures: analysis.signatures,
       });
     }

@@ -4,7 +4,7 @@
  */
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
-import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
+import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
 export const CHOICE_ALLOW_ONCE = "allow_once";
@@ -101,12 +101,12 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
   ];
   if (bash?.analysis.ok) {
     const sigs = bash.analysis.signatures;
-    const executables = [...new Set(sigs.map((s) => `\`${s.executable}\``))].join(", ");
+    const commands = [...new Set(sigs.map((s) => `\`${commandName(s)}\``))].join(", ");
     choices.push({
       id: CHOICE_ALWAYS_SIGNATURE,
-      label: `Always allow ${executables} with exactly these flags (${sigs.map(formatSignature).join("; ")})`,
+      label: `Always allow ${commands} with exactly these flags and any other arguments (${sigs.map(formatSignature).join("; ")})`,
       description:
-        "Arguments are not compared: any command made only of these executables, each with exactly these flags, will run without asking in this project.",
+        "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",
       intent: "persist",
     });
   }

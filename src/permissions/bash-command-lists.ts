@@ -19,14 +19,18 @@ export const RUNS_OTHER_COMMANDS: ReadonlySet<string> = new Set([
   "xvfb-run", "catchsegv", "valgrind", "perf", "rr", "numactl", "cpulimit", "nocache", "torsocks",
   "proxychains", "proxychains4", "tsocks", "sshpass", "screen", "tmux", "run-parts", "start-stop-daemon",
   "daemonize", "sandbox-exec", "arch", "cross-env", "dotenv", "direnv", "watchexec", "nodemon", "entr",
-  "concurrently", "chronic", "ifne", "pee", "vipe", "nix-shell", "nix", "at", "batch", "crontab",
+  "concurrently", "chronic", "ifne", "pee", "vipe", "nix-shell", "nix", "guix", "at", "batch", "crontab",
+  "ssh-agent", "rlwrap", "gosu", "su-exec", "chpst", "envdir", "setuidgid", "tini", "dumb-init", "setarch",
+  "linux32", "linux64", "mpirun", "mpiexec", "srun", "cgexec", "systemd-inhibit", "winpty", "hyperfine",
+  "sshfs", "ansible",
   // privilege changes and remote commands
   "sudo", "sudoedit", "doas", "su", "runuser", "sg", "newgrp", "pkexec", "ssh", "mosh", "rsh",
   // shells
   "sh", "bash", "zsh", "dash", "ksh", "mksh", "yash", "ash", "fish", "csh", "tcsh", "elvish", "nu",
   "pwsh", "powershell", "xonsh",
-  // builtins and keywords
+  // builtins and keywords (`read`, `let`, …: they set variables such as PATH for what follows)
   "eval", "exec", "command", "builtin", "source", ".", "trap", "alias", "hash", "enable", "export",
+  "read", "mapfile", "readarray", "let", "unset", "getopts", "fc", "bind", "complete", "compgen",
   "declare", "typeset", "readonly", "local", "set", "shopt", "function", "if", "then", "else", "elif",
   "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "in", "coproc", "{", "}", "!",
   "[[", "]]",
@@ -45,7 +49,7 @@ export const RUNS_CODE_FROM_ARGUMENTS: ReadonlySet<string> = new Set([
   "swift", "dc", "awk", "mawk", "nawk", "sed", "ed", "ex", "vi", "vim", "nvim", "view", "vimdiff",
   "emacs", "emacsclient", "nano", "pico", "less", "more", "most", "pg", "man", "gdb", "lldb", "make",
   "bmake", "pmake", "cmake", "npx", "bunx", "pnpx", "uvx", "pipx", "sqlite3", "psql", "mysql", "mariadb",
-  "open", "xdg-open", "gio",
+  "open", "xdg-open", "gio", "fzf", "m4", "gnuplot", "octave", "rpm", "patch", "mvn", "sbt",
 ]);
 
 /** `find` actions that run or delete (judged on whole words: find's `-name` is not `-n -a -m -e`). */
@@ -88,6 +92,27 @@ export const FLAGS_THAT_RUN_COMMANDS: ReadonlyMap<string, CommandFlags> = new Ma
   ["scp", { short: ["S", "o", "F"] }],
   ["sftp", { short: ["S", "o", "F", "D"] }],
   ["sort", { long: ["--compress-program"] }],
+  ["split", { long: ["--filter"] }],
+  ["fd", { long: ["--exec", "--exec-batch"], short: ["x", "X"] }],
+  ["bat", { long: ["--pager"] }],
+  ["ag", { long: ["--pager"] }],
+  ["pandoc", { long: ["--filter", "--lua-filter"], short: ["F", "L"] }],
+  ["rake", { long: ["--execute", "--execute-print", "--execute-continue"], short: ["e", "p", "E"] }],
+  ["gradle", { long: ["--init-script"], short: ["I"] }],
+  ["gradlew", { long: ["--init-script"], short: ["I"] }],
+  [
+    "aria2c",
+    {
+      long: [
+        "--on-download-complete",
+        "--on-download-start",
+        "--on-download-error",
+        "--on-download-stop",
+        "--on-download-pause",
+        "--on-bt-download-complete",
+      ],
+    },
+  ],
   ["rg", { long: ["--pre"] }],
   ["zip", { long: ["--unzip-command"], short: ["T"] }],
   ["wget", { long: ["--execute", "--use-askpass"], short: ["e"] }],
@@ -214,4 +239,27 @@ export const SUBCOMMAND_TOOLS: ReadonlyMap<string, SubcommandTool> = new Map<str
   ["podman", { refused: CONTAINER_RUN }],
   ["nerdctl", { refused: CONTAINER_RUN }],
   ["kubectl", { refused: ["exec", "run", "debug", "attach", "cp", "plugin"] }],
+  ["conda", { refused: ["run", "shell", "init", "config"], noPositionals: ["install"] }],
+  ["mamba", { refused: ["run", "shell", "init", "config"], noPositionals: ["install"] }],
+  ["micromamba", { refused: ["run", "shell", "init", "config"], noPositionals: ["install"] }],
+  ["pipenv", { refused: ["run", "shell"], noPositionals: ["install"] }],
+  ["pdm", { refused: ["run", "config"], noPositionals: ["add"] }],
+  ["hatch", { refused: ["run", "shell", "config"] }],
+  ["rye", { refused: ["run", "shell", "config"], noPositionals: ["add", "install"] }],
+  ["bundle", { refused: ["exec", "config"], noPositionals: ["add"] }],
+  ["composer", { refused: ["exec", "global", "config", "create-project"], noPositionals: ["require"] }],
+  ["dotnet", { refused: ["exec", "tool", "run"], noPositionals: ["add"] }],
+  ["rustup", { refused: ["run"] }],
+  ["asdf", { refused: ["exec", "env"] }],
+  ["mise", { refused: ["exec", "x", "run", "r", "settings", "use"] }],
+  ["volta", { refused: ["run"] }],
+  ["pyenv", { refused: ["exec"] }],
+  ["rbenv", { refused: ["exec"] }],
+  ["flatpak", { refused: ["run", "enter", "override"] }],
+  ["snap", { refused: ["run"] }],
+  // The directory is recorded: it decides which repository or project configuration later
+  // commands on the line read (`cd /tmp/evil && git status` runs that repository's hooks).
+  ["cd", {}],
+  ["pushd", {}],
+  ["popd", {}],
 ]);

@@ -34,6 +34,9 @@ export function judgeCommand(base: string, words: string[]): CommandJudgement {
     const action = args.find((arg) => FIND_ACTIONS.has(arg));
     if (action) return refuse(`\`find ${action}\` runs or deletes, so its arguments cannot be ignored`);
   }
+  if (name === "printf" && flagRunningCommand(args, { short: ["v"] })) {
+    return refuse("`printf -v` sets a shell variable (such as PATH) for the commands after it");
+  }
   const commandFlag = flagRunningCommand(args, FLAGS_THAT_RUN_COMMANDS.get(name));
   if (commandFlag) return refuse(`\`${base} ${commandFlag}\` runs a command given as its value`);
   const tool = SUBCOMMAND_TOOLS.get(name);
@@ -62,7 +65,8 @@ function isListed(name: string): boolean {
     RUNS_CODE_FROM_ARGUMENTS.has(name) ||
     FLAGS_THAT_RUN_COMMANDS.has(name) ||
     SUBCOMMAND_TOOLS.has(name) ||
-    name === "find"
+    name === "find" ||
+    name === "printf"
   );
 }
 

@@ -22,7 +22,7 @@ describe("executables that run another command get no signature", () => {
     "su -c", "sudo", "doas", "ssh host", "env", "nice -n 5", "nohup", "timeout 5", "xargs", "watch -n1",
     "time", "exec", "command", "builtin", "eval", "source", ".", "busybox", "ionice -c3", "chroot /",
     "setsid", "parallel", "pkexec", "gtimeout 5", "/usr/bin/env", "/usr/bin/stdbuf -oL", "./stdbuf -oL",
-    "Sudo", "zsh -c", "tmux new-session", "cross-env A=1",
+    "Sudo", "zsh -c", "tmux new-session", "cross-env A=1", "hyperfine", "ssh-agent", "rlwrap", "setarch x86_64",
   ];
   for (const wrapper of wrappers) {
     test(wrapper, () => expectUnanalysable(`${wrapper} touch M`));
@@ -40,9 +40,23 @@ describe("tools that can run code from their arguments get no signature", () => 
     "tar -I 'touch M' -xf a.tar", "tar xIf evil a.tar", "tar --use-compress=evil -xf a", "tar --to-command=x -xf a",
     "rsync -e 'touch M' a b", "rsync --rsh=x a b", "rg --pre=./evil foo", "sort --compress-program=x f",
     "zip -TT 'touch M' a.zip f", "scp -S ./evil a b", "wget --use-askpass=x u", "go run -exec ./evil .",
-    "go build -toolexec=./evil", "bun -e 'x'", "bun --eval x", "bun -r ./evil.ts test",
+    "go build -toolexec=./evil", "bun -e 'x'", "bun --eval x", "bun -r ./evil.ts test", "fd -x touch M",
+    "fd . --exec-batch touch", "split --filter='touch M' f", "bat --pager='touch M' f", "fzf --preview 'x'",
+    "pandoc --lua-filter=x.lua a.md", "m4 x.m4", "mvn exec:exec", "gradle -I evil.gradle build",
   ];
   for (const command of commands) test(command, () => expectUnanalysable(command));
+});
+
+describe("builtins that set variables for the commands after them get no signature", () => {
+  for (const command of [
+    "printf -v PATH %s /tmp/evil",
+    "read PATH",
+    "mapfile PATH",
+    "let x=1",
+    "unset PATH",
+  ]) {
+    test(command, () => expectUnanalysable(`${command}; git status`));
+  }
 });
 
 describe("subcommand tools: code-running subcommands and global options get no signature", () => {
@@ -61,7 +75,8 @@ describe("subcommand tools: code-running subcommands and global options get no s
     "bun x cowsay", "bun add cowsay", "bun exec 'touch M'", "pip install evil", "pip3 install evil",
     "uv run x.py", "cargo install evil", "go install evil@latest", "go get evil", "go env -w GOFLAGS=-x",
     "gem install evil", "brew install evil", "gh extension install x/y", "gh alias set x --shell 'touch M'",
-    "docker run alpine touch M", "docker exec c touch M", "kubectl exec p -- touch M",
+    "docker run alpine touch M", "docker exec c touch M", "kubectl exec p -- touch M", "conda run x",
+    "pipenv run x", "bundle exec x", "dotnet tool run x", "mise exec -- x", "cd -P /tmp", "cd sr*",
   ];
   for (const command of commands) test(command, () => expectUnanalysable(command));
 });

@@ -49,6 +49,21 @@ describe("a signature grant is for one subcommand", () => {
     await expectAsked(restart, proj, ["npm run deploy", "npm exec cowsay", "npm install cowsay"]);
   });
 
+  test("a `cd src && git status` grant does not allow `cd` into another repository", async () => {
+    const { proj, restart } = setup();
+    await restart().decide(
+      check(bashTool, bash("cd src && git status"), proj),
+      recordingAsker(signatureChoice),
+    );
+    expect(
+      await restart().decide(check(bashTool, bash("cd src && git status"), proj), recordingAsker()),
+    ).toEqual({
+      allowed: true,
+      source: "grant",
+    });
+    await expectAsked(restart, proj, ["cd /tmp/evil && git status", "cd .. && git status"]);
+  });
+
   test("the choice names the subcommand and says other arguments are not compared", async () => {
     const { proj, restart } = setup();
     const asker = recordingAsker(deny);

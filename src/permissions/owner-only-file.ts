@@ -66,6 +66,9 @@ export function readOwnerOnlyFile(path: string, maxBytes: number): OwnerOnlyRead
   }
 }
 
+/** Windows reports every file as 0666; its ACLs are not mode bits, so only POSIX modes are judged. */
+const POSIX_MODES = process.platform !== "win32";
+
 interface Problem {
   reason: string;
   fix: (path: string) => string;
@@ -77,7 +80,7 @@ function untrustedFile(stats: Stats, maxBytes: number): Problem | undefined {
   if (!stats.isFile()) return { reason: `it is ${describeType(stats)}, not a regular file`, fix: removeIt };
   const owner = foreignOwner(stats);
   if (owner) return { reason: owner, fix: removeIt };
-  if ((stats.mode & 0o077) !== 0) {
+  if (POSIX_MODES && (stats.mode & 0o077) !== 0) {
     return {
       reason: `group or others can access it: mode ${octal(stats.mode)}`,
       fix: (path) => `Run \`chmod 600 ${quote(path)}\` or remove the file.`,
@@ -96,7 +99,7 @@ function untrustedDirectory(stats: Stats): Problem | undefined {
   if (!stats.isDirectory()) return { reason: "is not a directory", fix: removeIt };
   const owner = foreignOwner(stats);
   if (owner) return { reason: owner, fix: removeIt };
-  if ((stats.mode & 0o022) !== 0) {
+  if (POSIX_MODES && (stats.mode & 0o022) !== 0) {
     return {
       reason: `is writable by group or others: mode ${octal(stats.mode)}`,
       fix: (dir) => `Run \`chmod 700 ${quote(dir)}\`.`,

@@ -93,6 +93,31 @@ describe("a signature grant is for one subcommand", () => {
   });
 });
 
+describe("malformed version 2 rules allow nothing", () => {
+  test("a subcommand that is missing, an option, too long or not text fails closed", async () => {
+    const { proj, restart, writeGrantFile } = setup();
+    const rule = (signature: object) => ({ kind: "bash_signature", version: 2, signatures: [signature] });
+    writeGrantFile({
+      version: 1,
+      cwd: proj,
+      rules: [
+        rule({ executable: "git", flags: [] }),
+        rule({ executable: "git", subcommand: "status", flags: [] }),
+        rule({ executable: "git", subcommand: ["-c"], flags: [] }),
+        rule({ executable: "git", subcommand: ["status", "x", "y"], flags: [] }),
+        rule({ executable: "git", subcommand: [7], flags: [] }),
+        rule({ executable: "git", subcommand: [""], flags: [] }),
+        {
+          kind: "bash_signature",
+          version: 3,
+          signatures: [{ executable: "git", subcommand: ["status"], flags: [] }],
+        },
+      ],
+    });
+    await expectAsked(restart, proj, ["git status", "git"]);
+  });
+});
+
 describe("wrappers are never covered by a signature grant", () => {
   for (const wrapper of ["stdbuf -oL", "taskset -c 0", "flock /tmp/lock"]) {
     test(`\`${wrapper} ls\` offers no signature choice, and a stored rule for it allows nothing`, async () => {

@@ -104,7 +104,12 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: lazyPermissionGate({ home: config.home, cwd }),
+    gate: lazyPermissionGate({
+      home: config.home,
+      cwd,
+      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+    }),
     modes: modeController,
     models,
     compaction: compaction.config,

@@ -12,6 +12,9 @@ export interface SessionHeader {
   session_id: string;
   cwd: string;
   created_at: number;
+  /** The mode and model the session started with; later changes are entries. */
+  mode?: string;
+  model?: string;
   /** Present on forks. */
   fork?: { fork_id: string; source_session_id: string; source_entry_id: string };
 }
@@ -122,7 +125,7 @@ export interface SessionStore {
   /** The id of the newest entry, or null for an empty session. */
   headId(): string | null;
   liveWindow(): LiveWindow;
-  /** Mode, model and reasoning level as last recorded. */
+  /** Mode, model and reasoning level as last recorded (header, then change entries). */
   state(): SessionState;
   close(): void;
 }

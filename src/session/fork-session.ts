@@ -72,7 +72,7 @@ export function forkSession(store: SessionStore, fromEntryId: string): ForkResul
   };
   push(checkpoint);
 
-  const state = stateAt(entries, endIndex);
+  const state = stateAt(store.header, entries, endIndex);
   if (state.mode !== undefined) push({ type: "mode_change", mode: state.mode });
   if (state.model !== undefined) push({ type: "model_change", model: state.model });
   for (const [model, effort] of Object.entries(state.reasoning))

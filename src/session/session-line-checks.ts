@@ -37,10 +37,9 @@ function firstError(errors: ValueErrorIterator): string {
 
 /** `must be one of "steer", "follow_up"` for a union of literals, whose own message says only "Expected union value". */
 function literalChoices(schema: TSchema): string | undefined {
-  const members: unknown = schema.anyOf;
-  if (!Array.isArray(members) || members.length === 0) return undefined;
-  const consts: unknown[] = members.map((m: { const?: unknown }) => m.const);
-  if (consts.some((c) => c === undefined)) return undefined;
+  const members: unknown[] = Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  const consts = members.map((m) => (isObject(m) ? m.const : undefined));
+  if (consts.length === 0 || consts.some((c) => c === undefined)) return undefined;
   return `must be one of ${consts.map((c) => JSON.stringify(c)).join(", ")}`;
 }
 

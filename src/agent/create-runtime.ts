@@ -12,15 +12,15 @@ import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } fro
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
+import { newId } from "../support/ids.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
-import type { WireError } from "../wire/errors.ts";
-import { newId } from "./ids.ts";
-import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
-import { ModelController, type ProviderOptions } from "./model-controller.ts";
+import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
+import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
+import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
+import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
-import { deliverUndeliveredInputs } from "./undelivered-inputs.ts";
 
 export interface RuntimeConfig {
   cwd?: string;
@@ -42,9 +42,7 @@ export interface CreatedRuntime {
   warnings: WireError[];
 }
 
-export function createRuntime(
-  config: RuntimeConfig,
-): { ok: true; value: CreatedRuntime } | { ok: false; error: WireError } {
+export function createRuntime(config: RuntimeConfig): { ok: true; value: CreatedRuntime } | Failure {
   const warnings: WireError[] = [];
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
@@ -133,7 +131,7 @@ function openOrCreateSession(
   config: RuntimeConfig,
   start: { mode: string; model: string },
   sessionWarning: (message: string) => void,
-): { ok: true; session: SessionStore; cwd: string } | { ok: false; error: WireError } {
+): { ok: true; session: SessionStore; cwd: string } | Failure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
     if (!cwd.ok) return cwd;
@@ -167,7 +165,7 @@ function openOrCreateSession(
   return { ok: true, session, cwd: cwd.path };
 }
 
-function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; error: WireError } {
+function resolveCwd(dir: string): { ok: true; path: string } | Failure {
   try {
     const path = realpathSync(resolve(dir));
     if (!statSync(path).isDirectory())
@@ -176,8 +174,4 @@ function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; erro
   } catch {
     return fail("NOT_FOUND", `working directory ${dir} does not exist`);
   }
-}
-
-function fail(code: WireError["code"], message: string): { ok: false; error: WireError } {
-  return { ok: false, error: { code, message } };
 }

@@ -3,8 +3,9 @@
  * stdout and one line per tool call to stderr (or, with --json, every protocol event as
  * JSONL). Permission requests are answered by --allow / --yes, otherwise denied and reported.
  */
-import { handleInbound } from "../agent/commands.ts";
+
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
 import type { Message } from "../types/shared.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";

@@ -14,6 +14,9 @@ export interface CreateSessionOptions {
   cwd: string;
   /** fsync after every append (survives power loss; slower). Default false. */
   fsync?: boolean;
+  /** The mode and model the session starts with, recorded in its header for resume. */
+  mode?: string;
+  model?: string;
 }
 
 /** Throws only on IO failure (the new directory cannot be written). */
@@ -25,6 +28,8 @@ export function createSession(options: CreateSessionOptions): SessionStore {
     cwd: resolve(options.cwd),
     created_at: Date.now(),
   };
+  if (options.mode !== undefined) header.mode = options.mode;
+  if (options.model !== undefined) header.model = options.model;
   const path = sessionFilePath(options.home, header.session_id);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const locked = acquireSessionLock(join(dirname(path), LOCK_FILE));

@@ -18,7 +18,7 @@ import { buildEntry } from "./entry-record.ts";
 import { newEntryId } from "./ids.ts";
 import { liveWindowOf, windowEntriesAt } from "./live-window.ts";
 import type { HeldLock } from "./session-lock.ts";
-import { applyToState, emptyState } from "./session-state.ts";
+import { applyToState, initialState } from "./session-state.ts";
 
 export interface StoreInit {
   path: string;
@@ -45,7 +45,7 @@ export class JsonlSessionStore implements SessionStore {
   readonly #lock: HeldLock;
   readonly #fsync: boolean;
   #size: number;
-  #state: SessionState = emptyState();
+  readonly #state: SessionState;
   #closed = false;
 
   constructor(init: StoreInit) {
@@ -57,6 +57,7 @@ export class JsonlSessionStore implements SessionStore {
     this.#size = init.size;
     this.#lock = init.lock;
     this.#fsync = init.fsync;
+    this.#state = initialState(init.header);
     for (const entry of init.entries) applyToState(this.#state, entry);
   }
 

@@ -112,7 +112,10 @@ describe("forkSession", () => {
     const missing = forkSession(store, "ent_nope");
     expect(missing).toEqual({
       ok: false,
-      error: { code: "NOT_FOUND", message: `no entry ent_nope in session ${store.sessionId}` },
+      error: {
+        code: "NOT_FOUND",
+        message: `no entry or message ent_nope in session ${store.sessionId}; fork at an id from sync.live_window or message_complete`,
+      },
     });
 
     // A file where the forks/ directory should be makes the write fail.

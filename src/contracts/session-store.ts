@@ -4,24 +4,8 @@
  * to the file (it survives a kill -9 of the process), so the runtime can emit the
  * acknowledging event afterwards.
  */
+import type { LiveWindow } from "../types/agent-events.ts";
 import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
-import type { Message } from "../types/shared.ts";
-
-// The line shapes are TypeBox schemas (src/types/session-entries.ts); the store's users name
-// them through this contract.
-export type {
-  CompactionEntry,
-  ForkCheckpointEntry,
-  MessageEntry,
-  ModeChangeEntry,
-  ModelChangeEntry,
-  QueueDroppedEntry,
-  QueuedInputEntry,
-  ReasoningChangeEntry,
-  SessionEntry,
-  SessionHeader,
-  ToolResultEntry,
-} from "../types/session-entries.ts";
 
 /** An entry before the store gives it `id`, `parent_id` and `ts`. */
 export type NewEntry = SessionEntry extends infer E
@@ -29,12 +13,6 @@ export type NewEntry = SessionEntry extends infer E
     ? Omit<E, "id" | "parent_id" | "ts">
     : never
   : never;
-
-export interface LiveWindow {
-  /** Messages after the newest compaction; a compaction becomes a leading summary message. */
-  messages: Message[];
-  compaction_index?: number;
-}
 
 export interface SessionState {
   mode?: string;
@@ -52,6 +30,7 @@ export interface SessionStore {
   entries(): readonly SessionEntry[];
   /** The id of the newest entry, or null for an empty session. */
   headId(): string | null;
+  /** Messages after the newest compaction; a compaction becomes a leading summary message. */
   liveWindow(): LiveWindow;
   /** Mode, model and reasoning level as last recorded (header, then change entries). */
   state(): SessionState;

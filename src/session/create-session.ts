@@ -1,8 +1,9 @@
 /** Starts a new, empty session: `$SHARD_HOME/sessions/<ses_…>/session.jsonl` holding only its header. */
 import { mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { SessionHeader, SessionStore } from "../contracts/session-store.ts";
+import type { SessionStore } from "../contracts/session-store.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import type { SessionHeader } from "../types/session-entries.ts";
 import { newSessionId } from "./ids.ts";
 import { JsonlSessionStore } from "./jsonl-session-store.ts";
 import { LOCK_FILE, sessionFilePath } from "./paths.ts";

@@ -10,14 +10,9 @@
  * source, which recall follows through the provenance), then copies of the window's
  * message/tool_result rows — all with fresh ids and re-linked parent ids.
  */
-import type {
-  ForkCheckpointEntry,
-  NewEntry,
-  SessionEntry,
-  SessionHeader,
-  SessionStore,
-} from "../contracts/session-store.ts";
+import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import type { ForkCheckpointEntry, SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { buildEntry } from "./entry-record.ts";
 import { newEntryId, newForkId, newSessionId } from "./ids.ts";
 import { isConversationEntry, windowEntriesAt } from "./live-window.ts";

@@ -6,14 +6,9 @@
  * per entry (milliseconds on most disks instead of microseconds; see bench/session-append.ts).
  */
 import { closeSync, fsyncSync, ftruncateSync, writeSync } from "node:fs";
-import type {
-  LiveWindow,
-  NewEntry,
-  SessionEntry,
-  SessionHeader,
-  SessionState,
-  SessionStore,
-} from "../contracts/session-store.ts";
+import type { NewEntry, SessionState, SessionStore } from "../contracts/session-store.ts";
+import type { LiveWindow } from "../types/agent-events.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { buildEntry } from "./entry-record.ts";
 import { newEntryId } from "./ids.ts";
 import { liveWindowOf, windowEntriesAt } from "./live-window.ts";

@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
-import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { countLines, forEachLine, lastLines } from "./jsonl-lines.ts";
 import { allSessionFiles } from "./session-directory.ts";
 import { checkEntry, checkHeader } from "./session-line-checks.ts";

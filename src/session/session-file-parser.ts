@@ -5,7 +5,7 @@
  * does not parse or check is SESSION_CORRUPT with its line and the failing field.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
-import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { forEachLine } from "./jsonl-lines.ts";
 import { checkEntry, checkHeader, type LineCheck } from "./session-line-checks.ts";
 

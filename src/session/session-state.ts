@@ -2,7 +2,8 @@
  * Mode, model and reasoning level as last recorded in a session: the header's starting mode
  * and model, then each change entry in chain order.
  */
-import type { SessionEntry, SessionHeader, SessionState } from "../contracts/session-store.ts";
+import type { SessionState } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 
 export function initialState(header: SessionHeader): SessionState {
   const state: SessionState = { reasoning: {} };

@@ -1,9 +1,9 @@
 /** A fork point given as a message id (what clients see) forks at the entry holding that message. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { SessionEntry } from "../../src/contracts/session-store.ts";
 import { createSession } from "../../src/session/create-session.ts";
 import { forkPointIndex, forkSession } from "../../src/session/fork-session.ts";
 import { openSession } from "../../src/session/open-session.ts";
+import type { SessionEntry } from "../../src/types/session-entries.ts";
 import { assistantText, tempHome, toolResult, userText } from "./helpers.ts";
 
 let home: string;

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ForkCheckpointEntry, SessionEntry } from "../../src/contracts/session-store.ts";
 import { compactSession } from "../../src/session/compaction/compact-session.ts";
 import { createSession } from "../../src/session/create-session.ts";
 import { forkSession } from "../../src/session/fork-session.ts";
 import { windowEntriesAt } from "../../src/session/live-window.ts";
 import { openSession } from "../../src/session/open-session.ts";
+import type { ForkCheckpointEntry, SessionEntry } from "../../src/types/session-entries.ts";
 import { appendTurn } from "./conversation.ts";
 import { sha256, tempHome, userText } from "./helpers.ts";
 

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { currentBootId, processGroupsDir, processStartTime } from "../../src/tools/process-registry.ts";
+import { currentBootId, processStartTime } from "../../src/support/process-start.ts";
+import { processGroupsDir } from "../../src/tools/process-registry.ts";
 import { type AgentProcess, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { answerNextPermission, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";

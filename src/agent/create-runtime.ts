@@ -13,6 +13,7 @@ import { loadCompactionConfig } from "../session/compaction/compaction-config.ts
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
 import { newId } from "../support/ids.ts";
+import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
@@ -32,6 +33,8 @@ export interface RuntimeConfig {
   session?: string;
   tools?: string[];
   headlessPolicy?: HeadlessPolicy;
+  /** How long a `queue` request waits for an interactive client (default 5 minutes). */
+  headlessTimeoutMs?: number;
   basePrompt?: string;
   providerOptions?: ProviderOptions;
 }
@@ -47,12 +50,14 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
   const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
-  const opened = openOrCreateSession(config, sessionWarning);
-  if (!opened.ok) return opened;
-  const { session, cwd } = opened;
-
   const catalog = loadModelCatalog(config.home, config.env);
   for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
+
+  // A new session records the mode and model it starts with, so a resume runs the same ones.
+  const start = { mode: config.mode ?? "build", model: config.model ?? defaultModelId(catalog, config.env) };
+  const opened = openOrCreateSession(config, start, sessionWarning);
+  if (!opened.ok) return opened;
+  const { session, cwd } = opened;
 
   const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
     configWarning(`${w.file}: ${w.reason}`),
@@ -81,8 +86,20 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
     config.providerOptions,
   );
   for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
+  // A resume with another --mode/--model (or of a session that never recorded them) runs with
+  // different settings from those on record: record them, so the next resume keeps them.
+  try {
+    if (saved.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
+    if (saved.model !== spec.id) session.append({ type: "model_change", model: spec.id });
+  } catch (err) {
+    session.close();
+    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+  }
 
-  let tools = createBuiltinTools();
+  // Groups left running by an agent on this home that was killed -9 die before new work starts.
+  const processes = new ProcessRegistry(processGroupsDir(config.home));
+  processes.reapLeftovers();
+  let tools = createBuiltinTools({ processes });
   const recall = createRecallTool(() => session);
   tools = [...tools, recall];
   if (config.tools) {
@@ -102,11 +119,17 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: lazyPermissionGate({ home: config.home, cwd }),
+    gate: lazyPermissionGate({
+      home: config.home,
+      cwd,
+      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+    }),
     modes: modeController,
     models,
     compaction: compaction.config,
     headlessPolicy: config.headlessPolicy ?? "deny",
+    ...(config.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: config.headlessTimeoutMs } : {}),
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
   return { ok: true, value: { runtime, warnings } };
@@ -118,12 +141,14 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
  */
 function openOrCreateSession(
   config: RuntimeConfig,
+  start: { mode: string; model: string },
   sessionWarning: (message: string) => void,
 ): { ok: true; session: SessionStore; cwd: string } | Failure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
     if (!cwd.ok) return cwd;
-    return { ok: true, session: createSession({ home: config.home, cwd: cwd.path }), cwd: cwd.path };
+    const session = createSession({ home: config.home, cwd: cwd.path, ...start });
+    return { ok: true, session, cwd: cwd.path };
   }
   const opened = openSession({
     home: config.home,

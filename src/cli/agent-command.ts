@@ -1,10 +1,18 @@
 /** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
-import { discoverOpenAiModel, wantsModelDiscovery } from "../providers/discover-model.ts";
+import {
+  discoverLocalServer,
+  discoverOpenAiModel,
+  localServers,
+  nothingConfigured,
+  wantsModelDiscovery,
+} from "../providers/discover-model.ts";
+import { loadModelsFile } from "../providers/models-file.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
@@ -72,12 +80,34 @@ export function runtimeConfigFrom(
 
 /**
  * With nothing naming a model and only an OpenAI-compatible base URL, ask that server which
- * models it has. A resumed session keeps its own model.
+ * models it has. With nothing configured at all, look for a local server on the usual ports
+ * and point OPENAI_BASE_URL at it (a resumed session keeps its own model but still needs the
+ * server). `say` tells the user what was picked.
  */
-export async function discoverModelIfNeeded(config: RuntimeConfig): Promise<void> {
+export async function discoverModelIfNeeded(
+  config: RuntimeConfig,
+  say: (line: string) => void = (line) => process.stderr.write(`shard: ${line}\n`),
+): Promise<void> {
+  if (nothingConfigured(config.env) && !config.model?.startsWith("anthropic/") && !hasCustomModels(config)) {
+    const found = await discoverLocalServer(localServers(config.env));
+    if (!found) return;
+    config.env = { ...config.env, OPENAI_BASE_URL: found.baseUrl };
+    const pick = !config.model && !config.session;
+    if (pick) config.model = found.model;
+    say(
+      `no provider configured; found ${found.server.name} at ${found.baseUrl}` +
+        (pick ? `, using ${found.model}` : "") +
+        " (set SHARD_MODEL, OPENAI_BASE_URL or models.json to choose)",
+    );
+    return;
+  }
   if (config.model || config.session || !wantsModelDiscovery(config.env)) return;
   const found = await discoverOpenAiModel(config.env);
   if (found) config.model = found;
+}
+
+function hasCustomModels(config: RuntimeConfig): boolean {
+  return loadModelsFile(join(config.home, "models.json")).models.length > 0;
 }
 
 export async function agentCommand(argv: string[]): Promise<number> {
@@ -111,21 +141,34 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.stderr.write(`shard agent: warning: ${warning.message}\n`);
     runtime.emit({ type: "error", ...warning, fatal: false });
   }
-  // A signal ends the agent like stdin EOF does: abort work, release the session lock.
+  // A signal ends the agent like stdin EOF does: abort work (killing a running bash group),
+  // tell the client the turn ended, release the session lock. The handlers stay installed
+  // until that is done, so a second signal cannot kill the agent half-way (ARCHITECTURE §3).
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  let stopCode = 0;
+  const onStop = (code: number) => {
+    if (stopCode === 0) stopCode = code;
+    stop.abort();
+  };
+  const onSigterm = () => onStop(143);
+  const onSigint = () => onStop(130);
+  // A closed terminal must not orphan the bash group either.
+  const onSighup = () => onStop(129);
   // The client stopped reading (EPIPE): nobody can see the agent any more, so stop like on EOF.
-  process.stdout.once("error", onSignal);
-  await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
-  process.off("SIGTERM", onSignal);
-  process.off("SIGINT", onSignal);
-  await out.flush();
-  if (stop.signal.aborted) {
-    // A pending stdin read keeps the process alive; exit once stdout has drained.
-    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-    process.exit(143);
+  const onStdoutError = () => onStop(143);
+  process.on("SIGTERM", onSigterm);
+  process.on("SIGINT", onSigint);
+  process.on("SIGHUP", onSighup);
+  process.stdout.on("error", onStdoutError);
+  try {
+    await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
+    await out.flush();
+    // exitCode, never process.exit() (ARCHITECTURE §3): the last events must reach the client.
+    if (stop.signal.aborted) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  } finally {
+    process.off("SIGTERM", onSigterm);
+    process.off("SIGINT", onSigint);
+    process.off("SIGHUP", onSighup);
   }
-  return 0;
+  return stopCode;
 }

@@ -7,6 +7,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { newId } from "../../support/ids.ts";
+import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCreateCommand } from "../../types/orchestrator.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
@@ -69,13 +70,23 @@ export type CreateParams = Omit<AgentCreateCommand, "type" | "id">;
 export class Registry {
   private readonly agents = new Map<string, AgentRecord>();
   private readonly manifests: ManifestStore;
+  /** Runtime process groups on record, so a daemon killed -9 leaves nothing the next one misses. */
+  private readonly groups: ProcessRegistry;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
+    this.groups = new ProcessRegistry(processGroupsDir(options.home));
   }
 
-  /** Lists every durable agent again after a daemon restart; runtimes start on demand. */
+  /**
+   * Kills the process groups a dead daemon or a dead runtime recorded (checked by start time,
+   * so a reused pid is never touched), then lists every durable agent again. Runtimes start
+   * on demand.
+   */
   load(): void {
+    const killed = this.groups.reapLeftovers();
+    if (killed.length > 0)
+      this.options.log(`killed ${killed.length} leftover process group(s): ${killed.join(", ")}`);
     const { manifests, problems } = this.manifests.loadAll();
     for (const p of problems) this.options.log(`agent ${p.agent_id}: manifest skipped: ${p.reason}`);
     for (const manifest of manifests) {
@@ -256,6 +267,8 @@ export class Registry {
       onExit: (exit) => this.onExit(record, process, exit),
     });
     record.process = process;
+    const untrack = this.groups.track(process.pid, `shard agent ${agentId}`);
+    void process.whenExited.then(untrack);
     return process.ready;
   }
 

@@ -212,6 +212,27 @@ describe("the daemon process", () => {
     b.close();
   });
 
+  test("a graceful daemon.shutdown lets the running turn finish, then exits", async () => {
+    const home = mockHome(llm().url);
+    const daemon = new DaemonProcess(home);
+    processes.push(daemon);
+    await daemon.url();
+    const a = await daemon.client();
+    const created = await a.ok({ type: "agent.create", cwd: tempDir("cwd"), model: "mock/chat" });
+    const agentId = created.agent_id;
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue({ steps: [{ text: "first half" }, { delay_ms: 800 }, { text: ", second half" }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "take a moment" });
+    await a.waitAgent(agentId, "message_delta", from);
+    await a.ok({ type: "daemon.shutdown" });
+    const end = await a.waitAgent(agentId, "turn_end", from);
+    expect(end.turn_id).toBeString();
+    const done = a.agentEvents(agentId, from).find((m) => m.type === "message_complete" && m.message.role === "assistant");
+    expect(JSON.stringify(done?.message)).toContain("first half, second half");
+    expect(await daemon.exited).toBe(0);
+  });
+
   test("a second daemon on the same home exits with a message naming the running one", async () => {
     const home = mockHome(llm().url);
     const first = new DaemonProcess(home);

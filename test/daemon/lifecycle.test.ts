@@ -228,7 +228,9 @@ describe("the daemon process", () => {
     await a.ok({ type: "daemon.shutdown" });
     const end = await a.waitAgent(agentId, "turn_end", from);
     expect(end.turn_id).toBeString();
-    const done = a.agentEvents(agentId, from).find((m) => m.type === "message_complete" && m.message.role === "assistant");
+    const done = a
+      .agentEvents(agentId, from)
+      .find((m) => m.type === "message_complete" && m.message.role === "assistant");
     expect(JSON.stringify(done?.message)).toContain("first half, second half");
     expect(await daemon.exited).toBe(0);
   });

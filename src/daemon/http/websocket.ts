@@ -23,6 +23,8 @@ export interface WebSocketOptions {
 
 /** Seconds without traffic before the server pings (and, unanswered, drops the peer). */
 export const WS_IDLE_TIMEOUT_S = 30;
+/** Bun's own backpressure limit sits this far above the cap. */
+export const LARGE_FRAME_ALLOWANCE_BYTES = 64 * 1024 * 1024;
 /** Close code for a client whose outbound buffer went over the cap (RFC 6455 1008 policy violation). */
 export const CLOSE_SLOW_CLIENT = 1008;
 
@@ -30,6 +32,7 @@ class WsClient implements DaemonClient {
   readonly id = newId("conn");
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private largestInFlight = 0;
 
   constructor(
     private readonly ws: ServerWebSocket<WsData>,
@@ -39,17 +42,30 @@ class WsClient implements DaemonClient {
 
   send(message: DaemonMessage): void {
     if (this.closed) return;
-    // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
     const frame = JSON.stringify(message);
-    const status = this.ws.send(frame);
-    // Like the socket's buffer: what waits behind this frame counts, so one large frame is fine.
-    const buffered = this.ws.getBufferedAmount() - frame.length;
-    if (status === 0 || buffered > this.options.outboundCapBytes) {
-      this.options.log(`connection ${this.id}: closed: ${buffered} bytes unread, over the outbound cap`);
-      this.shut(
-        `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
-      );
+    // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
+    if (this.ws.send(frame) === 0) {
+      this.overCap(this.ws.getBufferedAmount());
+      return;
     }
+    const buffered = this.ws.getBufferedAmount();
+    if (buffered <= this.options.outboundCapBytes) {
+      this.largestInFlight = 0;
+      return;
+    }
+    // Like the socket's buffer, the cap counts what waits behind the largest frame in flight,
+    // so one large frame (a long message_complete) never closes a client that is reading.
+    this.largestInFlight = Math.max(this.largestInFlight, Buffer.byteLength(frame));
+    if (buffered - this.largestInFlight > this.options.outboundCapBytes) this.overCap(buffered);
+  }
+
+  private overCap(buffered: number): void {
+    this.options.log(
+      `connection ${this.id}: closed: ${buffered} bytes unread, over the ${this.options.outboundCapBytes}-byte outbound cap`,
+    );
+    this.shut(
+      `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
+    );
   }
 
   receive(frame: string | Buffer): void {
@@ -102,8 +118,9 @@ export function websocketHandler(broker: Broker, options: WebSocketOptions): Web
     data: { principal: "" },
     // Bun closes past this; frames between our limit and it get INVALID_REQUEST instead.
     maxPayloadLength: options.maxMessageBytes * 2,
-    // Above our cap, so a frame is never dropped before send() sees the buffer over the cap.
-    backpressureLimit: options.outboundCapBytes * 2,
+    // Room for our cap plus one large frame: Bun never drops a frame before our own check
+    // (which closes the client) has seen the buffer over the cap.
+    backpressureLimit: options.outboundCapBytes + LARGE_FRAME_ALLOWANCE_BYTES,
     closeOnBackpressureLimit: false,
     idleTimeout: WS_IDLE_TIMEOUT_S,
     sendPings: true,

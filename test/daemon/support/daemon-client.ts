@@ -125,7 +125,15 @@ export class DaemonClient {
       if (pred(this.messages[i]!)) return Promise.resolve(this.messages[i]!);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`timed out; got: ${this.messages.map((m) => m.type).join(", ")}`)),
+        () =>
+          reject(
+            new Error(
+              `timed out after ${this.messages.length} messages; the last: ${this.messages
+                .slice(-20)
+                .map((m) => m.type)
+                .join(", ")}${this.closed ? `; closed: ${this.closeReason}` : ""}`,
+            ),
+          ),
         timeoutMs,
       );
       this.waiters.push({

@@ -194,3 +194,81 @@ describe("headless queue policy", () => {
     await watcher.waitAgent(agentId, "turn_end");
   });
 });
+
+describe("hierarchical routing", () => {
+  test("a child's request goes to the nearest interactive ancestor, keeping the child's agent_id", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const parentClient = await harness.unixClient();
+    const childWatcher = await harness.unixClient();
+    const grandparent = await harness.createAgent(parentClient);
+    const parent = await harness.createAgent(parentClient, { parent_agent_id: grandparent });
+    const child = await harness.createAgent(parentClient, { parent_agent_id: parent });
+    await parentClient.ok({ type: "agent.attach", agent_id: parent });
+    // Observers do not count: without routing, the headless path would deny at once.
+    await childWatcher.ok({ type: "agent.attach", agent_id: child, role: "observer" });
+    const from = parentClient.messages.length;
+    const req = await askBash(childWatcher, child);
+    const shown = await parentClient.waitFor((m) => m.type === "permission_request", from);
+    expect(shown).toMatchObject({ agent_id: child, request_id: req.request_id });
+    await parentClient.ok({
+      type: "permission_response",
+      agent_id: child,
+      request_id: req.request_id,
+      decision: "allow",
+    });
+    const resolved = await childWatcher.waitAgent(child, "permission_resolved");
+    expect(resolved.decision).toBe("allow");
+    expect(resolved.source).toMatch(/^conn_/);
+    // The ancestor's client sees it close too, still under the child's id.
+    expect(await parentClient.waitAgent(child, "permission_resolved", from)).toMatchObject({
+      request_id: req.request_id,
+    });
+    await childWatcher.waitAgent(child, "turn_end");
+  });
+
+  test("an ancestor that reconnects is shown the child's open request again", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const first = await harness.unixClient();
+    const watcher = await harness.unixClient();
+    const parent = await harness.createAgent(first);
+    const child = await harness.createAgent(first, { parent_agent_id: parent, headless_policy: "queue" });
+    await first.ok({ type: "agent.attach", agent_id: parent });
+    await watcher.ok({ type: "agent.attach", agent_id: child, role: "observer" });
+    const req = await askBash(watcher, child);
+    await first.waitFor((m) => m.type === "permission_request" && m.request_id === req.request_id);
+    first.close();
+    await first.whenClosed();
+    const again = await harness.unixClient();
+    await again.ok({ type: "agent.attach", agent_id: parent });
+    const shown = await again.waitFor((m) => m.type === "permission_request");
+    expect(shown).toMatchObject({ agent_id: child, request_id: req.request_id });
+    await again.ok({
+      type: "permission_response",
+      agent_id: child,
+      request_id: req.request_id,
+      decision: "allow",
+    });
+    expect((await watcher.waitAgent(child, "permission_resolved")).decision).toBe("allow");
+    await watcher.waitAgent(child, "turn_end");
+  });
+
+  test("a client of an unrelated agent cannot answer", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const stranger = await harness.unixClient();
+    const watcher = await harness.unixClient();
+    const other = await harness.createAgent(stranger);
+    const child = await harness.createAgent(watcher, { headless_policy: "queue" });
+    await stranger.ok({ type: "agent.attach", agent_id: other });
+    await watcher.ok({ type: "agent.attach", agent_id: child, role: "observer" });
+    const req = await askBash(watcher, child);
+    const res = await stranger.request({
+      type: "permission_response",
+      agent_id: child,
+      request_id: req.request_id,
+      decision: "allow",
+    });
+    expect(res.error.code).toBe("NOT_ATTACHED");
+    await watcher.ok({ type: "abort", agent_id: child });
+    await watcher.waitAgent(child, "turn_end");
+  });
+});

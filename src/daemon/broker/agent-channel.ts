@@ -29,6 +29,8 @@ export interface Attachment {
 export class AgentChannel {
   snapshot: AgentSnapshot = emptySnapshot();
   readonly attachments = new Map<string, Attachment>();
+  /** Clients of an ancestor that were shown a request of this agent, by request id. */
+  readonly delegates = new Map<string, Map<string, DaemonClient>>();
   /** The sanitized overview last broadcast as `agent_activity`. */
   activity: Activity = { phase: "idle" };
   /** Whether any generation has reached readiness since the daemon started. */

@@ -14,7 +14,12 @@ export interface BrokerContext {
   broadcast(event: OrchestratorEvent): void;
   /** Whether the client is still connected (an await may outlive it). */
   isOpen(client: DaemonClient): boolean;
-  /** Re-checks the headless timers after an attachment of `agentId` was added or removed. */
-  respondersChanged(agentId: string, before: boolean): void;
+  /**
+   * An attachment of `agentId` was added (`joined`) or removed: re-checks the headless timers of
+   * it and its descendants, and shows a joining responder the requests routed to it.
+   */
+  respondersChanged(agentId: string, joined?: DaemonClient): void;
+  /** Whether `client` answers for `agentId` as an interactive client of its nearest responding ancestor. */
+  answersFor(client: DaemonClient, agentId: string): boolean;
   requestShutdown(force: boolean): void;
 }

@@ -21,6 +21,7 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
+import { type Hierarchy, responderChannel, selfAndDescendants } from "./responder-routing.ts";
 import { RuntimeForwarder } from "./runtime-forwarder.ts";
 
 export interface BrokerOptions {
@@ -67,8 +68,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     this.clients.delete(client.id);
     this.forwarder.clientClosed(client.id);
     for (const channel of this.channels.values()) {
-      const before = channel.hasInteractive();
-      if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId, before);
+      if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId);
     }
   }
 
@@ -141,11 +141,71 @@ export class Broker implements BrokerContext, RegistryEvents {
     for (const client of this.clients.values()) client.send(event);
   }
 
-  respondersChanged(agentId: string, before: boolean): void {
-    const channel = this.channel(agentId);
-    const now = channel.hasInteractive();
-    if (now && !before) channel.requests.responderArrived();
-    if (!now && before) channel.requests.responderLeft(channel.snapshot.pending_requests);
+  respondersChanged(agentId: string, joined?: DaemonClient): void {
+    for (const id of selfAndDescendants(this.hierarchy, agentId)) {
+      const channel = this.channels.get(id);
+      if (!channel || channel.snapshot.pending_requests.length === 0) continue;
+      const target = responderChannel(this.hierarchy, id);
+      if (!target) {
+        channel.requests.responderLeft(channel.snapshot.pending_requests);
+        continue;
+      }
+      channel.requests.responderArrived();
+      // Delegation survives an ancestor's reconnect: its new attachment sees the child's requests.
+      if (
+        joined &&
+        id !== agentId &&
+        target.agentId === agentId &&
+        target.attachments.get(joined.id)?.role === "interactive"
+      ) {
+        for (const request of channel.snapshot.pending_requests)
+          this.delegate(channel, { ...request, agent_id: id }, [joined]);
+      }
+    }
+  }
+
+  answersFor(client: DaemonClient, agentId: string): boolean {
+    return responderChannel(this.hierarchy, agentId)?.attachments.get(client.id)?.role === "interactive";
+  }
+
+  private readonly hierarchy: Hierarchy = {
+    parentOf: (agentId) => this.registry.get(agentId)?.manifest.parent_agent_id,
+    channelOf: (agentId) => this.channels.get(agentId),
+    agentIds: () => this.registry.list().map((a) => a.manifest.agent_id),
+  };
+
+  /** Shows a request of `channel`'s agent to clients of an ancestor (not attached to the agent itself). */
+  private delegate(channel: AgentChannel, request: PendingRequest, clients: DaemonClient[]): void {
+    let shown = channel.delegates.get(request.request_id);
+    for (const client of clients) {
+      if (channel.attachments.has(client.id)) continue;
+      if (!shown) {
+        shown = new Map();
+        channel.delegates.set(request.request_id, shown);
+      }
+      shown.set(client.id, client);
+      client.send(request);
+    }
+  }
+
+  /** Routes a new request: to the agent's attachments (already fanned out) or its nearest responding ancestor. */
+  private routeRequest(channel: AgentChannel, request: PendingRequest): void {
+    const target = responderChannel(this.hierarchy, channel.agentId);
+    if (target && target !== channel) {
+      const responders = [...target.attachments.values()]
+        .filter((a) => a.role === "interactive")
+        .map((a) => a.client);
+      this.delegate(channel, request, responders);
+    }
+    channel.requests.asked(request, target !== undefined);
+  }
+
+  /** `*_resolved` also reaches every ancestor client the request was shown to. */
+  private closeDelegated(channel: AgentChannel, event: AgentEvent & { request_id: string }): void {
+    const shown = channel.delegates.get(event.request_id);
+    channel.delegates.delete(event.request_id);
+    for (const client of shown?.values() ?? [])
+      if (this.isOpen(client) && !channel.attachments.has(client.id)) client.send(event);
   }
 
   requestShutdown(force: boolean): void {
@@ -187,11 +247,12 @@ export class Broker implements BrokerContext, RegistryEvents {
     switch (event.type) {
       case "permission_request":
       case "ui_request":
-        channel.requests.asked(event, channel.hasInteractive());
+        this.routeRequest(channel, event);
         break;
       case "permission_resolved":
       case "ui_resolved":
         channel.requests.resolved(event.request_id);
+        this.closeDelegated(channel, event);
         break;
       default:
         break;
@@ -207,6 +268,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     if (ended) {
       const channel = this.channel(agentId);
       channel.requests.reset();
+      channel.delegates.clear();
       this.setActivity(
         channel,
         { phase: ended.expected ? "idle" : "error" },

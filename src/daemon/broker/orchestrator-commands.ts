@@ -61,6 +61,12 @@ export async function handleRegistryCommand(
     }
     case "agent.create": {
       const { type: _type, id: _id, ...params } = command;
+      if (params.parent_agent_id !== undefined && !ctx.registry.get(params.parent_agent_id)) {
+        return fail({
+          code: "INVALID_REQUEST",
+          message: `agent.create: field "parent_agent_id": no agent ${params.parent_agent_id}; agent.list shows the agents`,
+        });
+      }
       const created = await ctx.registry.create(params);
       if (!created.ok) return fail(created.error);
       const info = ctx.agentInfo(created.agent_id);
@@ -77,13 +83,12 @@ export async function handleRegistryCommand(
     case "agent.detach": {
       if (!ctx.registry.get(command.agent_id)) return fail(notFound(command.agent_id));
       const channel = ctx.channel(command.agent_id);
-      const before = channel.hasInteractive();
       if (!channel.attachments.delete(client.id)) {
         return fail(
           failure("NOT_ATTACHED", `this connection is not attached to agent ${command.agent_id}`).error,
         );
       }
-      ctx.respondersChanged(command.agent_id, before);
+      ctx.respondersChanged(command.agent_id);
       client.send(okResponse(command));
       return;
     }
@@ -123,11 +128,10 @@ async function attach(ctx: BrokerContext, client: DaemonClient, command: Attach)
   const channel = ctx.channel(agentId);
   const info = ctx.agentInfo(agentId);
   if (!info) return;
-  const before = channel.hasInteractive();
   client.send(okResponse(command, { status: info.status, info }));
   client.send(channel.sync());
   channel.attachments.set(client.id, { client, role: command.role ?? "interactive" });
-  ctx.respondersChanged(agentId, before);
+  ctx.respondersChanged(agentId, client);
 }
 
 function allInfo(ctx: BrokerContext) {

@@ -23,6 +23,7 @@ import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-command
 import { RequestArbiter } from "./request-arbiter.ts";
 import { type Hierarchy, responderChannel, selfAndDescendants } from "./responder-routing.ts";
 import { RuntimeForwarder } from "./runtime-forwarder.ts";
+import { asSessionCommand, handleSessionCommand } from "./session-commands.ts";
 
 export interface BrokerOptions {
   /** How long an unanswerable request waits before the headless path denies it. */
@@ -84,6 +85,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
       const registryCommand = asRegistryCommand(checked.message);
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
+      const sessionCommand = asSessionCommand(checked.message);
+      if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
       const type = salvageCorrelation(checked.message);
       const known = ORCHESTRATOR_COMMANDS.has(type.type);
       client.send(

@@ -20,6 +20,7 @@ import {
   RuntimeProcess,
   type RuntimeReady,
 } from "./runtime-process.ts";
+import { lookUpSession } from "./session-lookup.ts";
 
 export interface GenerationEnded {
   exit: RuntimeExit;
@@ -111,18 +112,29 @@ export class Registry {
     return this.agents.get(agentId)?.runtimeState === "running";
   }
 
-  /** Managed create: the manifest is on disk before the runtime starts. */
+  get home(): string {
+    return this.options.home;
+  }
+
+  /** The durable agent that drives `sessionId`, if one was created for it or adopted it. */
+  bySession(sessionId: string): DurableAgent | undefined {
+    for (const agent of this.agents.values()) if (agent.manifest.session_id === sessionId) return agent;
+    return undefined;
+  }
+
+  /**
+   * Managed create (a fresh session), or legacy adoption of `session_id`: the manifest is on
+   * disk before the runtime starts, and a start failure keeps it for a retry.
+   */
   async create(
     params: CreateParams,
   ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
-    if (params.session_id !== undefined) {
-      return failure(
-        "INVALID_REQUEST",
-        "agent.create: adopting a session_id is not supported by this daemon yet; omit it to create a new session",
-      );
-    }
     const cwd = canonicalDirectory(params.cwd);
     if (!cwd.ok) return cwd;
+    if (params.session_id !== undefined) {
+      const adoptable = this.adoptable(params.session_id, cwd.path);
+      if (!adoptable.ok) return adoptable;
+    }
     const model = modelId(params.model, params.provider);
     const manifest: AgentManifest = {
       version: 1,
@@ -130,6 +142,7 @@ export class Registry {
       cwd: cwd.path,
       created_at: Date.now(),
       headless_policy: params.headless_policy ?? "deny",
+      ...(params.session_id !== undefined ? { session_id: params.session_id } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(params.mode !== undefined ? { mode: params.mode } : {}),
       ...(params.tools !== undefined ? { tools: params.tools } : {}),
@@ -149,6 +162,27 @@ export class Registry {
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
+  }
+
+  /** Adoption rules (PROTOCOL §10.1): once per session, only from its own project, only if it can be restored. */
+  private adoptable(sessionId: string, cwd: string): { ok: true } | Failure {
+    const owner = this.bySession(sessionId);
+    if (owner) {
+      return failure(
+        "INVALID_REQUEST",
+        `agent.create: session ${sessionId} is already adopted by agent ${owner.manifest.agent_id}; attach to it, or use session.activate`,
+      );
+    }
+    const session = lookUpSession(this.options.home, sessionId);
+    if (!session.ok) return session;
+    const sessionCwd = canonicalDirectory(session.cwd);
+    if (!sessionCwd.ok || sessionCwd.path !== cwd) {
+      return failure(
+        "INVALID_REQUEST",
+        `agent.create: session ${sessionId} belongs to another project (${session.cwd}); pass its cwd`,
+      );
+    }
+    return { ok: true };
   }
 
   /** Starts a generation unless one is running or starting (concurrent callers share it). */

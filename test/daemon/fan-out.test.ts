@@ -73,3 +73,29 @@ for (const transport of ["unix", "websocket"] as const) {
     });
   });
 }
+
+describe("controls through the daemon", () => {
+  test("set_mode and set_model reach the runtime; mode_changed and model_changed reach every attachment", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const a = await harness.unixClient();
+    const b = await harness.wsClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    await b.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    const modes = await a.ok({ type: "list_modes", agent_id: agentId });
+    expect(modes.active).toBe("build");
+    expect(await a.ok({ type: "set_mode", agent_id: agentId, mode: "plan" })).toEqual({
+      previous_mode: "build",
+      mode: "plan",
+    });
+    expect(await b.waitAgent(agentId, "mode_changed")).toMatchObject({
+      previous_mode: "build",
+      mode: "plan",
+    });
+    const switched = await a.ok({ type: "set_model", agent_id: agentId, model: "mockresp/resp" });
+    expect(switched.active.id).toBe("mockresp/resp");
+    expect((await b.waitAgent(agentId, "model_changed")).active.id).toBe("mockresp/resp");
+    const status = await b.ok({ type: "agent.status", agent_id: agentId });
+    expect(status.agents[0]).toMatchObject({ mode: "plan", model: "mockresp/resp", provider: "mockresp" });
+  });
+});

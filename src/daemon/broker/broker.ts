@@ -21,7 +21,13 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
-import { type Hierarchy, responderChannel, selfAndDescendants } from "./responder-routing.ts";
+import {
+  closeDelegated,
+  type Hierarchy,
+  responderChannel,
+  respondersChanged,
+  routeRequest,
+} from "./responder-routing.ts";
 import { RuntimeForwarder } from "./runtime-forwarder.ts";
 import { asSessionCommand, handleSessionCommand } from "./session-commands.ts";
 
@@ -145,26 +151,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   respondersChanged(agentId: string, joined?: DaemonClient): void {
-    for (const id of selfAndDescendants(this.hierarchy, agentId)) {
-      const channel = this.channels.get(id);
-      if (!channel || channel.snapshot.pending_requests.length === 0) continue;
-      const target = responderChannel(this.hierarchy, id);
-      if (!target) {
-        channel.requests.responderLeft(channel.snapshot.pending_requests);
-        continue;
-      }
-      channel.requests.responderArrived();
-      // Delegation survives an ancestor's reconnect: its new attachment sees the child's requests.
-      if (
-        joined &&
-        id !== agentId &&
-        target.agentId === agentId &&
-        target.attachments.get(joined.id)?.role === "interactive"
-      ) {
-        for (const request of channel.snapshot.pending_requests)
-          this.delegate(channel, { ...request, agent_id: id }, [joined]);
-      }
-    }
+    respondersChanged(this.hierarchy, agentId, joined);
   }
 
   answersFor(client: DaemonClient, agentId: string): boolean {
@@ -176,40 +163,6 @@ export class Broker implements BrokerContext, RegistryEvents {
     channelOf: (agentId) => this.channels.get(agentId),
     agentIds: () => this.registry.list().map((a) => a.manifest.agent_id),
   };
-
-  /** Shows a request of `channel`'s agent to clients of an ancestor (not attached to the agent itself). */
-  private delegate(channel: AgentChannel, request: PendingRequest, clients: DaemonClient[]): void {
-    let shown = channel.delegates.get(request.request_id);
-    for (const client of clients) {
-      if (channel.attachments.has(client.id)) continue;
-      if (!shown) {
-        shown = new Map();
-        channel.delegates.set(request.request_id, shown);
-      }
-      shown.set(client.id, client);
-      client.send(request);
-    }
-  }
-
-  /** Routes a new request: to the agent's attachments (already fanned out) or its nearest responding ancestor. */
-  private routeRequest(channel: AgentChannel, request: PendingRequest): void {
-    const target = responderChannel(this.hierarchy, channel.agentId);
-    if (target && target !== channel) {
-      const responders = [...target.attachments.values()]
-        .filter((a) => a.role === "interactive")
-        .map((a) => a.client);
-      this.delegate(channel, request, responders);
-    }
-    channel.requests.asked(request, target !== undefined);
-  }
-
-  /** `*_resolved` also reaches every ancestor client the request was shown to. */
-  private closeDelegated(channel: AgentChannel, event: AgentEvent & { request_id: string }): void {
-    const shown = channel.delegates.get(event.request_id);
-    channel.delegates.delete(event.request_id);
-    for (const client of shown?.values() ?? [])
-      if (this.isOpen(client) && !channel.attachments.has(client.id)) client.send(event);
-  }
 
   requestShutdown(force: boolean): void {
     this.options.requestShutdown(force);
@@ -250,12 +203,12 @@ export class Broker implements BrokerContext, RegistryEvents {
     switch (event.type) {
       case "permission_request":
       case "ui_request":
-        this.routeRequest(channel, event);
+        routeRequest(this.hierarchy, channel, event);
         break;
       case "permission_resolved":
       case "ui_resolved":
         channel.requests.resolved(event.request_id);
-        this.closeDelegated(channel, event);
+        closeDelegated(channel, event);
         break;
       default:
         break;

@@ -172,6 +172,33 @@ describe("runtime generations", () => {
     expect(JSON.stringify(completed?.message)).toContain("almost done");
   });
 
+  test("during a deferred terminate the runtime still takes answers, then stops", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command: "echo bye" } } }] },
+      { steps: [{ text: "ok" }] },
+    );
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "one last thing" });
+    const req = await a.waitAgent(agentId, "permission_request", from);
+    expect(await a.ok({ type: "agent.terminate", agent_id: agentId })).toEqual({ deferred: true });
+    // Still attachable while it finishes.
+    const watcher = await harness.unixClient();
+    await watcher.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    await a.ok({
+      type: "permission_response",
+      agent_id: agentId,
+      request_id: req.request_id,
+      decision: "allow",
+    });
+    expect((await a.waitAgent(agentId, "permission_resolved", from)).decision).toBe("allow");
+    await a.waitAgent(agentId, "turn_end", from);
+    await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped", from);
+  });
+
   test("terminate stops an idle runtime at once; the durable agent stays", async () => {
     harness = await DaemonHarness.start(llm().url);
     const a = await harness.unixClient();

@@ -59,7 +59,7 @@ export async function handleAgentCommand(
     }
     return answer(ctx, client, channel, command);
   }
-  if (!ctx.registry.isRunning(agentId)) {
+  if (!ctx.registry.isServing(agentId)) {
     if (!RESTORES.has(command.type)) return notRunning(client, command, agentId);
     const started = await ctx.registry.ensureRunning(agentId);
     if (!started.ok) return reply({ ...started.error, data: { agent_id: agentId } });

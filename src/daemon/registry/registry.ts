@@ -108,8 +108,14 @@ export class Registry {
     return this.agents.get(agentId);
   }
 
-  isRunning(agentId: string): boolean {
-    return this.agents.get(agentId)?.runtimeState === "running";
+  /**
+   * Whether a ready runtime takes commands: running, or finishing its work before a deferred
+   * terminate (its answers must still reach it), but not once its input is closed.
+   */
+  isServing(agentId: string): boolean {
+    const record = this.agents.get(agentId);
+    if (!record?.process || record.process.exited || record.stopping !== undefined) return false;
+    return record.runtimeState === "running" || record.runtimeState === "stopping";
   }
 
   get home(): string {
@@ -191,7 +197,7 @@ export class Registry {
     if (!record)
       return Promise.resolve(failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`));
     if (record.starting) return record.starting;
-    if (record.process && !record.process.exited && record.runtimeState !== "stopping") {
+    if (record.process && !record.process.exited && record.stopping === undefined) {
       return record.process.ready;
     }
     if (record.process && !record.process.exited) {
@@ -213,7 +219,7 @@ export class Registry {
   /** A line to the live runtime; false when there is none. */
   send(agentId: string, message: object): boolean {
     const record = this.agents.get(agentId);
-    if (!record?.process || record.runtimeState !== "running") return false;
+    if (!record?.process || !this.isServing(agentId)) return false;
     return record.process.send(message);
   }
 

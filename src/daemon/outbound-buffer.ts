@@ -1,14 +1,22 @@
 /**
  * A connection's bounded outbound buffer (ARCHITECTURE §6.1, PROTOCOL P2): bytes the peer has
  * not taken yet wait here; past the cap the connection is closed rather than slowing anyone.
- * The cap counts what waits behind the message being written, so one large message (a long
+ * The cap counts what waits behind the write in progress, so one large message (a long
  * `message_complete`) never closes a client that is reading.
+ *
+ * Messages queued in one task (say, every event of one chunk of runtime output) leave in one
+ * write at the end of it: one syscall per client per chunk, not one per event.
  */
 export const DEFAULT_OUTBOUND_CAP_BYTES = 8 * 1024 * 1024;
 
 export class OutboundBuffer {
-  private readonly queue: Uint8Array[] = [];
+  /** `queue[0]` is the write in progress while `blocked`; the rest waits behind it. */
+  private queue: Uint8Array[] = [];
   private queuedBytes = 0;
+  private scheduled = false;
+  /** The peer took less than offered: wait for its drain before writing again. */
+  private blocked = false;
+  private cleared = false;
 
   constructor(
     /** Writes what it can, returns how many bytes it took (0 when the peer is full). */
@@ -22,35 +30,45 @@ export class OutboundBuffer {
   }
 
   push(bytes: Uint8Array): void {
-    if (this.queue.length === 0) {
-      const taken = this.write(bytes);
-      if (taken >= bytes.length) return;
-      bytes = bytes.subarray(Math.max(0, taken));
-    }
+    if (this.cleared) return;
     this.queue.push(bytes);
     this.queuedBytes += bytes.length;
-    const behindHead = this.queuedBytes - (this.queue[0]?.length ?? 0);
-    if (behindHead > this.capBytes) this.overCap(this.queuedBytes);
+    if (this.blocked) {
+      // Only a peer that has not taken the last write can fall behind.
+      const behind = this.queuedBytes - (this.queue[0]?.length ?? 0);
+      if (behind > this.capBytes) this.overCap(this.queuedBytes);
+      return;
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
   }
 
   /** The peer can take more (the socket's drain). */
   drain(): void {
-    while (this.queue.length > 0) {
-      const head = this.queue[0];
-      if (!head) break;
-      const taken = this.write(head);
-      if (taken <= 0) return;
-      this.queuedBytes -= Math.min(taken, head.length);
-      if (taken < head.length) {
-        this.queue[0] = head.subarray(taken);
-        return;
-      }
-      this.queue.shift();
-    }
+    this.blocked = false;
+    this.flush();
   }
 
   clear(): void {
-    this.queue.length = 0;
+    this.cleared = true;
+    this.queue = [];
     this.queuedBytes = 0;
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.blocked || this.queue.length === 0) return;
+    const blob = this.queue.length === 1 ? (this.queue[0] as Uint8Array) : Buffer.concat(this.queue);
+    const taken = Math.max(0, this.write(blob));
+    if (taken >= blob.length) {
+      this.queue = [];
+      this.queuedBytes = 0;
+      return;
+    }
+    this.queue = [blob.subarray(taken)];
+    this.queuedBytes = blob.length - taken;
+    this.blocked = true;
   }
 }

@@ -7,9 +7,9 @@ import { chmodSync } from "node:fs";
 import type { Socket, UnixSocketListener } from "bun";
 import { newId } from "../support/ids.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
-import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import type { Broker } from "./broker/broker.ts";
 import type { DaemonClient, DaemonMessage } from "./broker/daemon-client.ts";
+import { EncodedMessage } from "./broker/encoded-message.ts";
 import { daemonHello } from "./daemon-hello.ts";
 import { OutboundBuffer } from "./outbound-buffer.ts";
 
@@ -53,8 +53,12 @@ class SocketClient implements DaemonClient {
   }
 
   send(message: DaemonMessage): void {
+    this.sendEncoded(EncodedMessage.of(message));
+  }
+
+  sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    this.outbound.push(Buffer.from(encodeJsonLine(message)));
+    this.outbound.push(message.bytes);
   }
 
   shut(): void {

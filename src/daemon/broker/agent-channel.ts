@@ -16,6 +16,7 @@ import type { AttachRole } from "../../types/orchestrator.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
 import type { DaemonClient } from "./daemon-client.ts";
+import { EncodedMessage } from "./encoded-message.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
 
 /** Every agent event carries the routing `agent_id` on a daemon connection except the connection-scoped hello. */
@@ -70,7 +71,9 @@ export class AgentChannel {
   }
 
   fanOut(event: AgentEvent): void {
-    for (const a of this.attachments.values()) a.client.send(event);
+    if (this.attachments.size === 0) return;
+    const encoded = EncodedMessage.of(event);
+    for (const a of this.attachments.values()) a.client.sendEncoded(encoded);
   }
 
   hasInteractive(): boolean {

@@ -19,6 +19,7 @@ import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
+import { EncodedMessage } from "./encoded-message.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
@@ -147,7 +148,8 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   broadcast(event: OrchestratorEvent): void {
-    for (const client of this.clients.values()) client.send(event);
+    const encoded = EncodedMessage.of(event);
+    for (const client of this.clients.values()) client.sendEncoded(encoded);
   }
 
   respondersChanged(agentId: string, joined?: DaemonClient): void {
@@ -184,8 +186,8 @@ export class Broker implements BrokerContext, RegistryEvents {
     channel.replaceFromRuntime(epoch, ready);
     // A replacement generation re-syncs everyone already attached (PROTOCOL §9.1 runtime_epoch).
     if (channel.attachments.size > 0) {
-      const sync = channel.sync();
-      for (const a of channel.attachments.values()) a.client.send(sync);
+      const sync = EncodedMessage.of(channel.sync());
+      for (const a of channel.attachments.values()) a.client.sendEncoded(sync);
     }
   }
 

@@ -9,6 +9,7 @@ import type {
   AgentSpawnedEvent,
   AgentStatusChangedEvent,
 } from "../../types/orchestrator-events.ts";
+import type { EncodedMessage } from "./encoded-message.ts";
 
 export type OrchestratorEvent =
   | AgentSpawnedEvent
@@ -23,4 +24,6 @@ export interface DaemonClient {
   /** Names the client in `permission_resolved.source` when it answers. */
   readonly id: string;
   send(message: DaemonMessage): void;
+  /** The same message already serialized (fan-out encodes once for every client). */
+  sendEncoded(message: EncodedMessage): void;
 }

@@ -8,6 +8,7 @@ import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { newId } from "../../support/ids.ts";
 import type { Broker } from "../broker/broker.ts";
 import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import { EncodedMessage } from "../broker/encoded-message.ts";
 import { daemonHello } from "../daemon-hello.ts";
 
 export interface WsData {
@@ -41,8 +42,12 @@ class WsClient implements DaemonClient {
   ) {}
 
   send(message: DaemonMessage): void {
+    this.sendEncoded(EncodedMessage.of(message));
+  }
+
+  sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    const frame = JSON.stringify(message);
+    const frame = message.json;
     // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
     if (this.ws.send(frame) === 0) {
       this.overCap(this.ws.getBufferedAmount());

@@ -1,11 +1,10 @@
 /**
- * How the daemon runs `shard agent`: the compiled binary runs itself; from source, the
- * current bun runs src/cli/main.ts.
+ * How the daemon runs `shard agent`: a compiled `shard` binary runs itself; under bun (from
+ * the sources, or in tests) the same bun runs src/cli/main.ts.
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 
 export function defaultShardCommand(): string[] {
-  const main = resolve(import.meta.dir, "../../cli/main.ts");
-  return existsSync(main) ? [process.execPath, main] : [process.execPath];
+  const underBun = /^bun(-debug|-profile)?(\.exe)?$/.test(basename(process.execPath));
+  return underBun ? [process.execPath, resolve(import.meta.dir, "../../cli/main.ts")] : [process.execPath];
 }

@@ -4,6 +4,8 @@
  * up in anything an unattached client receives, and no activity event carries a path.
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { DaemonHarness } from "./support/daemon-harness.ts";
 
@@ -58,6 +60,8 @@ test("an unattached client sees coarse activity and never a secret", async () =>
     expect(Object.keys(m).sort()).toEqual(
       ["agent_id", "phase", "status", "timestamp", "type", ...(m.tool_name ? ["tool_name"] : [])].sort(),
     );
+  // The daemon log never holds prompt, model or tool text either.
+  expect(readFileSync(join(harness.home, "logs", "daemon.log"), "utf8")).not.toContain("SECRET");
   // Nothing per-agent reached the outsider: it never attached.
   expect(outsider.agentEvents(agentId)).toEqual([]);
   expect(outsider.schemaViolations).toEqual([]);

@@ -10,6 +10,7 @@
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createSession } from "../src/session/create-session.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
@@ -273,6 +274,52 @@ console.log(
   }
   console.log(
     `| daemon RSS | 20 durable agents, 5 runtimes live: ${fiveLive.toFixed(0)} MB · all 20 stopped: ${daemon.rssMb().toFixed(0)} MB |`,
+  );
+  await daemon.stop(peer);
+}
+
+// 5. attach → sync of a 10,000-message session (adopted, then attached while its runtime runs)
+{
+  const daemon = new Daemon();
+  const peer = await daemon.ready();
+  const store = createSession({ home: daemon.home, cwd });
+  for (let i = 0; i < 5_000; i++) {
+    store.append({
+      type: "message",
+      message: {
+        id: `msg_u${i}`,
+        role: "user",
+        content: [{ type: "text", text: `question ${i} `.repeat(8) }],
+      },
+    });
+    store.append({
+      type: "message",
+      message: {
+        id: `msg_a${i}`,
+        role: "assistant",
+        content: [{ type: "text", text: `answer ${i} `.repeat(20) }],
+      },
+    });
+  }
+  const sessionId = store.sessionId;
+  store.close();
+  let t = performance.now();
+  const created = await peer.request({ type: "agent.create", cwd, session_id: sessionId });
+  const restore = performance.now() - t;
+  const agentId = (created.data as { agent_id: string }).agent_id;
+  const attaches: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const client = await socketPeer(daemon.socket);
+    t = performance.now();
+    const sync = client.until((m) => m.type === "sync");
+    await client.request({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    const got = await sync;
+    attaches.push(performance.now() - t);
+    if ((got.live_window as { messages: unknown[] }).messages.length !== 10_000)
+      throw new Error("sync lost messages");
+  }
+  console.log(
+    `| attach → sync, 10,000-message session | ${fmt(median(attaches))} with its runtime running (adopt + start: ${fmt(restore)}) |`,
   );
   await daemon.stop(peer);
 }

@@ -164,6 +164,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     parentOf: (agentId) => this.registry.get(agentId)?.manifest.parent_agent_id,
     channelOf: (agentId) => this.channels.get(agentId),
     agentIds: () => this.registry.list().map((a) => a.manifest.agent_id),
+    isLive: (agentId) => this.registry.isServing(agentId),
   };
 
   requestShutdown(force: boolean): void {

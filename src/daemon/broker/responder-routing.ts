@@ -12,6 +12,8 @@ export interface Hierarchy {
   parentOf(agentId: string): string | undefined;
   channelOf(agentId: string): AgentChannel | undefined;
   agentIds(): Iterable<string>;
+  /** Whether the agent has a runtime whose requests are still open (a dead one's died with it). */
+  isLive(agentId: string): boolean;
 }
 
 /** The agent's own channel, or its nearest ancestor's, with an interactive attachment. */
@@ -63,7 +65,7 @@ export function closeDelegated(channel: AgentChannel, event: PermissionResolved 
 export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?: DaemonClient): void {
   for (const id of selfAndDescendants(hierarchy, agentId)) {
     const channel = hierarchy.channelOf(id);
-    if (!channel || channel.snapshot.pending_requests.length === 0) continue;
+    if (!channel || channel.snapshot.pending_requests.length === 0 || !hierarchy.isLive(id)) continue;
     const target = responderChannel(hierarchy, id);
     if (!target) {
       channel.requests.responderLeft(channel.snapshot.pending_requests);

@@ -60,6 +60,24 @@ while True:
 print(json.dumps({"total": total, "reason": b"outbound buffer over" in tail}), flush=True)
 `;
 
+/** The next whole line of the child's output (chunks may split or be empty). */
+async function readLine(
+  reader: ReadableStreamDefaultReader<string>,
+  carry: { text: string },
+): Promise<string> {
+  for (;;) {
+    const nl = carry.text.indexOf("\n");
+    if (nl >= 0) {
+      const line = carry.text.slice(0, nl);
+      carry.text = carry.text.slice(nl + 1);
+      return line;
+    }
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stalled client ended early; its output: ${carry.text}`);
+    carry.text += value;
+  }
+}
+
 for (const transport of ["unix", "websocket"] as const) {
   describe(`slow client over ${transport}`, () => {
     test("a client that stops reading is closed over the cap while another client gets every event", async () => {
@@ -71,9 +89,11 @@ for (const transport of ["unix", "websocket"] as const) {
       const stalled = Bun.spawn(["python3", "-c", STALLED_CLIENT, transport, address, agentId], {
         stdin: "pipe",
         stdout: "pipe",
+        stderr: "inherit",
       });
       const lines = stalled.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      expect((await lines.read()).value).toContain("attached");
+      const carry = { text: "" };
+      expect(await readLine(lines, carry)).toBe("attached");
       // The stalled client's attach is in before this later request is answered.
       await fast.ok({ type: "agent.list" });
 
@@ -96,7 +116,7 @@ for (const transport of ["unix", "websocket"] as const) {
       // Now it reads: it gets what was in flight, then EOF — the daemon closed it.
       stalled.stdin.write("go\n");
       stalled.stdin.flush();
-      const outcome = JSON.parse((await lines.read()).value ?? "{}");
+      const outcome = JSON.parse(await readLine(lines, carry));
       expect(await stalled.exited).toBe(0);
       expect(outcome.total).toBeLessThan(text.length);
       if (transport === "websocket") expect(outcome.reason).toBe(true);

@@ -42,9 +42,18 @@ export interface CreatedRuntime {
   warnings: WireError[];
 }
 
+/**
+ * The RuntimeConfig field whose given value was refused (an unknown mode, model or tool, a
+ * missing directory or session): bad input from the caller, which a CLI reports as a usage
+ * error. Absent when the fault lies elsewhere (a saved session's mode, a locked session).
+ */
+export type RejectedSetting = "cwd" | "model" | "mode" | "session" | "tools";
+
+export type CreateRuntimeFailure = { ok: false; error: WireError; rejected?: RejectedSetting };
+
 export function createRuntime(
   config: RuntimeConfig,
-): { ok: true; value: CreatedRuntime } | { ok: false; error: WireError } {
+): { ok: true; value: CreatedRuntime } | CreateRuntimeFailure {
   const warnings: WireError[] = [];
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
@@ -66,14 +75,20 @@ export function createRuntime(
   const modeController = new ModeController(modes, modeName);
   if (!modes.some((m) => m.name === modeName)) {
     session.close();
-    return fail("NOT_FOUND", `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`);
+    const modeNames = modes.map((m) => m.name).join(", ");
+    return rejectedIf(
+      config.mode,
+      "mode",
+      fail("NOT_FOUND", `unknown mode "${modeName}". Modes: ${modeNames}`),
+    );
   }
 
   const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
   const spec: ModelSpec | undefined = resolveModel(catalog, modelId);
   if (!spec) {
     session.close();
-    return fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+    const unknown = fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+    return rejectedIf(config.model, "model", unknown);
   }
   const models = new ModelController(
     catalog.models,
@@ -91,7 +106,7 @@ export function createRuntime(
     const selected = selectTools(tools, config.tools);
     if (!selected.ok) {
       session.close();
-      return fail("INVALID_REQUEST", `--tools: ${selected.message}`);
+      return { ...fail("INVALID_REQUEST", selected.message), rejected: "tools" };
     }
     tools = selected.tools;
   }
@@ -126,10 +141,10 @@ export function createRuntime(
 function openOrCreateSession(
   config: RuntimeConfig,
   sessionWarning: (message: string) => void,
-): { ok: true; session: SessionStore; cwd: string } | { ok: false; error: WireError } {
+): { ok: true; session: SessionStore; cwd: string } | CreateRuntimeFailure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
-    if (!cwd.ok) return cwd;
+    if (!cwd.ok) return rejectedIf(config.cwd, "cwd", cwd);
     return { ok: true, session: createSession({ home: config.home, cwd: cwd.path }), cwd: cwd.path };
   }
   const opened = openSession({
@@ -137,12 +152,15 @@ function openOrCreateSession(
     idOrPath: config.session,
     onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
   });
-  if (!opened.ok) return { ok: false, error: opened.error };
+  if (!opened.ok) {
+    const failure = { ok: false, error: opened.error } as const;
+    return opened.error.code === "NOT_FOUND" ? { ...failure, rejected: "session" } : failure;
+  }
   const session = opened.store;
   const cwd = resolveCwd(config.cwd ?? session.header.cwd);
   if (!cwd.ok) {
     session.close();
-    return cwd;
+    return rejectedIf(config.cwd, "cwd", cwd);
   }
   // A kill mid-tool leaves a call without a result; answer it before anything is appended.
   // Then acknowledged steer/follow-up messages that never reached the model join the history.
@@ -168,6 +186,15 @@ function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; erro
   } catch {
     return fail("NOT_FOUND", `working directory ${dir} does not exist`);
   }
+}
+
+/** Marks `failure` as caused by `setting` when the config gave that value (not a default). */
+function rejectedIf(
+  given: unknown,
+  setting: RejectedSetting,
+  failure: { ok: false; error: WireError },
+): CreateRuntimeFailure {
+  return given === undefined ? failure : { ...failure, rejected: setting };
 }
 
 function fail(code: WireError["code"], message: string): { ok: false; error: WireError } {

@@ -61,8 +61,10 @@ export class RunRenderer {
         break;
       }
       case "status":
-        // e.g. "retrying in 2 s, attempt 2/4: …" while the provider is retried.
-        if (event.detail !== undefined && event.detail !== "") this.line(terminalLine(event.detail));
+        // e.g. "retrying in 2 s, attempt 2/4: …" while the provider is retried. The detail of
+        // status `error` repeats the fatal `error` event, which is printed already.
+        if (event.status !== "error" && event.detail !== undefined && event.detail !== "")
+          this.line(terminalLine(event.detail));
         break;
       case "error":
         this.line(`error: ${event.code}: ${terminalLine(event.message)}`);

@@ -83,6 +83,8 @@ describe("RunRenderer", () => {
       { type: "status", status: "streaming" },
       { type: "status", status: "streaming", detail: "retrying in 2 s, attempt 2/4: HTTP 503" },
       { type: "error", code: "PROVIDER_ERROR", message: "overloaded", fatal: false },
+      { type: "error", code: "INTERNAL_ERROR", message: "session write failed: ENOSPC", fatal: true },
+      { type: "status", status: "error", detail: "session write failed: ENOSPC" },
       {
         type: "response",
         id: "run",
@@ -93,7 +95,7 @@ describe("RunRenderer", () => {
       { type: "response", id: "x", command: "prompt", success: true },
     ]);
     expect(out.status).toBe(
-      "retrying in 2 s, attempt 2/4: HTTP 503\nerror: PROVIDER_ERROR: overloaded\nerror: CONFLICT: busy\n",
+      "retrying in 2 s, attempt 2/4: HTTP 503\nerror: PROVIDER_ERROR: overloaded\nerror: INTERNAL_ERROR: session write failed: ENOSPC\nerror: CONFLICT: busy\n",
     );
   });
 

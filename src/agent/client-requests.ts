@@ -6,8 +6,9 @@
  */
 import type { PermissionAnswer, PermissionAsk } from "../contracts/permission-gate.ts";
 import type { UiAsk } from "../contracts/tool.ts";
+import type { UnsequencedAgentEvent } from "../types/catalog.ts";
+import type { PermissionRequest, PermissionResolved, UiRequest, UiResolved } from "../types/permissions.ts";
 import { newId } from "./ids.ts";
-import type { OutboundEvent } from "./outbox.ts";
 import type { PendingRequests } from "./pending-requests.ts";
 
 export type HeadlessPolicy = "deny" | "allow_if_rule_matches" | "queue";
@@ -16,7 +17,7 @@ type UiValue = string | string[] | null;
 
 export interface ClientRequestsDeps {
   pending: PendingRequests;
-  emit: (event: OutboundEvent) => void;
+  emit: (event: UnsequencedAgentEvent) => void;
   hasInteractiveResponder: () => boolean;
   policy: HeadlessPolicy;
   /** How long a `queue` request waits for a responder before it is denied. */
@@ -30,7 +31,7 @@ export class ClientRequests {
     if (signal.aborted) return { kind: "cancelled", reason: "aborted" };
     const refusal = this.headlessRefusal();
     if (refusal) return { kind: "cancelled", reason: refusal };
-    const event = { type: "permission_request" as const, request_id: newId("req"), ...ask };
+    const event: PermissionRequest = { type: "permission_request", request_id: newId("req"), ...ask };
     return this.open(event, this.deps.pending.waitPermission(event), (answer) =>
       permissionResolved(event.request_id, answer),
     );
@@ -38,12 +39,16 @@ export class ClientRequests {
 
   async ui(ask: UiAsk): Promise<UiValue> {
     if (this.headlessRefusal()) return null;
-    const event = { type: "ui_request" as const, request_id: newId("req"), ...ask };
-    return this.open(event, this.deps.pending.waitUi(event), (value) => ({
-      type: "ui_resolved",
-      request_id: event.request_id,
-      value,
-    }));
+    const event: UiRequest = { type: "ui_request", request_id: newId("req"), ...ask };
+    return this.open(
+      event,
+      this.deps.pending.waitUi(event),
+      (value): UiResolved => ({
+        type: "ui_resolved",
+        request_id: event.request_id,
+        value,
+      }),
+    );
   }
 
   /** Closes every open request without an answer (abort, end of turn). */
@@ -53,9 +58,9 @@ export class ClientRequests {
 
   /** The request is registered before it is broadcast, so a `sync` can never miss it. */
   private async open<T>(
-    event: OutboundEvent & { request_id: string },
+    event: PermissionRequest | UiRequest,
     answer: Promise<T>,
-    resolved: (value: T) => OutboundEvent,
+    resolved: (value: T) => PermissionResolved | UiResolved,
   ): Promise<T> {
     this.deps.emit(event);
     const timer = this.queueTimeout(event.request_id);
@@ -89,8 +94,8 @@ export class ClientRequests {
   }
 }
 
-function permissionResolved(requestId: string, answer: PermissionAnswer): OutboundEvent {
-  const base = { type: "permission_resolved", request_id: requestId };
+function permissionResolved(requestId: string, answer: PermissionAnswer): PermissionResolved {
+  const base = { type: "permission_resolved" as const, request_id: requestId };
   switch (answer.kind) {
     case "choice":
       return { ...base, choice_id: answer.choice_id, ...(answer.source ? { source: answer.source } : {}) };

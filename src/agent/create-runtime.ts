@@ -9,12 +9,12 @@ import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
+import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import type { WireError } from "../wire/errors.ts";
-import { Compaction } from "./compaction.ts";
 import { newId } from "./ids.ts";
 import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
 import { ModelController, type ProviderOptions } from "./model-controller.ts";
@@ -111,11 +111,8 @@ export function createRuntime(
     tools = selected.tools;
   }
 
-  const compaction = new Compaction(
-    config.home,
-    () => session,
-    () => models.current,
-  );
+  const compaction = loadCompactionConfig(config.home);
+  for (const w of compaction.warnings) configWarning(w);
   const runtime = new AgentRuntime({
     cwd,
     home: config.home,
@@ -125,12 +122,10 @@ export function createRuntime(
     gate: lazyPermissionGate({ home: config.home, cwd }),
     modes: modeController,
     models,
-    compaction,
+    compaction: compaction.config,
     headlessPolicy: config.headlessPolicy ?? "deny",
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
-  compaction.bind(runtime);
-  for (const w of compaction.warnings) configWarning(w);
   return { ok: true, value: { runtime, warnings } };
 }
 

@@ -1,15 +1,24 @@
 /**
  * Every event leaves through here: stamped with a per-agent monotonic `seq`
- * (ARCHITECTURE §6.1) and broadcast to every attached connection. The runtime never
- * assumes a single client.
+ * (ARCHITECTURE §6.1), folded into the agent's snapshot, and broadcast to every attached
+ * connection. The runtime never assumes a single client.
  */
 import type { Connection } from "../contracts/connection.ts";
-
-export type OutboundEvent = { type: string } & Record<string, unknown>;
+import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
+import { applyEvent } from "../snapshot/apply-event.ts";
+import type { AgentEvent, UnsequencedAgentEvent } from "../types/catalog.ts";
+import type { Response } from "../types/response.ts";
 
 export class Outbox {
   private seq = 0;
   private readonly connections = new Map<string, Connection>();
+
+  /** `snapshot` is the state every emitted event has been applied to. */
+  constructor(private current: AgentSnapshot) {}
+
+  get snapshot(): AgentSnapshot {
+    return this.current;
+  }
 
   attach(connection: Connection): void {
     this.connections.set(connection.id, connection);
@@ -25,24 +34,25 @@ export class Outbox {
     return false;
   }
 
-  /** The seq the next event will carry minus one: what a fresh sync is current up to. */
+  /** The seq of the newest event: what a fresh sync is current up to. */
   lastSeq(): number {
     return this.seq;
   }
 
-  emit(event: OutboundEvent): void {
+  emit(event: UnsequencedAgentEvent): void {
     this.seq += 1;
-    const stamped = { ...event, seq: this.seq };
+    const stamped: AgentEvent = { ...event, seq: this.seq };
+    this.current = applyEvent(this.current, stamped);
     for (const c of this.connections.values()) c.send(stamped);
   }
 
   /** Responses are correlated replies to one client, not events: no seq, not broadcast. */
-  reply(connection: Connection, response: Record<string, unknown>): void {
+  reply(connection: Connection, response: Response): void {
     connection.send(response);
   }
 
   /** Sends an event to a single connection (hello/sync on attach) with the current seq. */
-  sendTo(connection: Connection, event: OutboundEvent): void {
+  sendTo(connection: Connection, event: UnsequencedAgentEvent): void {
     connection.send({ ...event, seq: this.seq });
   }
 }

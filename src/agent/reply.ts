@@ -6,6 +6,14 @@ export type Reply =
   | { ok: true; data?: unknown; after?: () => void }
   | { ok: false; error: WireError; after?: () => void };
 
+/**
+ * A long operation (a manual compaction) answers when it ends, but must not hold up the
+ * commands behind it: `abort` in particular is handled while it runs.
+ */
+export interface DeferredReply {
+  deferred: Promise<Reply>;
+}
+
 export const ok = (data?: unknown): Reply => ({ ok: true, data });
 export const fail = (code: WireError["code"], message: string): Reply => ({
   ok: false,

@@ -4,8 +4,11 @@
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
 import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
+import type { MessageDeltaEvent } from "../../types/stream-events.ts";
 
-type Emit = (event: { type: "message_delta" } & Record<string, unknown>) => void;
+type Emit = (event: MessageDeltaEvent) => void;
+/** What varies per delta; the builder adds the type and its message id. */
+type DeltaFields = Omit<MessageDeltaEvent, "type" | "message_id" | "seq" | "agent_id">;
 
 interface OpenToolCall {
   index: number;
@@ -35,8 +38,8 @@ export class AssistantBuilder {
         const kind = event.type === "text_delta" ? "text" : "thinking";
         const last = this.blocks.at(-1);
         if (last?.type !== kind) this.blocks.push({ type: kind, text: "" });
-        const block = this.blocks.at(-1) as { text: string };
-        block.text += event.text;
+        const block = this.blocks.at(-1);
+        if (block?.type === "text" || block?.type === "thinking") block.text += event.text;
         this.delta({ block_index: this.blocks.length - 1, kind, text_delta: event.text });
         return;
       }
@@ -98,7 +101,7 @@ export class AssistantBuilder {
     return this.blocks.length === 0;
   }
 
-  private delta(fields: Record<string, unknown>): void {
+  private delta(fields: DeltaFields): void {
     this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
   }
 }

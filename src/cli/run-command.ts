@@ -7,7 +7,7 @@
 import { handleInbound } from "../agent/commands.ts";
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import type { Connection } from "../contracts/connection.ts";
-import { type RenderedEvent, RunRenderer } from "../terminal/run-renderer.ts";
+import { RunRenderer } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { discoverModelIfNeeded, runtimeConfigFrom, usageErrorOf } from "./agent-command.ts";
@@ -98,9 +98,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const connection: Connection = {
     id: "run",
     role: "interactive",
-    send(message) {
-      // The runtime sends only protocol events and responses (typed emit: issue 7 item 19).
-      const event = message as RenderedEvent;
+    send(event) {
       if (json) out.write(encodeJsonLine(event));
       else renderer.handle(event);
       switch (event.type) {

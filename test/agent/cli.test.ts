@@ -162,6 +162,7 @@ describe("shard run", () => {
     expect(first.code).toBe(0);
     const id = /^session: (\S+)$/m.exec(first.stderr)?.[1];
     expect(id).toMatch(/^ses_/);
+    expect(jsonLines(first.stdout).find((e) => e.type === "sync")?.session_id).toBe(id);
     const base = llm().requests.length;
     const second = await run(["--json", "--session", id!, "which word?"], cwd, { SHARD_HOME: home });
     expect(second.code).toBe(0);

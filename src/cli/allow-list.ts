@@ -25,10 +25,10 @@ export function parseAllowList(values: readonly string[]): Set<string> {
   return names;
 }
 
-/** Throws UsageError naming the unknown ones when `names` holds a tool this run does not have. */
-export function checkAllowList(names: ReadonlySet<string>, tools: readonly string[]): void {
+/** The usage-error message when `names` holds a tool this run does not have, naming the valid ones. */
+export function unknownAllowed(names: ReadonlySet<string>, tools: readonly string[]): string | undefined {
   const unknown = [...names].filter((n) => !tools.includes(n));
-  if (unknown.length === 0) return;
+  if (unknown.length === 0) return undefined;
   const s = unknown.length > 1 ? "s" : "";
-  throw new UsageError(`--allow: unknown tool${s} ${unknown.join(", ")}. Tools: ${tools.join(", ")}`);
+  return `--allow: unknown tool${s} ${unknown.join(", ")}. Tools: ${tools.join(", ")}`;
 }

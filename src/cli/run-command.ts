@@ -11,7 +11,7 @@ import { RunRenderer } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { discoverModelIfNeeded, runtimeConfigFrom, usageErrorOf } from "./agent-command.ts";
-import { checkAllowList, parseAllowList } from "./allow-list.ts";
+import { parseAllowList, unknownAllowed } from "./allow-list.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 import { readPrompt } from "./prompt-input.ts";
@@ -73,12 +73,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const { runtime, warnings } = created.value;
-  try {
-    checkAllowList(allowed, [...runtime.tools.keys()]);
-  } catch (err) {
+  // Checked against the tools this run really has (after --tools), so no list is kept twice.
+  const unknownTools = unknownAllowed(allowed, [...runtime.tools.keys()]);
+  if (unknownTools !== undefined) {
     await runtime.close();
-    if (!(err instanceof UsageError)) throw err;
-    return reportUsageError("run", err.message);
+    return reportUsageError("run", unknownTools);
   }
   for (const w of warnings) process.stderr.write(`shard run: warning: ${terminalLine(w.message)}\n`);
 

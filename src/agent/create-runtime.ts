@@ -12,15 +12,15 @@ import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } fro
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
+import { newId } from "../support/ids.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
-import type { WireError } from "../wire/errors.ts";
-import { newId } from "./ids.ts";
-import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
-import { ModelController, type ProviderOptions } from "./model-controller.ts";
+import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
+import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
+import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
+import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
-import { deliverUndeliveredInputs } from "./undelivered-inputs.ts";
 
 export interface RuntimeConfig {
   cwd?: string;
@@ -49,7 +49,9 @@ export interface CreatedRuntime {
  */
 export type RejectedSetting = "cwd" | "model" | "mode" | "session" | "tools";
 
-export type CreateRuntimeFailure = { ok: false; error: WireError; rejected?: RejectedSetting };
+export interface CreateRuntimeFailure extends Failure {
+  rejected?: RejectedSetting;
+}
 
 export function createRuntime(
   config: RuntimeConfig,
@@ -75,12 +77,11 @@ export function createRuntime(
   const modeController = new ModeController(modes, modeName);
   if (!modes.some((m) => m.name === modeName)) {
     session.close();
-    const modeNames = modes.map((m) => m.name).join(", ");
-    return rejectedIf(
-      config.mode,
-      "mode",
-      fail("NOT_FOUND", `unknown mode "${modeName}". Modes: ${modeNames}`),
+    const unknown = fail(
+      "NOT_FOUND",
+      `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`,
     );
+    return rejectedIf(config.mode, "mode", unknown);
   }
 
   const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
@@ -148,8 +149,8 @@ function openOrCreateSession(
     onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
   });
   if (!opened.ok) {
-    const failure = { ok: false, error: opened.error } as const;
-    return opened.error.code === "NOT_FOUND" ? { ...failure, rejected: "session" } : failure;
+    const refused: Failure = { ok: false, error: opened.error };
+    return opened.error.code === "NOT_FOUND" ? { ...refused, rejected: "session" } : refused;
   }
   const session = opened.store;
   const cwd = resolveCwd(config.cwd ?? session.header.cwd);
@@ -172,7 +173,7 @@ function openOrCreateSession(
   return { ok: true, session, cwd: cwd.path };
 }
 
-function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; error: WireError } {
+function resolveCwd(dir: string): { ok: true; path: string } | Failure {
   try {
     const path = realpathSync(resolve(dir));
     if (!statSync(path).isDirectory())
@@ -183,15 +184,7 @@ function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; erro
   }
 }
 
-/** Marks `failure` as caused by `setting` when the config gave that value (not a default). */
-function rejectedIf(
-  given: unknown,
-  setting: RejectedSetting,
-  failure: { ok: false; error: WireError },
-): CreateRuntimeFailure {
-  return given === undefined ? failure : { ...failure, rejected: setting };
-}
-
-function fail(code: WireError["code"], message: string): { ok: false; error: WireError } {
-  return { ok: false, error: { code, message } };
+/** Marks `refused` as caused by `setting` when the config gave that value (not a default). */
+function rejectedIf(given: unknown, setting: RejectedSetting, refused: Failure): CreateRuntimeFailure {
+  return given === undefined ? refused : { ...refused, rejected: setting };
 }

@@ -5,8 +5,8 @@
  * (see `restoreQueuedInputs`).
  */
 import type { NewEntry, SessionEntry } from "../contracts/session-store.ts";
+import { newId } from "../support/ids.ts";
 import type { Message } from "../types/shared.ts";
-import { newId } from "./ids.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 interface Queued {

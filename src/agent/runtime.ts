@@ -11,23 +11,23 @@ import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
+import { newId } from "../support/ids.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
 import { PROTOCOL_VERSION } from "../types/envelope.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
-import { ClientRequests, type HeadlessPolicy } from "./client-requests.ts";
-import { Compaction } from "./compaction.ts";
-import { newId } from "./ids.ts";
+import { Compaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
-import { describeModel, type ModelController } from "./model-controller.ts";
+import { describeModel, type ModelController } from "./models/model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
-import { Outbox } from "./outbox.ts";
+import { Outbox } from "./protocol/outbox.ts";
+import { ClientRequests, type HeadlessPolicy } from "./requests/client-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
-export type { HeadlessPolicy } from "./client-requests.ts";
+export type { HeadlessPolicy } from "./requests/client-requests.ts";
 
 export interface RuntimeOptions {
   cwd: string;

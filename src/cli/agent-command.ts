@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
-import { createStdioConnection, serveStdio } from "../agent/stdio-connection.ts";
 import { discoverOpenAiModel, wantsModelDiscovery } from "../providers/discover-model.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";

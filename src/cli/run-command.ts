@@ -4,8 +4,9 @@
  * event is printed as JSONL). Permission requests are answered by --allow / --yes, otherwise
  * denied and reported.
  */
-import { handleInbound } from "../agent/commands.ts";
+
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";

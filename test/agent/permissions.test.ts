@@ -5,8 +5,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { handleInbound } from "../../src/agent/commands.ts";
 import { createRuntime } from "../../src/agent/create-runtime.ts";
+import { handleInbound } from "../../src/agent/protocol/commands.ts";
 import type { MockReply } from "../support/mock-llm/types.ts";
 import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
 import { useAgentHarness } from "./support/harness.ts";

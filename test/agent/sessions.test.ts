@@ -380,7 +380,7 @@ describe("session_op fork", () => {
 
 describe("a prompt that arrives during a manual compaction (in-process runtime)", () => {
   test("is queued as a follow-up and starts once the compaction is done", async () => {
-    const { handleInbound } = await import("../../src/agent/commands.ts");
+    const { handleInbound } = await import("../../src/agent/protocol/commands.ts");
     const home = mockHome(llm().url);
     const created = createRuntime({
       home,

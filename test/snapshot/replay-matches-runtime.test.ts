@@ -9,7 +9,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRuntime } from "../../src/agent/create-runtime.ts";
-import { describeModel } from "../../src/agent/model-controller.ts";
+import { describeModel } from "../../src/agent/models/model-controller.ts";
 import type { AgentRuntime } from "../../src/agent/runtime.ts";
 import type { AgentServerMessage, Connection } from "../../src/contracts/connection.ts";
 import { type AgentSnapshot, snapshotFromSync, withoutSeq } from "../../src/snapshot/agent-snapshot.ts";
@@ -100,7 +100,7 @@ async function runScript(seed: number): Promise<void> {
   });
   if (!created.ok) throw new Error(created.error.message);
   const runtime = created.value.runtime;
-  const { handleInbound } = await import("../../src/agent/commands.ts");
+  const { handleInbound } = await import("../../src/agent/protocol/commands.ts");
   const client = new Recorder("client");
   runtime.attach(client);
   let n = 0;

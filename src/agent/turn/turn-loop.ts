@@ -8,7 +8,7 @@ import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "
 import { computeCost } from "../../providers/cost.ts";
 import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
-import type { ModelController } from "../model-controller.ts";
+import type { ModelController } from "../models/model-controller.ts";
 import { AssistantBuilder } from "./assistant-builder.ts";
 import { recordUnexecutedToolCall, runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
 

@@ -3,11 +3,11 @@
  * (ARCHITECTURE §6.1), folded into the agent's snapshot, and broadcast to every attached
  * connection. The runtime never assumes a single client.
  */
-import type { Connection } from "../contracts/connection.ts";
-import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
-import { applyEvent } from "../snapshot/apply-event.ts";
-import type { AgentEvent, UnsequencedAgentEvent } from "../types/catalog.ts";
-import type { Response } from "../types/response.ts";
+import type { Connection } from "../../contracts/connection.ts";
+import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
+import { applyEvent } from "../../snapshot/apply-event.ts";
+import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type { Response } from "../../types/response.ts";
 
 export class Outbox {
   private seq = 0;

@@ -3,18 +3,18 @@
  * Validation happens first; every failure is a `response` with `{code, message}` and the
  * agent carries on.
  */
-import type { Connection } from "../contracts/connection.ts";
-import type { AgentCommand } from "../types/catalog.ts";
-import { ORCHESTRATOR_COMMANDS } from "../types/catalog.ts";
-import type { PermissionResponse, UiResponse } from "../types/permissions.ts";
-import type { WireError } from "../wire/errors.ts";
-import { errorResponse, okResponse, salvageCorrelation } from "../wire/response.ts";
-import { asAgentCommand, commandValidator } from "../wire/validate.ts";
-import { describeModel } from "./model-controller.ts";
+import type { Connection } from "../../contracts/connection.ts";
+import type { AgentCommand } from "../../types/catalog.ts";
+import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
+import type { WireError } from "../../wire/errors.ts";
+import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
+import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
+import { describeModel } from "../models/model-controller.ts";
+import type { AgentRuntime } from "../runtime.ts";
+import type { UserInput } from "../turn/user-message.ts";
 import { type DeferredReply, fail, ok, type Reply } from "./reply.ts";
-import type { AgentRuntime } from "./runtime.ts";
 import { handleSessionOp } from "./session-op.ts";
-import type { UserInput } from "./turn/user-message.ts";
 
 type PromptLike = Extract<AgentCommand, { type: "prompt" | "steer" }>;
 

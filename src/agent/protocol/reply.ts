@@ -1,5 +1,5 @@
 /** A command handler's outcome, turned into a `response` by commands.ts. */
-import { type WireError, wireError } from "../wire/errors.ts";
+import { failure, type WireError } from "../../wire/errors.ts";
 
 /** `after` runs once the response is out, so e.g. `turn_start` follows the accepting response. */
 export type Reply =
@@ -15,7 +15,4 @@ export interface DeferredReply {
 }
 
 export const ok = (data?: unknown): Reply => ({ ok: true, data });
-export const fail = (code: WireError["code"], message: string): Reply => ({
-  ok: false,
-  error: wireError(code, message),
-});
+export const fail = (code: WireError["code"], message: string): Reply => failure(code, message);

@@ -4,11 +4,16 @@
  * (PROTOCOL §6.3, §9.5). With no interactive client attached the headless policy decides
  * (ARCHITECTURE §6.2).
  */
-import type { PermissionAnswer, PermissionAsk } from "../contracts/permission-gate.ts";
-import type { UiAsk } from "../contracts/tool.ts";
-import type { UnsequencedAgentEvent } from "../types/catalog.ts";
-import type { PermissionRequest, PermissionResolved, UiRequest, UiResolved } from "../types/permissions.ts";
-import { newId } from "./ids.ts";
+import type { PermissionAnswer, PermissionAsk } from "../../contracts/permission-gate.ts";
+import type { UiAsk } from "../../contracts/tool.ts";
+import { newId } from "../../support/ids.ts";
+import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type {
+  PermissionRequest,
+  PermissionResolved,
+  UiRequest,
+  UiResolved,
+} from "../../types/permissions.ts";
 import type { PendingRequests } from "./pending-requests.ts";
 
 export type HeadlessPolicy = "deny" | "allow_if_rule_matches" | "queue";

@@ -5,16 +5,16 @@
  * success, one `compaction` event. Every run is abortable: `abort` cancels the summarizer and
  * nothing is written.
  */
-import type { ModelSpec, ProviderUsage } from "../contracts/provider.ts";
-import type { SessionStore } from "../contracts/session-store.ts";
-import { computeCost } from "../providers/cost.ts";
-import { type CompactResult, compactSession } from "../session/compaction/compact-session.ts";
-import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
-import { withDeterministicFallback } from "../session/compaction/summarizer.ts";
-import { contextTokens, type UsageMark } from "../session/compaction/token-estimate.ts";
-import type { UnsequencedAgentEvent } from "../types/catalog.ts";
-import type { UsageEvent } from "../types/stream-events.ts";
-import type { ModelController } from "./model-controller.ts";
+import type { ModelSpec, ProviderUsage } from "../../contracts/provider.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import { computeCost } from "../../providers/cost.ts";
+import { type CompactResult, compactSession } from "../../session/compaction/compact-session.ts";
+import type { CompactionConfig } from "../../session/compaction/compaction-config.ts";
+import { withDeterministicFallback } from "../../session/compaction/summarizer.ts";
+import { contextTokens, type UsageMark } from "../../session/compaction/token-estimate.ts";
+import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type { UsageEvent } from "../../types/stream-events.ts";
+import type { ModelController } from "../models/model-controller.ts";
 import { modelSummarizer } from "./model-summarizer.ts";
 
 export interface CompactionDeps {

@@ -3,10 +3,10 @@
  * result at the end of the session. Providers reject such a history, so on resume each
  * unanswered call in the live window gets a durable error result saying it was interrupted.
  */
-import type { SessionStore } from "../contracts/session-store.ts";
-import { errorResult } from "../tools/tool-result.ts";
-import type { Message } from "../types/shared.ts";
-import { toolResultMessage } from "./turn/tool-result-message.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import { errorResult } from "../../tools/tool-result.ts";
+import type { Message } from "../../types/shared.ts";
+import { toolResultMessage } from "../turn/tool-result-message.ts";
 
 export const INTERRUPTED_REASON =
   "interrupted: the agent stopped (crash or kill) before this tool call finished; its outcome is unknown";

@@ -4,12 +4,12 @@
  * is queued or in flight.
  */
 
-import { validateKeepRecentTokens } from "../session/compaction/compaction-config.ts";
-import { forkSession } from "../session/fork-session.ts";
-import { listSessions } from "../session/list-sessions.ts";
-import type { SessionOpArgs, SessionOpCommand } from "../types/session-op.ts";
+import { validateKeepRecentTokens } from "../../session/compaction/compaction-config.ts";
+import { forkSession } from "../../session/fork-session.ts";
+import { listSessions } from "../../session/list-sessions.ts";
+import type { SessionOpArgs, SessionOpCommand } from "../../types/session-op.ts";
+import type { AgentRuntime } from "../runtime.ts";
 import { type DeferredReply, fail, type Reply } from "./reply.ts";
-import type { AgentRuntime } from "./runtime.ts";
 
 export function handleSessionOp(runtime: AgentRuntime, command: SessionOpCommand): Reply | DeferredReply {
   const args: SessionOpArgs = command.args ?? {};

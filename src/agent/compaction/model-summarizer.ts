@@ -3,8 +3,8 @@
  * asks the active model for a summary of the compacted messages. The session library falls
  * back to the deterministic digest when this fails.
  */
-import type { Summarizer } from "../session/compaction/summarizer.ts";
-import type { ModelController } from "./model-controller.ts";
+import type { Summarizer } from "../../session/compaction/summarizer.ts";
+import type { ModelController } from "../models/model-controller.ts";
 
 const INSTRUCTIONS = `Summarize the conversation below for a coding agent that will continue the work.
 Keep: the user's requests, decisions made, files read and changed, commands run and their outcomes,

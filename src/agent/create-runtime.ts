@@ -32,6 +32,8 @@ export interface RuntimeConfig {
   session?: string;
   tools?: string[];
   headlessPolicy?: HeadlessPolicy;
+  /** How long a `queue` request waits for an interactive client (default 5 minutes). */
+  headlessTimeoutMs?: number;
   basePrompt?: string;
   providerOptions?: ProviderOptions;
 }
@@ -125,6 +127,7 @@ export function createRuntime(
     models,
     compaction: compaction.config,
     headlessPolicy: config.headlessPolicy ?? "deny",
+    ...(config.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: config.headlessTimeoutMs } : {}),
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
   return { ok: true, value: { runtime, warnings } };

@@ -120,6 +120,7 @@ export class AgentRuntime {
   /** A new client: `hello`, then `sync` with everything it needs to render (PROTOCOL §9.1). */
   attach(connection: Connection): void {
     this.outbox.attach(connection);
+    this.requests.respondersChanged();
     this.outbox.sendTo(connection, {
       type: "hello",
       protocol_version: PROTOCOL_VERSION,
@@ -131,6 +132,7 @@ export class AgentRuntime {
 
   detach(connectionId: string): void {
     this.outbox.detach(connectionId);
+    this.requests.respondersChanged();
   }
 
   /** What every emitted event has made of the agent's state (src/snapshot). */
@@ -305,7 +307,7 @@ export class AgentRuntime {
     return this.visibleTools().map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: t.parameters as unknown as Record<string, unknown>,
+      parameters: t.parameters,
     }));
   }
 

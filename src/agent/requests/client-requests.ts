@@ -27,10 +27,33 @@ export interface ClientRequestsDeps {
   policy: HeadlessPolicy;
   /** How long a `queue` request waits for a responder before it is denied. */
   headlessTimeoutMs: number;
+  /** Runs `fire` after `ms` and returns its cancel function (default: a real timer). */
+  schedule?: (fire: () => void, ms: number) => () => void;
 }
 
+const realTimer = (fire: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 export class ClientRequests {
+  /** `queue` policy: the headless timeout of each open request while nobody can answer it. */
+  private readonly headlessTimers = new Map<string, () => void>();
+
   constructor(private readonly deps: ClientRequestsDeps) {}
+
+  /**
+   * A client attached or left. With an interactive responder, queued requests wait for its
+   * answer and no headless timeout runs; once the last one leaves, the timeouts start again.
+   */
+  respondersChanged(): void {
+    if (this.deps.hasInteractiveResponder()) {
+      for (const cancel of this.headlessTimers.values()) cancel();
+      this.headlessTimers.clear();
+      return;
+    }
+    for (const id of this.deps.pending.ids()) this.startHeadlessTimeout(id);
+  }
 
   async permission(ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> {
     if (signal.aborted) return { kind: "cancelled", reason: "aborted" };
@@ -68,13 +91,14 @@ export class ClientRequests {
     resolved: (value: T) => PermissionResolved | UiResolved,
   ): Promise<T> {
     this.deps.emit(event);
-    const timer = this.queueTimeout(event.request_id);
+    if (!this.deps.hasInteractiveResponder()) this.startHeadlessTimeout(event.request_id);
     try {
       const value = await answer;
       this.deps.emit(resolved(value));
       return value;
     } finally {
-      if (timer) clearTimeout(timer);
+      this.headlessTimers.get(event.request_id)?.();
+      this.headlessTimers.delete(event.request_id);
     }
   }
 
@@ -84,18 +108,21 @@ export class ClientRequests {
     return `no interactive client is attached (headless policy: ${this.deps.policy})`;
   }
 
-  private queueTimeout(requestId: string): ReturnType<typeof setTimeout> | undefined {
-    if (this.deps.hasInteractiveResponder() || this.deps.policy !== "queue") return undefined;
+  private startHeadlessTimeout(requestId: string): void {
+    if (this.deps.policy !== "queue" || this.headlessTimers.has(requestId)) return;
     const ms = this.deps.headlessTimeoutMs;
-    return setTimeout(() => {
+    const schedule = this.deps.schedule ?? realTimer;
+    const cancel = schedule(() => {
+      this.headlessTimers.delete(requestId);
       this.deps.emit({
         type: "error",
         code: "TIMEOUT",
-        message: `request ${requestId} timed out after ${ms} ms`,
+        message: `request ${requestId} timed out after ${ms} ms with no interactive client to answer it`,
         fatal: false,
       });
       this.deps.pending.cancel(requestId, "headless timeout");
     }, ms);
+    this.headlessTimers.set(requestId, cancel);
   }
 }
 

@@ -70,13 +70,14 @@ export class AssistantBuilder {
   /** Parses the accumulated tool arguments; call once the stream has ended. */
   finish(): Message {
     for (const [id, open] of this.toolCalls) {
-      const block = this.blocks[open.index] as ToolCallBlock;
+      const block = this.blocks[open.index];
+      if (block?.type !== "tool_call") continue;
       const raw = open.args.trim();
       if (raw === "") continue;
       try {
         const parsed: unknown = JSON.parse(raw);
-        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-          block.args = parsed as Record<string, unknown>;
+        if (isJsonObject(parsed)) {
+          block.args = parsed;
         } else {
           this.argErrors.set(id, "tool arguments must be a JSON object");
         }
@@ -104,4 +105,8 @@ export class AssistantBuilder {
   private delta(fields: DeltaFields): void {
     this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
   }
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@
  */
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
 import { computeCost } from "../../providers/cost.ts";
+import { retryDetail } from "../../providers/retry.ts";
 import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../models/model-controller.ts";
@@ -64,9 +65,7 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
       if (event.type === "error") failure = event;
       else if (event.type === "usage") usage = event.usage;
       else if (event.type === "retry") {
-        deps.onRetry(
-          `retrying in ${Math.round(event.delay_ms)} ms (attempt ${event.attempt}): ${event.reason}`,
-        );
+        deps.onRetry(retryDetail(event));
       } else builder.apply(event);
     }
 

@@ -125,10 +125,6 @@ export async function runCommand(argv: string[]): Promise<number> {
             }),
           );
           break;
-        case "status":
-          // Progress the user would otherwise wait through in silence, e.g. "retrying in 2 s, …".
-          if (!json && typeof event.detail === "string") process.stderr.write(`${event.detail}\n`);
-          break;
         case "error":
           failed = true;
           break;

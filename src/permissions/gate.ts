@@ -1,6 +1,7 @@
 /**
  * The permission gate (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order: mode policy →
- * persisted grants → read-only tools whose every path resolves inside cwd → ask the user.
+ * persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd →
+ * ask the user.
  *
  * Headless policy lives in the runtime's asker, not here: grants already run before asking,
  * so `allow_if_rule_matches` is simply "deny when asked", `deny` likewise, and `queue` keeps
@@ -15,10 +16,11 @@ import type {
   PermissionGate,
 } from "../contracts/permission-gate.ts";
 import type { AnyTool } from "../contracts/tool.ts";
+import { resolveRealPath } from "../support/real-path.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";
-import { canonicalCwd, isInside, resolvePathForPermission } from "./paths.ts";
+import { canonicalCwd, isInside, spelledInside } from "./paths.ts";
 import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
@@ -53,9 +55,13 @@ async function decide(
   const paths = requestPaths(tool, args, cwd);
   const resolved = paths?.map((p) => p.resolved) ?? [];
   const request = describeRequest(tool.name, args, resolved);
-  if (store.load().rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, source: "grant" };
+  // Handed to the tool so it opens exactly what was judged here (and shown in the prompt).
+  const judged = paths?.length ? { judgedPaths: new Map(paths.map((p) => [p.requested, p.resolved])) } : {};
+  if (store.load().rules.some((rule) => ruleAllows(rule, request)))
+    return { allowed: true, source: "grant", ...judged };
 
-  if (tool.isReadOnly && paths?.every((p) => p.inside)) return { allowed: true, source: "read_only" };
+  if (tool.isReadOnly && paths?.every((p) => p.inside && p.spelledInside))
+    return { allowed: true, source: "read_only", ...judged };
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
   const bash = request.bash && { command: args.command as string, analysis: request.bash };
@@ -67,12 +73,13 @@ async function decide(
   } catch {
     return cancelled(tool.name, "the permission request failed");
   }
-  return interpretAnswer(answer, offered, {
+  const decision = interpretAnswer(answer, offered, {
     toolName: tool.name,
     store,
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
   });
+  return decision.allowed ? { ...decision, ...judged } : decision;
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
@@ -108,8 +115,13 @@ function requestPaths(tool: AnyTool, args: Record<string, unknown>, cwd: string)
   }
   if (!Array.isArray(raw) || !raw.every((p) => typeof p === "string")) return undefined;
   return raw.map((requested: string) => {
-    const resolved = resolvePathForPermission(cwd, requested);
-    return { requested, resolved, inside: isInside(cwd, resolved) };
+    const resolved = resolveRealPath(cwd, requested);
+    return {
+      requested,
+      resolved,
+      inside: isInside(cwd, resolved),
+      spelledInside: spelledInside(cwd, requested),
+    };
   });
 }
 

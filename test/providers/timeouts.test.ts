@@ -112,14 +112,17 @@ describe("connect timeout", () => {
     });
 
   test("late headers from an unreachable host fail as a connect timeout, long before the first-byte one", async () => {
-    // 192.0.2.0/24 is TEST-NET-1 (RFC 5737): nothing there ever accepts a connection.
+    // A loopback port nothing listens on: the reachability probe is refused at once.
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = closed.port;
+    closed.stop(true);
     const fetcher = timedFetch(
       { connectMs: 30, firstByteMs: 60_000, idleMs: 0 },
       undefined,
       undefined,
       neverAnswers,
     );
-    const error = await fetcher("http://192.0.2.1:9/v1/chat/completions").catch((e: unknown) => e);
+    const error = await fetcher(`http://127.0.0.1:${port}/v1/chat/completions`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderTimeoutError);
     expect(error instanceof Error && error.message).toBe("connect timed out after 30 ms");
   });

@@ -110,6 +110,7 @@ async function decideAndExecute(
       toolCallId: block.id,
       askUser: deps.askUser,
       onUpdate: liveOutput(block.id, deps.emit),
+      ...(decision.judgedPaths ? { judgedPaths: decision.judgedPaths } : {}),
     });
     const result = await settleOrAbandon(execution, signal, block.name);
     return result.duration_ms === undefined

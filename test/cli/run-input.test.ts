@@ -112,7 +112,7 @@ describe("hostile model text", () => {
     expect(res.stderr).toContain("denied:");
     expect(res.stderr).not.toContain(ESC);
     expect(res.stderr).not.toContain(RLO);
-    expect(res.stderr).toContain("\\x1b]0;owned");
+    expect(res.stderr).toContain("\\u001b]0;owned");
     expect(res.stderr).toContain("\\u202etxt.exe");
   });
 
@@ -126,7 +126,7 @@ describe("hostile model text", () => {
     llm().enqueue({ steps: [{ text: `title: ${ESC}]0;owned${ESC}\\ and ${RLO}gnp.exe` }] });
     const res = await shardOnTerminal(["run", "--cwd", tempDir("cwd"), "set a title"], userEnv());
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("title: \\x1b]0;owned\\x1b\\ and \\u202egnp.exe");
+    expect(res.stdout).toContain("title: \\u001b]0;owned\\u001b\\ and \\u202egnp.exe");
     expect(res.stdout).not.toContain(`${ESC}]0;owned`);
     expect(res.stdout).not.toContain(RLO);
   });

@@ -140,13 +140,13 @@ describe("RunRenderer", () => {
     expect(out.status).not.toMatch(/[\u001b\u009b\u202e\r]/);
     // Exactly one line per rendered item: nothing in the text could start a line of its own.
     expect(out.status.split("\n")).toHaveLength(5);
-    expect(out.status).toContain("\\x1b[2J\\x9b31m\\u202eexe.txt");
+    expect(out.status).toContain("\\u001b[2J\\u009b31m\\u202eexe.txt");
   });
 
   test("the answer is raw for a pipe and escaped (keeping newlines and tabs) for a terminal", () => {
     const text = `${ESC}]0;title\u0007red\tok\n\u2066x\u2069`;
     expect(render([textDelta(text)]).out.answer).toBe(text);
-    expect(render([textDelta(text)], true).out.answer).toBe("\\x1b]0;title\\x07red\tok\n\\u2066x\\u2069");
+    expect(render([textDelta(text)], true).out.answer).toBe("\\u001b]0;title\\u0007red\tok\n\\u2066x\\u2069");
   });
 });
 

@@ -62,12 +62,14 @@ export function createRuntime(
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
   const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
-  const opened = openOrCreateSession(config, sessionWarning);
-  if (!opened.ok) return opened;
-  const { session, cwd } = opened;
-
   const catalog = loadModelCatalog(config.home, config.env);
   for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
+
+  // A new session records the mode and model it starts with, so a resume runs the same ones.
+  const start = { mode: config.mode ?? "build", model: config.model ?? defaultModelId(catalog, config.env) };
+  const opened = openOrCreateSession(config, start, sessionWarning);
+  if (!opened.ok) return opened;
+  const { session, cwd } = opened;
 
   const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
     configWarning(`${w.file}: ${w.reason}`),
@@ -101,6 +103,15 @@ export function createRuntime(
     config.providerOptions,
   );
   for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
+  // A resume with another --mode/--model (or of a session that never recorded them) runs with
+  // different settings from those on record: record them, so the next resume keeps them.
+  try {
+    if (saved.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
+    if (saved.model !== spec.id) session.append({ type: "model_change", model: spec.id });
+  } catch (err) {
+    session.close();
+    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+  }
 
   let tools = createBuiltinTools();
   const recall = createRecallTool(() => session);
@@ -122,7 +133,12 @@ export function createRuntime(
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: lazyPermissionGate({ home: config.home, cwd }),
+    gate: lazyPermissionGate({
+      home: config.home,
+      cwd,
+      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+    }),
     modes: modeController,
     models,
     compaction: compaction.config,
@@ -139,12 +155,14 @@ export function createRuntime(
  */
 function openOrCreateSession(
   config: RuntimeConfig,
+  start: { mode: string; model: string },
   sessionWarning: (message: string) => void,
 ): { ok: true; session: SessionStore; cwd: string } | CreateRuntimeFailure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
     if (!cwd.ok) return rejectedIf(config.cwd, "cwd", cwd);
-    return { ok: true, session: createSession({ home: config.home, cwd: cwd.path }), cwd: cwd.path };
+    const session = createSession({ home: config.home, cwd: cwd.path, ...start });
+    return { ok: true, session, cwd: cwd.path };
   }
   const opened = openSession({
     home: config.home,

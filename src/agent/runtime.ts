@@ -6,7 +6,7 @@
 import type { Connection } from "../contracts/connection.ts";
 import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
 import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
-import type { NewEntry, SessionEntry, SessionStore } from "../contracts/session-store.ts";
+import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
@@ -15,6 +15,7 @@ import { newId } from "../support/ids.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
 import { PROTOCOL_VERSION } from "../types/envelope.ts";
+import type { SessionEntry } from "../types/session-entries.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
 import { Compaction } from "./compaction/compaction-tiers.ts";

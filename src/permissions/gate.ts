@@ -35,17 +35,34 @@ export interface PermissionGateOptions {
   home: string;
   /** The project whose grants this gate reads and writes. */
   cwd: string;
+  /** A problem with the grants file the user must hear about (untrusted, unreadable, not saved). */
+  onWarning?: (message: string) => void;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const store = openGrantStore(options.home, canonicalCwd(options.cwd));
-  return { decide: (check, ask) => decide(check, ask, store) };
+  // The file is read on every decision: say each problem once, again only after it changed.
+  let lastProblem: string | undefined;
+  const warnings: GrantWarnings = {
+    loaded(problem) {
+      if (problem !== undefined && problem !== lastProblem) options.onWarning?.(problem);
+      lastProblem = problem;
+    },
+    notSaved: (message) => options.onWarning?.(message),
+  };
+  return { decide: (check, ask) => decide(check, ask, store, warnings) };
+}
+
+interface GrantWarnings {
+  loaded(problem: string | undefined): void;
+  notSaved(message: string): void;
 }
 
 async function decide(
   check: PermissionCheck,
   ask: PermissionAsker,
   store: GrantStore,
+  warnings: GrantWarnings,
 ): Promise<GateDecision> {
   const { tool, args, mode } = check;
   const modeDenial = applyModePolicy(tool, mode);
@@ -57,7 +74,9 @@ async function decide(
   const request = describeRequest(tool.name, args, resolved);
   // Handed to the tool so it opens exactly what was judged here (and shown in the prompt).
   const judged = paths?.length ? { judgedPaths: new Map(paths.map((p) => [p.requested, p.resolved])) } : {};
-  if (store.load().rules.some((rule) => ruleAllows(rule, request)))
+  const grants = store.load();
+  warnings.loaded(grants.problem);
+  if (grants.rules.some((rule) => ruleAllows(rule, request)))
     return { allowed: true, source: "grant", ...judged };
 
   if (tool.isReadOnly && paths?.every((p) => p.inside && p.spelledInside))
@@ -76,6 +95,7 @@ async function decide(
   const decision = interpretAnswer(answer, offered, {
     toolName: tool.name,
     store,
+    warnings,
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
   });
@@ -139,6 +159,7 @@ function exactRule(toolName: string, args: Record<string, unknown>, resolved: st
 interface AnswerContext {
   toolName: string;
   store: GrantStore;
+  warnings: GrantWarnings;
   exactRule: () => GrantRule;
   signatureAnalysis: BashAnalysis | undefined;
 }
@@ -147,7 +168,7 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
   if (answer.kind === "cancelled") return cancelled(ctx.toolName, answer.reason);
   if (answer.kind === "decision") {
     if (answer.decision === "allow") return { allowed: true, source: "user" };
-    if (answer.decision === "allow_always") return persistThenAllow(ctx.store, ctx.exactRule());
+    if (answer.decision === "allow_always") return persistThenAllow(ctx, ctx.exactRule());
     return userDenied(ctx.toolName, answer.reason);
   }
   if (!offered.has(answer.choice_id)) return unknownChoice();
@@ -155,13 +176,13 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
     case CHOICE_ALLOW_ONCE:
       return { allowed: true, source: "user" };
     case CHOICE_ALWAYS_EXACT:
-      return persistThenAllow(ctx.store, ctx.exactRule());
+      return persistThenAllow(ctx, ctx.exactRule());
     case CHOICE_ALWAYS_SIGNATURE: {
       const analysis = ctx.signatureAnalysis;
       if (!analysis?.ok) return unknownChoice();
-      return persistThenAllow(ctx.store, {
+      return persistThenAllow(ctx, {
         kind: "bash_signature",
-        version: 1,
+        version: 2,
         signatures: analysis.signatures,
       });
     }
@@ -173,8 +194,9 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
 }
 
 /** The user allowed this call; a failed save only means the next identical call asks again. */
-function persistThenAllow(store: GrantStore, rule: GrantRule): GateDecision {
-  store.add(rule);
+function persistThenAllow(ctx: AnswerContext, rule: GrantRule): GateDecision {
+  const saved = ctx.store.add(rule);
+  if (!saved.ok) ctx.warnings.notSaved(saved.message);
   return { allowed: true, source: "user" };
 }
 

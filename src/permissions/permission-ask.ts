@@ -5,7 +5,7 @@
 import { relative } from "node:path";
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
-import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
+import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
 import { escapeForDisplay, summaryLine } from "./display-text.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
@@ -117,14 +117,14 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
   ];
   if (bash?.analysis.ok) {
     const sigs = bash.analysis.signatures;
-    const executables = [...new Set(sigs.map((s) => `\`${s.executable}\``))].join(", ");
+    const commands = [...new Set(sigs.map((s) => `\`${commandName(s)}\``))].join(", ");
     choices.push({
       id: CHOICE_ALWAYS_SIGNATURE,
       label: escapeForDisplay(
-        `Always allow ${executables} with exactly these flags (${sigs.map(formatSignature).join("; ")})`,
+        `Always allow ${commands} with exactly these flags and any other arguments (${sigs.map(formatSignature).join("; ")})`,
       ),
       description:
-        "Arguments are not compared: any command made only of these executables, each with exactly these flags, will run without asking in this project.",
+        "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",
       intent: "persist",
     });
   }

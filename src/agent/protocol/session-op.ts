@@ -62,7 +62,7 @@ function fork(runtime: AgentRuntime, args: SessionOpArgs): Reply {
   if (typeof from !== "string" || from === "") {
     return fail(
       "INVALID_REQUEST",
-      'session_op fork: field "args.from_entry_id": a non-empty string is required',
+      'session_op fork: field "args.from_entry_id": a non-empty string is required (an entry id, or a message id from sync.live_window or message_complete)',
     );
   }
   if (busy(runtime)) return fail("CONFLICT", "fork runs between turns; a turn is queued or in flight");

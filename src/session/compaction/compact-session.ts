@@ -3,7 +3,8 @@
  * of the live window into a CompactionEntry and keep the newest `keepRecentTokens` worth of
  * messages. The summarized messages stay in the file; `recall` reads them back by index.
  */
-import type { CompactionEntry, SessionStore } from "../../contracts/session-store.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import type { CompactionEntry } from "../../types/session-entries.ts";
 import type { Message } from "../../types/shared.ts";
 import { summaryMessage, windowEntriesAt } from "../live-window.ts";
 import { findCutPoint } from "./cut-point.ts";

@@ -54,7 +54,7 @@ describe("kill -9 mid-turn, then resume", () => {
     const agent = start({ home, cwd });
     llm().enqueue(
       { steps: [{ tool_call: { id: "call_ls", name: "ls", args: {} } }] },
-      { steps: [{ text: "partial answer" }, { delay_ms: 30_000 }] },
+      { steps: [{ text: "partial answer" }, { hold: "until-kill" }] },
     );
     const from = agent.events.length;
     const res = await agent.request({ type: "prompt", message: "look around" });
@@ -149,7 +149,7 @@ describe("queued steer and follow-up messages survive a crash", () => {
     const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const agent = start({ home, cwd });
-    llm().enqueue({ steps: [{ text }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text }, { hold: "held-turn" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "start" });
     const sessionId = await activeSession(agent);

@@ -100,7 +100,11 @@ describe("steer", () => {
     const base = llm().requests.length;
     llm().enqueue(
       {
-        steps: [{ text: "Looking." }, { delay_ms: 1500 }, { tool_call: { name: "ls", args: { path: "." } } }],
+        steps: [
+          { text: "Looking." },
+          { hold: "steer-shorthand" },
+          { tool_call: { name: "ls", args: { path: "." } } },
+        ],
       },
       { steps: [{ text: "Listed." }] },
     );
@@ -110,6 +114,7 @@ describe("steer", () => {
     const res = await agent.request({ type: "steer", message: "SHORTHAND steer text" });
     expect(res.success).toBe(true);
     expect(res.command).toBe("steer");
+    llm().release("steer-shorthand");
     await agent.waitType("turn_end", from);
     expect(llm().requests.length - base).toBe(2);
     expect(indexOfText(chatHistory(base), "SHORTHAND")).toBe(-1);

@@ -100,6 +100,8 @@ export class AgentProcess {
   readonly stdoutChunks: Uint8Array[] = [];
   private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
   readonly exited: Promise<number>;
+  /** Settles once stdout has ended and every line the agent wrote is in `events`. */
+  readonly stdoutDone: Promise<void>;
 
   constructor(opts: AgentOptions) {
     this.home = opts.home ?? mockHome(opts.llmUrl);
@@ -125,7 +127,7 @@ export class AgentProcess {
         throw new Error(`agent wrote a bad line: ${e.message}`);
       },
     });
-    void (async () => {
+    this.stdoutDone = (async () => {
       for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
         this.stdoutChunks.push(chunk.slice());
         decoder.push(chunk);
@@ -212,6 +214,24 @@ export class AgentProcess {
     const from = this.events.length;
     this.send({ ...message, id });
     return this.waitFor((m) => m.type === "response" && m.id === id, from);
+  }
+
+  /**
+   * The barrier before asserting that something did NOT happen: the agent handles stdin in
+   * order, so once the response to this later `list_modes` is in, every event that earlier
+   * input made the agent emit before then is in `events` too. Returns the index after it.
+   */
+  async barrier(): Promise<number> {
+    const res = await this.request({ type: "list_modes" });
+    if (!res.success) throw new Error(`barrier: list_modes failed: ${JSON.stringify(res.error)}`);
+    return this.events.length;
+  }
+
+  /** Waits for the process to end and for everything it wrote to be read; returns its exit code. */
+  async exit(): Promise<number> {
+    const code = await this.exited;
+    await this.stdoutDone;
+    return code;
   }
 
   /** Sends a prompt and waits for the end of the turn it starts. */

@@ -102,12 +102,33 @@ describe("mock LLM holds", () => {
     expect(own.held()).toEqual([]);
   });
 
-  test("a hold nobody releases is cut after its timeout", async () => {
-    server().enqueue({ steps: [{ text: "partial" }, { hold: "lost", timeout_ms: 50 }, { text: "never" }] });
-    const events = await collect(mockProvider(server(), "anthropic-messages").stream(request()));
-    expect(textOf(events)).toBe("partial");
-    expect(last(events)).toMatchObject({ type: "error", kind: "provider" });
-    expect(server().held()).toEqual([]);
+  test("a hold nobody releases is cut after its timeout, and says so", async () => {
+    const warnings: string[] = [];
+    const own = await startMockLlmServer({ holdTimeoutMs: 50, onHoldTimeout: (m) => warnings.push(m) });
+    try {
+      own.enqueue({ steps: [{ text: "partial" }, { hold: "lost" }, { text: "never" }] });
+      const events = await collect(mockProvider(own, "anthropic-messages").stream(request()));
+      expect(textOf(events)).toBe("partial");
+      expect(last(events)).toMatchObject({ type: "error", kind: "provider" });
+      expect(own.held()).toEqual([]);
+      expect(warnings).toEqual([
+        'mock LLM: hold "lost" was not released within 50 ms; the stream was cut (call release("lost"))',
+      ]);
+      // A step's own timeout wins over the server's.
+      own.enqueue({ steps: [{ hold: "longer", timeout_ms: 60_000 }, { text: "released" }] });
+      const res = await chat(own.url);
+      await own.waitForHold("longer");
+      // A probe held later with the server's 50 ms is cut first; "longer" is still held after it.
+      own.enqueue({ steps: [{ hold: "probe" }] });
+      await (await chat(own.url)).text().catch(() => "");
+      expect(warnings.at(-1)).toContain('hold "probe" was not released within 50 ms');
+      expect(own.held()).toEqual(["longer"]);
+      own.release("longer");
+      expect(await res.text()).toContain('"content":"released"');
+      expect(warnings).toHaveLength(2);
+    } finally {
+      await own.close();
+    }
   });
 
   test("a client that goes away ends its hold", async () => {

@@ -31,7 +31,10 @@ export class Holds {
   private waiters: HoldWaiter[] = [];
   private closed = false;
 
-  constructor(private readonly defaultTimeoutMs = DEFAULT_HOLD_TIMEOUT_MS) {}
+  constructor(
+    private readonly defaultTimeoutMs = DEFAULT_HOLD_TIMEOUT_MS,
+    private readonly warn: (message: string) => void = console.error,
+  ) {}
 
   /**
    * Holds a stream at `name`. `cancel` ends the hold when the client went away first; the
@@ -51,7 +54,7 @@ export class Holds {
     let stream: HeldStream | undefined;
     const outcome = new Promise<HoldOutcome>((resolve) => {
       const timer = setTimeout(() => {
-        console.error(
+        this.warn(
           `mock LLM: hold "${name}" was not released within ${timeoutMs} ms; the stream was cut (call release("${name}"))`,
         );
         entry.finish("timeout");

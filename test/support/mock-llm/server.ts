@@ -161,7 +161,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const record = options.recordRequests ?? true;
-  const holds = new Holds(options.holdTimeoutMs);
+  const holds = new Holds(options.holdTimeoutMs, options.onHoldTimeout);
   let requestCount = 0;
   let scriptIndex = 0;
 

@@ -64,6 +64,8 @@ export interface MockLlmServerOptions {
   modelId?: string;
   /** How long a `{ hold }` step waits for its release before the stream is cut (default 20 s). */
   holdTimeoutMs?: number;
+  /** Told when a hold times out (default: console.error). */
+  onHoldTimeout?: (message: string) => void;
 }
 
 /** What a wire-format encoder yields: SSE text, or a control instruction for the writer. */

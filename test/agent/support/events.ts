@@ -61,13 +61,20 @@ export function livingChildren(ppid: number): string[] {
   return livingProcesses("ppid", ppid);
 }
 
-/** Waits until `check` returns a value (polls a condition the agent cannot announce, e.g. a file). */
-export async function until<T>(check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+/**
+ * Waits until `check` returns a value (polls a condition the agent cannot announce, e.g. a file).
+ * `what` names the condition in the error; by default the check's source.
+ */
+export async function until<T>(
+  check: () => T | undefined,
+  timeoutMs = 20_000,
+  what: string = check.toString(),
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms: ${what}`);
     await Bun.sleep(20);
   }
 }

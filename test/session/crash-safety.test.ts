@@ -71,7 +71,7 @@ describe("crash safety", () => {
     const again = openSession({ home, idOrPath: sessionId });
     expect(again.ok).toBe(true);
     if (again.ok) again.store.close();
-  }, 60_000);
+  });
 
   test("torn tail without newline is truncated, reported, and appends continue", () => {
     const { id, path } = sessionWith(3);

@@ -9,18 +9,18 @@ import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
+import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
+import { newId } from "../support/ids.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
-import type { WireError } from "../wire/errors.ts";
-import { Compaction } from "./compaction.ts";
-import { newId } from "./ids.ts";
-import { answerInterruptedToolCalls } from "./interrupted-tool-calls.ts";
-import { ModelController, type ProviderOptions } from "./model-controller.ts";
+import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
+import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
+import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
+import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
-import { deliverUndeliveredInputs } from "./undelivered-inputs.ts";
 
 export interface RuntimeConfig {
   cwd?: string;
@@ -32,6 +32,8 @@ export interface RuntimeConfig {
   session?: string;
   tools?: string[];
   headlessPolicy?: HeadlessPolicy;
+  /** How long a `queue` request waits for an interactive client (default 5 minutes). */
+  headlessTimeoutMs?: number;
   basePrompt?: string;
   providerOptions?: ProviderOptions;
 }
@@ -42,19 +44,19 @@ export interface CreatedRuntime {
   warnings: WireError[];
 }
 
-export function createRuntime(
-  config: RuntimeConfig,
-): { ok: true; value: CreatedRuntime } | { ok: false; error: WireError } {
+export function createRuntime(config: RuntimeConfig): { ok: true; value: CreatedRuntime } | Failure {
   const warnings: WireError[] = [];
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
   const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
-  const opened = openOrCreateSession(config, sessionWarning);
-  if (!opened.ok) return opened;
-  const { session, cwd } = opened;
-
   const catalog = loadModelCatalog(config.home, config.env);
   for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
+
+  // A new session records the mode and model it starts with, so a resume runs the same ones.
+  const start = { mode: config.mode ?? "build", model: config.model ?? defaultModelId(catalog, config.env) };
+  const opened = openOrCreateSession(config, start, sessionWarning);
+  if (!opened.ok) return opened;
+  const { session, cwd } = opened;
 
   const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
     configWarning(`${w.file}: ${w.reason}`),
@@ -83,6 +85,15 @@ export function createRuntime(
     config.providerOptions,
   );
   for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
+  // A resume with another --mode/--model (or of a session that never recorded them) runs with
+  // different settings from those on record: record them, so the next resume keeps them.
+  try {
+    if (saved.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
+    if (saved.model !== spec.id) session.append({ type: "model_change", model: spec.id });
+  } catch (err) {
+    session.close();
+    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+  }
 
   let tools = createBuiltinTools();
   const recall = createRecallTool(() => session);
@@ -96,26 +107,27 @@ export function createRuntime(
     tools = selected.tools;
   }
 
-  const compaction = new Compaction(
-    config.home,
-    () => session,
-    () => models.current,
-  );
+  const compaction = loadCompactionConfig(config.home);
+  for (const w of compaction.warnings) configWarning(w);
   const runtime = new AgentRuntime({
     cwd,
     home: config.home,
     serverVersion: config.serverVersion,
     session,
     tools,
-    gate: lazyPermissionGate({ home: config.home, cwd }),
+    gate: lazyPermissionGate({
+      home: config.home,
+      cwd,
+      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+    }),
     modes: modeController,
     models,
-    compaction,
+    compaction: compaction.config,
     headlessPolicy: config.headlessPolicy ?? "deny",
+    ...(config.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: config.headlessTimeoutMs } : {}),
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
-  compaction.bind(runtime);
-  for (const w of compaction.warnings) configWarning(w);
   return { ok: true, value: { runtime, warnings } };
 }
 
@@ -125,12 +137,14 @@ export function createRuntime(
  */
 function openOrCreateSession(
   config: RuntimeConfig,
+  start: { mode: string; model: string },
   sessionWarning: (message: string) => void,
-): { ok: true; session: SessionStore; cwd: string } | { ok: false; error: WireError } {
+): { ok: true; session: SessionStore; cwd: string } | Failure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
     if (!cwd.ok) return cwd;
-    return { ok: true, session: createSession({ home: config.home, cwd: cwd.path }), cwd: cwd.path };
+    const session = createSession({ home: config.home, cwd: cwd.path, ...start });
+    return { ok: true, session, cwd: cwd.path };
   }
   const opened = openSession({
     home: config.home,
@@ -159,7 +173,7 @@ function openOrCreateSession(
   return { ok: true, session, cwd: cwd.path };
 }
 
-function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; error: WireError } {
+function resolveCwd(dir: string): { ok: true; path: string } | Failure {
   try {
     const path = realpathSync(resolve(dir));
     if (!statSync(path).isDirectory())
@@ -168,8 +182,4 @@ function resolveCwd(dir: string): { ok: true; path: string } | { ok: false; erro
   } catch {
     return fail("NOT_FOUND", `working directory ${dir} does not exist`);
   }
-}
-
-function fail(code: WireError["code"], message: string): { ok: false; error: WireError } {
-  return { ok: false, error: { code, message } };
 }

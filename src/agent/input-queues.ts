@@ -4,9 +4,10 @@
  * pointing back at that entry — when it is delivered, so a crash in between loses nothing
  * (see `restoreQueuedInputs`).
  */
-import type { NewEntry, SessionEntry } from "../contracts/session-store.ts";
+import type { NewEntry } from "../contracts/session-store.ts";
+import { newId } from "../support/ids.ts";
+import type { SessionEntry } from "../types/session-entries.ts";
 import type { Message } from "../types/shared.ts";
-import { newId } from "./ids.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 interface Queued {

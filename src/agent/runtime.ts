@@ -6,23 +6,29 @@
 import type { Connection } from "../contracts/connection.ts";
 import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
 import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
-import type { NewEntry, SessionEntry, SessionStore } from "../contracts/session-store.ts";
+import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
+import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
+import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
+import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
+import { newId } from "../support/ids.ts";
+import type { SyncEvent } from "../types/agent-events.ts";
+import type { UnsequencedAgentEvent } from "../types/catalog.ts";
 import { PROTOCOL_VERSION } from "../types/envelope.ts";
+import type { SessionEntry } from "../types/session-entries.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
-import { ClientRequests, type HeadlessPolicy } from "./client-requests.ts";
-import type { Compaction } from "./compaction.ts";
-import { newId } from "./ids.ts";
+import { Compaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
-import type { ModelController } from "./model-controller.ts";
+import { describeModel, type ModelController } from "./models/model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
-import { type OutboundEvent, Outbox } from "./outbox.ts";
+import { Outbox } from "./protocol/outbox.ts";
+import { ClientRequests, type HeadlessPolicy } from "./requests/client-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
-export type { HeadlessPolicy } from "./client-requests.ts";
+export type { HeadlessPolicy } from "./requests/client-requests.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -33,7 +39,7 @@ export interface RuntimeOptions {
   gate: PermissionGate;
   modes: ModeController;
   models: ModelController;
-  compaction: Compaction;
+  compaction: CompactionConfig;
   headlessPolicy?: HeadlessPolicy;
   /** How long a `queue` headless request waits for a responder. */
   headlessTimeoutMs?: number;
@@ -47,18 +53,29 @@ interface ActiveTurn {
 }
 
 export class AgentRuntime {
-  readonly outbox = new Outbox();
+  readonly outbox: Outbox;
   readonly state: AgentState;
+  readonly compaction: Compaction;
   readonly tools: ReadonlyMap<string, AnyTool>;
   readonly requests: ClientRequests;
   readonly queues: InputQueues;
   private turn: ActiveTurn | undefined;
   /** The latest turn including its between-turn compaction; close() waits for it. */
   private background: Promise<void> = Promise.resolve();
+  /** Long commands still running (a manual compaction); close() waits for them. */
+  private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
   constructor(readonly options: RuntimeOptions) {
+    this.outbox = new Outbox(this.initialSnapshot());
     this.state = new AgentState((status, detail) => this.emitStatus(status, detail));
+    this.compaction = new Compaction({
+      config: options.compaction,
+      session: options.session,
+      models: options.models,
+      emit: (event) => this.emit(event),
+      setCompacting: (active) => this.state.setCompacting(active),
+    });
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests({
@@ -104,6 +121,7 @@ export class AgentRuntime {
   /** A new client: `hello`, then `sync` with everything it needs to render (PROTOCOL §9.1). */
   attach(connection: Connection): void {
     this.outbox.attach(connection);
+    this.requests.respondersChanged();
     this.outbox.sendTo(connection, {
       type: "hello",
       protocol_version: PROTOCOL_VERSION,
@@ -115,20 +133,19 @@ export class AgentRuntime {
 
   detach(connectionId: string): void {
     this.outbox.detach(connectionId);
+    this.requests.respondersChanged();
   }
 
-  syncEvent(): OutboundEvent {
-    return {
-      type: "sync",
-      status: this.state.status,
-      mode: this.modes.current.name,
-      capabilities: this.capabilities(),
-      live_window: this.session.liveWindow(),
-      pending_requests: this.state.pending.list(),
-    };
+  /** What every emitted event has made of the agent's state (src/snapshot). */
+  get snapshot(): AgentSnapshot {
+    return this.outbox.snapshot;
   }
 
-  emit(event: OutboundEvent): void {
+  syncEvent(): SyncEvent {
+    return syncFromSnapshot(this.snapshot);
+  }
+
+  emit(event: UnsequencedAgentEvent): void {
     this.outbox.emit(event);
   }
 
@@ -187,7 +204,7 @@ export class AgentRuntime {
     this.state.setTurnActive(false);
     if (this.closed || this.state.status === "error") return;
     try {
-      await this.options.compaction.betweenTurns();
+      await this.compaction.betweenTurns();
     } catch (err) {
       this.emit({
         type: "error",
@@ -206,9 +223,10 @@ export class AgentRuntime {
     if (next) this.startTurn(next);
   }
 
-  /** Cancels the turn: provider stream, running tools, open requests. Queues are cleared. */
+  /** Cancels the turn (provider stream, running tools, open requests) or a compaction. Queues are cleared. */
   async abort(): Promise<{ cleared: number }> {
     const cleared = this.queues.dropAll();
+    this.compaction.abort();
     const turn = this.turn;
     if (!turn) return { cleared };
     turn.abort.abort();
@@ -217,12 +235,19 @@ export class AgentRuntime {
     return { cleared };
   }
 
+  /** Keeps a long command's completion so close() can wait for its response to go out. */
+  track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
   /** Stdin EOF or shutdown: stop work, release the session. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.abort();
     await this.background;
+    await Promise.all(this.inFlight);
     this.session.close();
   }
 
@@ -241,7 +266,7 @@ export class AgentRuntime {
       askUser: (ask: UiAsk) => this.requests.ui(ask),
       cwd: this.options.cwd,
       mode: () => this.modes.policy(),
-      emit: (e: OutboundEvent) => this.emit(e),
+      emit: (e: UnsequencedAgentEvent) => this.emit(e),
       newId,
       models: this.models,
       systemPrompt,
@@ -255,10 +280,10 @@ export class AgentRuntime {
             : { type: "tool_result", message, duration_ms: durationMs },
         ),
       deliverSteers: () => this.queues.deliverSteers(),
-      beforeProviderCall: (signal: AbortSignal) => this.options.compaction.beforeProviderCall(signal),
-      compactAfterOverflow: (signal: AbortSignal) => this.options.compaction.afterOverflow(signal),
+      beforeProviderCall: (signal: AbortSignal) => this.compaction.beforeProviderCall(signal),
+      compactAfterOverflow: (signal: AbortSignal) => this.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>
-        this.emit(this.options.compaction.recordUsage(usage, spec, messageId)),
+        this.emit(this.compaction.recordUsage(usage, spec, messageId)),
       onRetry: (detail: string) => this.emit({ type: "status", status: this.state.status, detail }),
     };
   }
@@ -283,8 +308,26 @@ export class AgentRuntime {
     return this.visibleTools().map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: t.parameters as unknown as Record<string, unknown>,
+      parameters: t.parameters,
     }));
+  }
+
+  /** The state before any event: what the session and the controllers hold at start-up. */
+  private initialSnapshot(): AgentSnapshot {
+    const { session, models, modes } = this.options;
+    const effort = models.effort();
+    return {
+      status: "idle",
+      mode: modes.current.name,
+      capabilities: this.capabilities(),
+      session_id: session.sessionId,
+      model: describeModel(models.current),
+      ...(effort !== undefined ? { reasoning_level: effort } : {}),
+      live_window: session.liveWindow(),
+      pending_requests: [],
+      usage: { input: 0, output: 0 },
+      last_seq: 0,
+    };
   }
 
   private emitStatus(status: AgentStatus, detail?: string): void {

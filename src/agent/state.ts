@@ -5,7 +5,7 @@
  * errors override. Every change emits one `status` event.
  */
 import type { AgentStatus } from "../types/shared.ts";
-import { PendingRequests } from "./pending-requests.ts";
+import { PendingRequests } from "./requests/pending-requests.ts";
 
 export class AgentState {
   readonly pending: PendingRequests;

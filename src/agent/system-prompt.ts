@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseFrontmatter } from "./modes/frontmatter.ts";
+import { parseFrontmatter, stringField } from "./modes/frontmatter.ts";
 
 const BASE_PROMPT = `You are Shard, an expert coding agent working in the user's project.
 Use the tools to read, search, edit and run code. Prefer small, verifiable steps:
@@ -57,9 +57,11 @@ export function findSkills(cwd: string, home: string): Skill[] {
       const path = join(root, entry, "SKILL.md");
       if (!existsSync(path)) continue;
       const { fields, body } = parseFrontmatter(readFileSync(path, "utf8"));
-      const description = fields.description ?? body.split("\n").find((l) => l.trim() !== "") ?? "";
+      const name = stringField(fields, "name") ?? entry;
+      const description =
+        stringField(fields, "description") ?? body.split("\n").find((l) => l.trim() !== "") ?? "";
       // Project skills override global ones of the same name.
-      skills.set(fields.name ?? entry, { name: fields.name ?? entry, description: description.trim(), path });
+      skills.set(name, { name, description: description.trim(), path });
     }
   }
   return [...skills.values()];

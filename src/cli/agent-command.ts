@@ -1,10 +1,18 @@
 /** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
-import { createStdioConnection, serveStdio } from "../agent/stdio-connection.ts";
-import { discoverOpenAiModel, wantsModelDiscovery } from "../providers/discover-model.ts";
+import {
+  discoverLocalServer,
+  discoverOpenAiModel,
+  localServers,
+  nothingConfigured,
+  wantsModelDiscovery,
+} from "../providers/discover-model.ts";
+import { loadModelsFile } from "../providers/models-file.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
@@ -72,12 +80,34 @@ export function runtimeConfigFrom(
 
 /**
  * With nothing naming a model and only an OpenAI-compatible base URL, ask that server which
- * models it has. A resumed session keeps its own model.
+ * models it has. With nothing configured at all, look for a local server on the usual ports
+ * and point OPENAI_BASE_URL at it (a resumed session keeps its own model but still needs the
+ * server). `say` tells the user what was picked.
  */
-export async function discoverModelIfNeeded(config: RuntimeConfig): Promise<void> {
+export async function discoverModelIfNeeded(
+  config: RuntimeConfig,
+  say: (line: string) => void = (line) => process.stderr.write(`shard: ${line}\n`),
+): Promise<void> {
+  if (nothingConfigured(config.env) && !config.model?.startsWith("anthropic/") && !hasCustomModels(config)) {
+    const found = await discoverLocalServer(localServers(config.env));
+    if (!found) return;
+    config.env = { ...config.env, OPENAI_BASE_URL: found.baseUrl };
+    const pick = !config.model && !config.session;
+    if (pick) config.model = found.model;
+    say(
+      `no provider configured; found ${found.server.name} at ${found.baseUrl}` +
+        (pick ? `, using ${found.model}` : "") +
+        " (set SHARD_MODEL, OPENAI_BASE_URL or models.json to choose)",
+    );
+    return;
+  }
   if (config.model || config.session || !wantsModelDiscovery(config.env)) return;
   const found = await discoverOpenAiModel(config.env);
   if (found) config.model = found;
+}
+
+function hasCustomModels(config: RuntimeConfig): boolean {
+  return loadModelsFile(join(config.home, "models.json")).models.length > 0;
 }
 
 export async function agentCommand(argv: string[]): Promise<number> {

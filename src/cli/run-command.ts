@@ -3,8 +3,9 @@
  * stdout and one line per tool call to stderr (or, with --json, every protocol event as
  * JSONL). Permission requests are answered by --allow / --yes, otherwise denied and reported.
  */
-import { handleInbound } from "../agent/commands.ts";
+
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
 import type { Message } from "../types/shared.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
@@ -133,6 +134,10 @@ export async function runCommand(argv: string[]): Promise<number> {
               value: null,
             }),
           );
+          break;
+        case "status":
+          // Progress the user would otherwise wait through in silence, e.g. "retrying in 2 s, …".
+          if (!json && typeof event.detail === "string") process.stderr.write(`${event.detail}\n`);
           break;
         case "error":
           failed = true;

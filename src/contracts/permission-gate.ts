@@ -46,8 +46,15 @@ export type PermissionAnswer =
  */
 export type PermissionAsker = (ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
 
+/**
+ * Where the gate judged each of a call's `tool.paths(args)` to land: requested spelling →
+ * absolute real path. The tool must open exactly these (ARCHITECTURE §4.1), so a symlink
+ * swapped after the decision cannot redirect the call.
+ */
+export type JudgedPaths = ReadonlyMap<string, string>;
+
 export type GateDecision =
-  | { allowed: true; source: "mode" | "grant" | "read_only" | "user" }
+  | { allowed: true; source: "mode" | "grant" | "read_only" | "user"; judgedPaths?: JudgedPaths }
   | { allowed: false; source: "mode" | "user" | "cancelled" | "policy"; reason: string };
 
 export interface PermissionGate {

@@ -48,14 +48,27 @@ export type ProviderEvent =
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; args_delta: string }
   | { type: "usage"; usage: ProviderUsage }
-  /** A retryable failure happened; the provider waits `delay_ms` and tries again. */
-  | { type: "retry"; attempt: number; delay_ms: number; reason: string }
+  /**
+   * A retryable failure happened; the provider waits `delay_ms` and makes attempt `attempt`
+   * of `max_attempts`. `reason` names the provider, model and base URL.
+   */
+  | { type: "retry"; attempt: number; max_attempts: number; delay_ms: number; reason: string }
   | { type: "done"; stop_reason: StopReason }
   | { type: "error"; kind: ProviderErrorKind; message: string; status?: number };
 
 export interface Provider {
   readonly api: ProviderApi;
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+}
+
+/** How long a provider call may wait, in ms; 0 turns one off. */
+export interface ProviderTimeouts {
+  /** Until the server accepts the TCP connection. */
+  connectMs: number;
+  /** From sending the request until the response headers arrive. */
+  firstByteMs: number;
+  /** Between two chunks of a streamed response body. */
+  idleMs: number;
 }
 
 /** One entry of the model catalog (built-ins + `$SHARD_HOME/models.json`). */
@@ -68,9 +81,17 @@ export interface ModelSpec {
   base_url?: string;
   api_key?: string;
   api_key_env?: string;
+  /** Per-provider overrides from models.json (else env, else defaults). */
+  timeouts?: Partial<ProviderTimeouts>;
   context_window: number;
   max_output: number;
   reasoning: boolean;
+  /**
+   * How an Anthropic model takes a reasoning level: a thinking-token budget ("budget",
+   * extended thinking, the default) or adaptive thinking with an effort ("adaptive"; the
+   * Claude 5 models reject a budget).
+   */
+  thinking?: "budget" | "adaptive";
   /** Reasoning effort levels, present when `reasoning` is true. */
   reasoning_levels?: { id: string; label: string; description?: string }[];
   /** USD per million tokens. */

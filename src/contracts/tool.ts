@@ -25,6 +25,12 @@ export interface ToolContext {
   onUpdate?: (text: string) => void;
   /** Asks the user through a `ui_request`; resolves `null` when dismissed/denied/aborted. */
   askUser: (ask: UiAsk) => Promise<string | string[] | null>;
+  /**
+   * The real paths the permission gate judged for this call's `paths(args)` (requested
+   * spelling → absolute real path). A file tool opens these, never a re-resolved spelling.
+   * Absent when no gate ran (a tool used on its own); the tool then resolves the path itself.
+   */
+  judgedPaths?: ReadonlyMap<string, string>;
 }
 
 export interface ToolResult {

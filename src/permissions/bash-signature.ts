@@ -1,34 +1,24 @@
 /**
- * `bash_signature` v1 analysis (PROTOCOL §9.5): a command line is reduced to, per simple
- * command, its executable and the exact sorted set of flags. Positional arguments are NOT part
- * of a signature, so a grant for `git status -s` also covers `git log -s` (same executable, same
- * flags) but never `git status -s --force`. Whatever cannot be analysed safely gets no
- * signature at all, so no signature grant can ever match it.
+ * `bash_signature` analysis (PROTOCOL §9.5, docs/permissions.md): a command line is reduced to,
+ * per simple command, its executable, its subcommand (`git status`, `npm run test`: see
+ * `bash-command-policy.ts`) and the exact sorted set of flags. Other positional arguments are
+ * NOT part of a signature, so a grant for `git diff -s a.ts` also covers `git diff -s b.ts` but
+ * never `git push -s` or `git diff -s --force`. Whatever cannot be analysed safely (wrappers,
+ * interpreters, substitutions, …) gets no signature at all, so no signature grant can match it.
  */
+
+import { judgeCommand } from "./bash-command-policy.ts";
 import { lexShell, type ShellWord } from "./bash-lexer.ts";
 
 export interface CommandSignature {
   executable: string;
+  /** `[]`, `["status"]` or `["run", "test"]`; v1 rules have none and match only commands without one. */
+  subcommand: string[];
   /** Sorted, de-duplicated: `-rf` → `-f`,`-r`; `--opt=value` → `--opt`. */
   flags: string[];
 }
 
 export type BashAnalysis = { ok: true; signatures: CommandSignature[] } | { ok: false; reason: string };
-
-/**
- * Programs whose positional arguments are themselves commands or that change how later
- * commands resolve (wrappers, shells, privilege changes, shell keywords and state builtins):
- * "executable + flags" says nothing about what they run.
- */
-// biome-ignore format: a word list reads best packed
-const UNANALYSABLE_EXECUTABLES = new Set([
-  "eval", "exec", "sudo", "doas", "su", "pkexec", "env", "command", "builtin", "xargs", "nohup",
-  "nice", "ionice", "timeout", "time", "watch", "setsid", "chroot", "sh", "bash", "zsh", "dash",
-  "ksh", "fish", "csh", "tcsh", "source", ".", "trap", "alias", "hash", "enable", "export",
-  "declare", "typeset", "readonly", "local", "set", "shopt", "function", "if", "then", "else",
-  "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "in", "coproc",
-  "{", "}", "!", "[[", "]]",
-]);
 
 /**
  * Leading `NAME=value` assignments are skipped only for variables that cannot change what runs.
@@ -69,12 +59,16 @@ function signatureOf(words: ShellWord[]): CommandSignature | string | undefined 
   const executable = head.text.replace(SYSTEM_BIN_DIR, "");
   if (executable === "" || /[*?[\]{}]/.test(executable)) return "the executable name is not a plain word";
   const base = executable.slice(executable.lastIndexOf("/") + 1);
-  if (UNANALYSABLE_EXECUTABLES.has(base)) return `\`${base}\` runs other commands and is not analysed`;
+  const judged = judgeCommand(
+    base,
+    words.slice(index + 1).map((word) => word.text),
+  );
+  if (!judged.ok) return judged.reason;
   const flags = new Set<string>();
-  for (const word of words.slice(index + 1)) {
-    for (const flag of flagsOf(word.text)) flags.add(flag);
+  for (const word of judged.optionWords) {
+    for (const flag of flagsOf(word)) flags.add(flag);
   }
-  return { executable, flags: [...flags].sort() };
+  return { executable, subcommand: judged.subcommand, flags: [...flags].sort() };
 }
 
 /**
@@ -97,10 +91,12 @@ function flagsOf(arg: string): string[] {
 
 export function sameSignature(a: CommandSignature, b: CommandSignature): boolean {
   return (
-    a.executable === b.executable &&
-    a.flags.length === b.flags.length &&
-    a.flags.every((flag, i) => flag === b.flags[i])
+    a.executable === b.executable && sameWords(a.subcommand, b.subcommand) && sameWords(a.flags, b.flags)
   );
+}
+
+function sameWords(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
 }
 
 function uniqueSignatures(signatures: CommandSignature[]): CommandSignature[] {
@@ -109,7 +105,12 @@ function uniqueSignatures(signatures: CommandSignature[]): CommandSignature[] {
   return unique;
 }
 
-/** `git [-s]`, as shown in choice labels. */
+/** `git status`: what a signature grant names, as shown in choice labels. */
+export function commandName(sig: CommandSignature): string {
+  return [sig.executable, ...sig.subcommand].join(" ");
+}
+
+/** `git status [-s]`, as shown in choice labels. */
 export function formatSignature(sig: CommandSignature): string {
-  return `${sig.executable} [${sig.flags.join(", ")}]`;
+  return `${commandName(sig)} [${sig.flags.join(", ")}]`;
 }

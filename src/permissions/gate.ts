@@ -1,6 +1,7 @@
 /**
  * The permission gate (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order: mode policy →
- * persisted grants → read-only tools whose every path resolves inside cwd → ask the user.
+ * persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd →
+ * ask the user.
  *
  * Headless policy lives in the runtime's asker, not here: grants already run before asking,
  * so `allow_if_rule_matches` is simply "deny when asked", `deny` likewise, and `queue` keeps
@@ -15,10 +16,11 @@ import type {
   PermissionGate,
 } from "../contracts/permission-gate.ts";
 import type { AnyTool } from "../contracts/tool.ts";
+import { resolveRealPath } from "../support/real-path.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";
-import { canonicalCwd, isInside, resolvePathForPermission } from "./paths.ts";
+import { canonicalCwd, isInside, spelledInside } from "./paths.ts";
 import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
@@ -33,17 +35,34 @@ export interface PermissionGateOptions {
   home: string;
   /** The project whose grants this gate reads and writes. */
   cwd: string;
+  /** A problem with the grants file the user must hear about (untrusted, unreadable, not saved). */
+  onWarning?: (message: string) => void;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const store = openGrantStore(options.home, canonicalCwd(options.cwd));
-  return { decide: (check, ask) => decide(check, ask, store) };
+  // The file is read on every decision: say each problem once, again only after it changed.
+  let lastProblem: string | undefined;
+  const warnings: GrantWarnings = {
+    loaded(problem) {
+      if (problem !== undefined && problem !== lastProblem) options.onWarning?.(problem);
+      lastProblem = problem;
+    },
+    notSaved: (message) => options.onWarning?.(message),
+  };
+  return { decide: (check, ask) => decide(check, ask, store, warnings) };
+}
+
+interface GrantWarnings {
+  loaded(problem: string | undefined): void;
+  notSaved(message: string): void;
 }
 
 async function decide(
   check: PermissionCheck,
   ask: PermissionAsker,
   store: GrantStore,
+  warnings: GrantWarnings,
 ): Promise<GateDecision> {
   const { tool, args, mode } = check;
   const modeDenial = applyModePolicy(tool, mode);
@@ -53,9 +72,15 @@ async function decide(
   const paths = requestPaths(tool, args, cwd);
   const resolved = paths?.map((p) => p.resolved) ?? [];
   const request = describeRequest(tool.name, args, resolved);
-  if (store.load().rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, source: "grant" };
+  // Handed to the tool so it opens exactly what was judged here (and shown in the prompt).
+  const judged = paths?.length ? { judgedPaths: new Map(paths.map((p) => [p.requested, p.resolved])) } : {};
+  const grants = store.load();
+  warnings.loaded(grants.problem);
+  if (grants.rules.some((rule) => ruleAllows(rule, request)))
+    return { allowed: true, source: "grant", ...judged };
 
-  if (tool.isReadOnly && paths?.every((p) => p.inside)) return { allowed: true, source: "read_only" };
+  if (tool.isReadOnly && paths?.every((p) => p.inside && p.spelledInside))
+    return { allowed: true, source: "read_only", ...judged };
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
   const bash = request.bash && { command: args.command as string, analysis: request.bash };
@@ -67,12 +92,14 @@ async function decide(
   } catch {
     return cancelled(tool.name, "the permission request failed");
   }
-  return interpretAnswer(answer, offered, {
+  const decision = interpretAnswer(answer, offered, {
     toolName: tool.name,
     store,
+    warnings,
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
   });
+  return decision.allowed ? { ...decision, ...judged } : decision;
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
@@ -108,8 +135,13 @@ function requestPaths(tool: AnyTool, args: Record<string, unknown>, cwd: string)
   }
   if (!Array.isArray(raw) || !raw.every((p) => typeof p === "string")) return undefined;
   return raw.map((requested: string) => {
-    const resolved = resolvePathForPermission(cwd, requested);
-    return { requested, resolved, inside: isInside(cwd, resolved) };
+    const resolved = resolveRealPath(cwd, requested);
+    return {
+      requested,
+      resolved,
+      inside: isInside(cwd, resolved),
+      spelledInside: spelledInside(cwd, requested),
+    };
   });
 }
 
@@ -127,6 +159,7 @@ function exactRule(toolName: string, args: Record<string, unknown>, resolved: st
 interface AnswerContext {
   toolName: string;
   store: GrantStore;
+  warnings: GrantWarnings;
   exactRule: () => GrantRule;
   signatureAnalysis: BashAnalysis | undefined;
 }
@@ -135,7 +168,7 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
   if (answer.kind === "cancelled") return cancelled(ctx.toolName, answer.reason);
   if (answer.kind === "decision") {
     if (answer.decision === "allow") return { allowed: true, source: "user" };
-    if (answer.decision === "allow_always") return persistThenAllow(ctx.store, ctx.exactRule());
+    if (answer.decision === "allow_always") return persistThenAllow(ctx, ctx.exactRule());
     return userDenied(ctx.toolName, answer.reason);
   }
   if (!offered.has(answer.choice_id)) return unknownChoice();
@@ -143,13 +176,13 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
     case CHOICE_ALLOW_ONCE:
       return { allowed: true, source: "user" };
     case CHOICE_ALWAYS_EXACT:
-      return persistThenAllow(ctx.store, ctx.exactRule());
+      return persistThenAllow(ctx, ctx.exactRule());
     case CHOICE_ALWAYS_SIGNATURE: {
       const analysis = ctx.signatureAnalysis;
       if (!analysis?.ok) return unknownChoice();
-      return persistThenAllow(ctx.store, {
+      return persistThenAllow(ctx, {
         kind: "bash_signature",
-        version: 1,
+        version: 2,
         signatures: analysis.signatures,
       });
     }
@@ -161,8 +194,9 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
 }
 
 /** The user allowed this call; a failed save only means the next identical call asks again. */
-function persistThenAllow(store: GrantStore, rule: GrantRule): GateDecision {
-  store.add(rule);
+function persistThenAllow(ctx: AnswerContext, rule: GrantRule): GateDecision {
+  const saved = ctx.store.add(rule);
+  if (!saved.ok) ctx.warnings.notSaved(saved.message);
   return { allowed: true, source: "user" };
 }
 

@@ -21,10 +21,14 @@ export interface ExactRule {
   created_at?: string;
 }
 
-/** Runtime-grant-only: executable names with an exact sorted flag set, for the `bash` tool. */
+/**
+ * Runtime-grant-only, for the `bash` tool (docs/permissions.md). Version 2, the one written
+ * now: executable, subcommand and an exact sorted flag set. Version 1 (no subcommand), written
+ * by older runtimes, still matches, but only commands that have no subcommand.
+ */
 export interface BashSignatureRule {
   kind: "bash_signature";
-  version: 1;
+  version: 2;
   signatures: CommandSignature[];
   created_at?: string;
 }
@@ -77,26 +81,52 @@ function matchesExact(rule: Record<string, unknown>, request: GrantRequest): boo
 }
 
 function matchesBashSignature(rule: Record<string, unknown>, request: GrantRequest): boolean {
-  if (rule.version !== 1 || request.toolName !== "bash" || !request.bash?.ok) return false;
-  const granted = parseSignatures(rule.signatures);
+  if ((rule.version !== 1 && rule.version !== 2) || request.toolName !== "bash" || !request.bash?.ok) {
+    return false;
+  }
+  const granted = parseSignatures(rule.signatures, rule.version);
   if (!granted) return false;
   return request.bash.signatures.every((sig) => granted.some((g) => sameSignature(g, sig)));
 }
 
 /** Strictly validated: a hand-edited or corrupted list is rejected whole, never partly trusted. */
-function parseSignatures(value: unknown): CommandSignature[] | undefined {
+function parseSignatures(value: unknown, version: 1 | 2): CommandSignature[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const parsed: CommandSignature[] = [];
   for (const item of value) {
     if (!isRecord(item) || typeof item.executable !== "string" || item.executable === "") return undefined;
-    const flags = item.flags;
-    if (!Array.isArray(flags)) return undefined;
-    if (!flags.every((f, i) => typeof f === "string" && f.startsWith("-") && (i === 0 || flags[i - 1] < f))) {
-      return undefined;
-    }
-    parsed.push({ executable: item.executable, flags: flags as string[] });
+    const flags = sortedFlags(item.flags);
+    // A v1 record has no subcommand: it reads as "no subcommand", so `git [-s]` from v1 no
+    // longer covers `git push -s`, which v1 used to allow.
+    const subcommand =
+      version === 1 ? (item.subcommand === undefined ? [] : undefined) : words(item.subcommand);
+    if (!flags || !subcommand) return undefined;
+    parsed.push({ executable: item.executable, subcommand, flags });
   }
   return parsed;
+}
+
+function sortedFlags(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const flags: string[] = [];
+  for (const flag of value) {
+    if (typeof flag !== "string" || !flag.startsWith("-")) return undefined;
+    const previous = flags[flags.length - 1];
+    if (previous !== undefined && !(previous < flag)) return undefined;
+    flags.push(flag);
+  }
+  return flags;
+}
+
+/** A subcommand: at most two non-empty words, none of them an option. */
+function words(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length > 2) return undefined;
+  const result: string[] = [];
+  for (const word of value) {
+    if (typeof word !== "string" || word === "" || word.startsWith("-")) return undefined;
+    result.push(word);
+  }
+  return result;
 }
 
 const ruleMatchers: ReadonlyMap<string, RuleMatcher> = new Map<string, RuleMatcher>([

@@ -3,8 +3,9 @@
  * then keeps it off the agent's start-up path.
  */
 import type { PermissionGate } from "../contracts/permission-gate.ts";
+import type { PermissionGateOptions } from "./gate.ts";
 
-export function lazyPermissionGate(options: { home: string; cwd: string }): PermissionGate {
+export function lazyPermissionGate(options: PermissionGateOptions): PermissionGate {
   let gate: Promise<PermissionGate> | undefined;
   return {
     async decide(check, ask) {

@@ -1,87 +1,26 @@
 /**
- * Path resolution for permission decisions (ARCHITECTURE §4.1, §4.3): a path is judged by
- * where the kernel would really land after `~` expansion and symlink resolution, never by
- * its spelling.
+ * Inside-or-outside for permission decisions (ARCHITECTURE §4.3). Paths are resolved by the
+ * resolver the file tools use too (`support/real-path.ts`), so the gate judges the very
+ * file a tool opens.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
-
-/** Deeper chains fail at the OS level too (ELOOP), so stopping there is harmless. */
-const MAX_SYMLINK_HOPS = 40;
-
-export function expandHome(p: string): string {
-  if (p === "~") return homedir();
-  if (p.startsWith("~/")) return join(homedir(), p.slice(2));
-  return p;
-}
-
-/**
- * Absolute, symlink-resolved form of `p` (relative to `cwd`). Components are walked the way
- * the kernel walks them, so `link/../x` goes through the link's target (a lexical normalize
- * would wrongly keep it inside cwd), a dangling symlink is followed to where a write would
- * create the file, and a missing tail (a new file in a new dir) is appended as spelled.
- */
-export function resolvePathForPermission(cwd: string, p: string): string {
-  const expanded = expandHome(p);
-  return resolvePhysical(isAbsolute(expanded) ? expanded : `${cwd}${sep}${expanded}`);
-}
-
-function resolvePhysical(absolute: string): string {
-  const root = parse(absolute).root || sep;
-  let current = root;
-  const pending = splitComponents(absolute);
-  let hops = 0;
-  let missing = false;
-  while (pending.length > 0) {
-    const component = pending.shift() as string;
-    if (component === ".") continue;
-    if (component === "..") {
-      // Re-check existence from here on: `new/../link/x` must still go through `link`.
-      current = dirname(current);
-      missing = false;
-      continue;
-    }
-    const next = join(current, component);
-    if (missing) {
-      current = next;
-      continue;
-    }
-    const target = symlinkTarget(next);
-    if (target === null) {
-      missing = true;
-      current = next;
-    } else if (target === undefined) {
-      current = next;
-    } else {
-      hops += 1;
-      if (hops > MAX_SYMLINK_HOPS) return join(next, ...pending);
-      if (isAbsolute(target)) current = parse(target).root || sep;
-      pending.unshift(...splitComponents(target));
-    }
-  }
-  return current;
-}
-
-function splitComponents(p: string): string[] {
-  return p.split(sep === "/" ? /\/+/ : /[\\/]+/).filter((c) => c.length > 0);
-}
-
-/** The link target, `undefined` for a non-link that exists, `null` when it does not exist. */
-function symlinkTarget(p: string): string | null | undefined {
-  try {
-    const stat = lstatSync(p);
-    return stat.isSymbolicLink() ? readlinkSync(p) : undefined;
-  } catch {
-    return null;
-  }
-}
+import { realpathSync } from "node:fs";
+import { resolve, sep } from "node:path";
+import { expandHome } from "../support/real-path.ts";
 
 /** True iff `resolved` is `cwd` itself or below it; `/proj-evil` is not inside `/proj`. */
 export function isInside(cwd: string, resolved: string): boolean {
   if (resolved === cwd) return true;
   const prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
   return resolved.startsWith(prefix);
+}
+
+/**
+ * Whether the spelling of `requested`, read lexically, stays in cwd. It differs from where the
+ * path really lands only through a symlink followed by `..` (`s/../../x`): such a path is
+ * never auto-allowed, because what it looks like and what it is disagree.
+ */
+export function spelledInside(cwd: string, requested: string): boolean {
+  return isInside(cwd, resolve(cwd, expandHome(requested)));
 }
 
 /** The cwd in the form resolved paths are compared against (callers may pass an unresolved one). */

@@ -2,9 +2,11 @@
  * What the user is shown for a permission request (PROTOCOL §9.5): a prompt, the legacy
  * options, details (command, resolved paths) and server-defined choices with opaque ids.
  */
+import { relative } from "node:path";
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
-import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
+import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
+import { escapeForDisplay, summaryLine } from "./display-text.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
 export const CHOICE_ALLOW_ONCE = "allow_once";
@@ -18,6 +20,8 @@ export interface RequestPath {
   /** Absolute, `~`-expanded, symlink-resolved. */
   resolved: string;
   inside: boolean;
+  /** Whether the spelling, read lexically, stays in cwd (see `paths.ts` `spelledInside`). */
+  spelledInside: boolean;
 }
 
 export interface AskInput {
@@ -28,8 +32,6 @@ export interface AskInput {
   /** For `bash` with a string command. */
   bash?: { command: string; analysis: BashAnalysis };
 }
-
-const PROMPT_SUBJECT_MAX = 160;
 
 export function buildPermissionAsk(input: AskInput): PermissionAsk {
   const { toolName, args, bash } = input;
@@ -43,25 +45,30 @@ export function buildPermissionAsk(input: AskInput): PermissionAsk {
   };
 }
 
-function promptFor({ toolName, paths, bash }: AskInput): string {
-  if (bash) return `Allow ${toolName}: ${oneLine(bash.command)}?`;
+/**
+ * Paths are shown as judged (the real path the tool will open), never as spelled: absolute
+ * when outside cwd, relative to cwd inside it (the details carry the absolute form).
+ */
+function promptFor({ toolName, cwd, paths, bash }: AskInput): string {
+  if (bash) return `Allow ${toolName}: ${summaryLine(bash.command)}?`;
   if (paths.length === 0) return `Allow ${toolName}?`;
   const outside = paths.filter((p) => !p.inside);
   if (outside.length > 0) {
-    return `Allow ${toolName} outside the working directory: ${oneLine(outside.map((p) => p.resolved).join(", "))}?`;
+    return `Allow ${toolName} outside the working directory: ${summaryLine(outside.map((p) => p.resolved).join(", "))}?`;
   }
-  return `Allow ${toolName}: ${oneLine(paths.map((p) => p.requested).join(", "))}?`;
+  return `Allow ${toolName}: ${summaryLine(paths.map((p) => relative(cwd, p.resolved) || ".").join(", "))}?`;
 }
 
 function bashDetails(cwd: string, bash: { command: string; analysis: BashAnalysis }): PermissionDetail[] {
   const details: PermissionDetail[] = [
-    { label: "Command", value: bash.command, format: "command" },
-    { label: "Working directory", value: cwd, format: "path" },
+    // Complete, with controls and bidi characters made visible.
+    { label: "Command", value: escapeForDisplay(bash.command), format: "command" },
+    { label: "Working directory", value: escapeForDisplay(cwd), format: "path" },
   ];
   if (!bash.analysis.ok) {
     details.push({
       label: "Note",
-      value: `Only this exact command can be remembered (${bash.analysis.reason}).`,
+      value: escapeForDisplay(`Only this exact command can be remembered (${bash.analysis.reason}).`),
       format: "text",
     });
   }
@@ -73,17 +80,26 @@ function pathDetails({ paths, cwd }: AskInput): PermissionDetail[] {
   for (const p of paths) {
     details.push({
       label: p.inside ? "Path" : "Path (outside the working directory)",
-      value: p.resolved,
+      value: escapeForDisplay(p.resolved),
       format: "path",
     });
     if (p.requested !== p.resolved)
-      details.push({ label: "Requested as", value: p.requested, format: "path" });
+      details.push({ label: "Requested as", value: escapeForDisplay(p.requested), format: "path" });
+  }
+  if (paths.some((p) => p.inside !== p.spelledInside)) {
+    details.push({
+      label: "Note",
+      value:
+        "A path is spelled as if it were elsewhere than it really is (a symlink followed by `..`); " +
+        "the real path above is the one that will be used.",
+      format: "text",
+    });
   }
   if (paths.length > 0) {
     const outside = paths.some((p) => !p.inside);
     details.push({
       label: "Outside the working directory",
-      value: outside ? `yes (working directory: ${cwd})` : "no",
+      value: outside ? `yes (working directory: ${escapeForDisplay(cwd)})` : "no",
       format: "text",
     });
   }
@@ -101,20 +117,17 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
   ];
   if (bash?.analysis.ok) {
     const sigs = bash.analysis.signatures;
-    const executables = [...new Set(sigs.map((s) => `\`${s.executable}\``))].join(", ");
+    const commands = [...new Set(sigs.map((s) => `\`${commandName(s)}\``))].join(", ");
     choices.push({
       id: CHOICE_ALWAYS_SIGNATURE,
-      label: `Always allow ${executables} with exactly these flags (${sigs.map(formatSignature).join("; ")})`,
+      label: escapeForDisplay(
+        `Always allow ${commands} with exactly these flags and any other arguments (${sigs.map(formatSignature).join("; ")})`,
+      ),
       description:
-        "Arguments are not compared: any command made only of these executables, each with exactly these flags, will run without asking in this project.",
+        "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",
       intent: "persist",
     });
   }
   choices.push({ id: CHOICE_DENY, label: "Deny", intent: "deny" });
   return choices;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, " ⏎ ").trim();
-  return flat.length > PROMPT_SUBJECT_MAX ? `${flat.slice(0, PROMPT_SUBJECT_MAX - 1)}…` : flat;
 }

@@ -14,6 +14,13 @@ const O_SERIES: Levels = [
   { id: "high", label: "High" },
 ];
 const GPT5: Levels = [{ id: "minimal", label: "Minimal" }, ...O_SERIES];
+const MAX_EFFORTS: Levels = [
+  { id: "xhigh", label: "Extra high" },
+  { id: "max", label: "Max" },
+];
+const GPT6: Levels = [...O_SERIES, ...MAX_EFFORTS];
+/** Adaptive thinking: the level is the effort (`output_config.effort`). */
+const CLAUDE_EFFORT: Levels = [...O_SERIES, ...MAX_EFFORTS];
 
 export const BUILTIN_PROVIDERS = ["anthropic", "openai"] as const;
 
@@ -24,22 +31,29 @@ type Entry = Omit<ModelSpec, "id" | "provider" | "api" | "api_key_env" | "base_u
   api?: ModelSpec["api"];
 };
 
+/**
+ * Current models only: the installed SDK warns on every request for a model in its
+ * deprecated list (`@anthropic-ai/sdk/internal/data/deprecated-models`), and the first
+ * entry of each list is that provider's default. test/providers/defaults.test.ts checks both.
+ */
 const ANTHROPIC: Entry[] = [
   {
-    model: "claude-sonnet-4-5",
-    context_window: 200_000,
-    max_output: 64_000,
+    model: "claude-sonnet-5-5",
+    context_window: 1_000_000,
+    max_output: 128_000,
     reasoning: true,
-    reasoning_levels: CLAUDE_THINKING,
-    cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+    thinking: "adaptive",
+    reasoning_levels: CLAUDE_EFFORT,
+    cost: { input: 2, output: 10, cache_read: 0.2, cache_write: 2.5 },
   },
   {
-    model: "claude-opus-4-1",
-    context_window: 200_000,
-    max_output: 32_000,
+    model: "claude-opus-5-5",
+    context_window: 1_000_000,
+    max_output: 128_000,
     reasoning: true,
-    reasoning_levels: CLAUDE_THINKING,
-    cost: { input: 15, output: 75, cache_read: 1.5, cache_write: 18.75 },
+    thinking: "adaptive",
+    reasoning_levels: CLAUDE_EFFORT,
+    cost: { input: 4, output: 20, cache_read: 0.4, cache_write: 5 },
   },
   {
     model: "claude-haiku-4-5",
@@ -52,6 +66,16 @@ const ANTHROPIC: Entry[] = [
 ];
 
 const OPENAI: Entry[] = [
+  {
+    // Tool calls on the GPT-6 models need the Responses API.
+    model: "gpt-6.1-sol",
+    api: "openai-responses",
+    context_window: 1_050_000,
+    max_output: 128_000,
+    reasoning: true,
+    reasoning_levels: GPT6,
+    cost: { input: 2, output: 10, cache_read: 0.1 },
+  },
   {
     model: "gpt-4.1",
     context_window: 1_047_576,
@@ -84,6 +108,9 @@ const OPENAI: Entry[] = [
     cost: { input: 1.25, output: 10, cache_read: 0.125 },
   },
 ];
+
+export const DEFAULT_ANTHROPIC_MODEL = `anthropic/${ANTHROPIC[0]?.model}`;
+export const DEFAULT_OPENAI_MODEL = `openai/${OPENAI[0]?.model}`;
 
 /** Built-in models; base URLs follow ANTHROPIC_BASE_URL / OPENAI_BASE_URL when set. */
 export function builtinModels(env: Record<string, string | undefined>): ModelSpec[] {

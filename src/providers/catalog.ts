@@ -9,7 +9,8 @@
  */
 import { join } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
-import { builtinModels } from "./builtin-models.ts";
+import { baseUrlProblem } from "./base-url.ts";
+import { builtinModels, DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL } from "./builtin-models.ts";
 import { type CatalogError, loadModelsFile } from "./models-file.ts";
 
 export type { CatalogError } from "./models-file.ts";
@@ -17,17 +18,29 @@ export type { CatalogError } from "./models-file.ts";
 export interface ModelCatalog {
   models: ModelSpec[];
   errors: CatalogError[];
+  /** Models declared in models.json that failed validation: never synthesized with defaults. */
+  rejected?: ReadonlySet<string>;
 }
 
 export const SYNTHESIZED_DEFAULTS = { context_window: 128_000, max_output: 8192 } as const;
 
 const BUILTIN_IDS = new Set(builtinModels({}).map((m) => m.id));
 
+const ENV_BASE_URLS = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"] as const;
+
 export function loadModelCatalog(home: string, env: Record<string, string | undefined>): ModelCatalog {
   const fromFile = loadModelsFile(join(home, "models.json"));
   const fileIds = new Set(fromFile.models.map((m) => m.id));
   const builtins = builtinModels(env).filter((m) => !fileIds.has(m.id));
-  return { models: [...builtins, ...fromFile.models], errors: fromFile.errors };
+  const errors: CatalogError[] = [];
+  for (const name of ENV_BASE_URLS) {
+    const value = env[name];
+    const problem = value ? baseUrlProblem(value) : undefined;
+    if (problem) errors.push({ file: "environment", field: name, reason: problem });
+  }
+  errors.push(...fromFile.errors);
+  const rejected = new Set(fromFile.errors.flatMap((e) => (e.rejectedModel ? [e.rejectedModel] : [])));
+  return { models: [...builtins, ...fromFile.models], errors, rejected };
 }
 
 /** Splits a wire id at the first `/` (model ids may contain more slashes, e.g. OpenRouter). */
@@ -37,9 +50,13 @@ export function splitModelId(id: string): { provider: string; model: string } | 
   return { provider: id.slice(0, slash), model: id.slice(slash + 1) };
 }
 
-export function resolveModel(catalog: Pick<ModelCatalog, "models">, id: string): ModelSpec | undefined {
+export function resolveModel(
+  catalog: Pick<ModelCatalog, "models" | "rejected">,
+  id: string,
+): ModelSpec | undefined {
   const exact = catalog.models.find((m) => m.id === id);
   if (exact) return exact;
+  if (catalog.rejected?.has(id)) return undefined;
   const parts = splitModelId(id);
   if (!parts) return undefined;
   const sibling = catalog.models.find((m) => m.provider === parts.provider);
@@ -57,22 +74,23 @@ export function resolveModel(catalog: Pick<ModelCatalog, "models">, id: string):
   if (sibling.base_url) spec.base_url = sibling.base_url;
   if (sibling.api_key !== undefined) spec.api_key = sibling.api_key;
   if (sibling.api_key_env) spec.api_key_env = sibling.api_key_env;
+  if (sibling.timeouts) spec.timeouts = sibling.timeouts;
   return spec;
 }
 
 /**
- * The model to start with: `SHARD_MODEL`; else Claude Sonnet when ANTHROPIC_API_KEY is set;
- * else openai/gpt-4.1 when OPENAI_API_KEY or OPENAI_BASE_URL is set; else the first
- * models.json model; else anthropic/claude-sonnet-4-5 (provider creation then explains
- * which key is missing).
+ * The model to start with: `SHARD_MODEL`; else the Anthropic default when ANTHROPIC_API_KEY
+ * is set; else the OpenAI default when OPENAI_API_KEY or OPENAI_BASE_URL is set; else the
+ * first models.json model; else the Anthropic default (provider creation then explains
+ * every way to configure a model).
  */
 export function defaultModelId(
   catalog: Pick<ModelCatalog, "models">,
   env: Record<string, string | undefined>,
 ): string {
   if (env.SHARD_MODEL) return env.SHARD_MODEL;
-  if (env.ANTHROPIC_API_KEY) return "anthropic/claude-sonnet-4-5";
-  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return "openai/gpt-4.1";
+  if (env.ANTHROPIC_API_KEY) return DEFAULT_ANTHROPIC_MODEL;
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return DEFAULT_OPENAI_MODEL;
   const user = catalog.models.find((m) => !BUILTIN_IDS.has(m.id));
-  return user?.id ?? "anthropic/claude-sonnet-4-5";
+  return user?.id ?? DEFAULT_ANTHROPIC_MODEL;
 }

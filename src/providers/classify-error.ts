@@ -51,6 +51,7 @@ const CONNECTION_ERROR_NAMES = new Set([
   "APIConnectionError",
   "APIConnectionTimeoutError",
   "StreamEndedEarlyError",
+  "ProviderTimeoutError",
   "ConnectionRefused",
   "ConnectionClosed",
   "ECONNRESET",
@@ -106,7 +107,7 @@ export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   const body = bodyFields(e.error);
   const type = body.type ?? str(e.errorType) ?? str(e.type);
   const code = body.code ?? str(e.code);
-  const message = str(e.message) ?? body.message ?? "unknown provider error";
+  const message = userMessage(e, body.message);
   const base = { message, ...(status !== undefined ? { status } : {}) };
 
   if (
@@ -146,4 +147,38 @@ function isNetworkFailure(e: ErrorShape): boolean {
   if (typeof e.cause === "object" && e.cause !== null && e.cause !== e)
     return isNetworkFailure(e.cause as ErrorShape);
   return false;
+}
+
+/** Bun's hint for its own developers, appended to fetch errors; meaningless to a Shard user. */
+const RUNTIME_HINTS =
+  /\s*For more information,? pass `verbose: true` in the second argument to fetch\(\)\.?/gi;
+
+/** Bun's wording for socket failures, and what a user should read instead. */
+const BUN_WORDING: [RegExp, string][] = [
+  [
+    /^(ECONNREFUSED: )?Unable to connect\. Is the computer able to access the url\??$/i,
+    "connection refused: is the server running, and is the base URL right?",
+  ],
+  [/^(ECONNRESET: )?The socket connection was closed unexpectedly\.?$/i, "the server closed the connection"],
+];
+
+function clean(message: string): string {
+  let out = message.replace(RUNTIME_HINTS, "").trim();
+  for (const [pattern, replacement] of BUN_WORDING) if (pattern.test(out)) out = replacement;
+  return out;
+}
+
+/**
+ * The most specific message: the SDKs wrap socket failures as "Connection error." with the
+ * real failure in `cause`, so a wrapper's generic text gets the cause's text appended.
+ */
+function userMessage(e: ErrorShape, bodyMessage: string | undefined): string {
+  const own = str(e.message) ?? bodyMessage ?? "unknown provider error";
+  const cause =
+    typeof e.cause === "object" && e.cause !== null ? str((e.cause as ErrorShape).message) : undefined;
+  const cleanOwn = clean(own);
+  if (cause === undefined) return cleanOwn;
+  const cleanCause = clean(cause);
+  if (cleanCause === "" || cleanOwn.includes(cleanCause)) return cleanOwn;
+  return `${cleanOwn.replace(/\.$/, "")}: ${cleanCause}`;
 }

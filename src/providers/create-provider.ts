@@ -7,18 +7,25 @@
  * loopback/private-network server, or OPENAI_BASE_URL/ANTHROPIC_BASE_URL pointing at a
  * compatible server — gets a placeholder key, since the SDKs refuse to run without one.
  */
-import type { ModelSpec, Provider } from "../contracts/provider.ts";
+import { join } from "node:path";
+import type { ModelSpec, Provider, ProviderTimeouts } from "../contracts/provider.ts";
+import { shardHome } from "../support/shard-home.ts";
 import { createAnthropicProvider } from "./anthropic/provider.ts";
+import { anthropicSdkBaseUrl, baseUrlProblem } from "./base-url.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, BUILTIN_PROVIDERS, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
+import { localProbeSummary, nothingConfigured } from "./discover-model.ts";
 import { createOpenAICompletionsProvider } from "./openai-completions/provider.ts";
 import { createOpenAIResponsesProvider } from "./openai-responses/provider.ts";
-import { retryPolicyFrom } from "./retry.ts";
+import { describeEndpoint, retryPolicyFrom } from "./retry.ts";
+import { resolveTimeouts } from "./timeouts.ts";
 
 export interface CreateProviderOptions {
   /** Backoff base in ms (default: env SHARD_RETRY_BASE_MS, else 1000). */
   retryBaseMs?: number;
   /** Attempts including the first (default: env SHARD_RETRY_MAX_ATTEMPTS, else 4). */
   maxAttempts?: number;
+  /** Overrides models.json and SHARD_PROVIDER_TIMEOUT_* (tests use a few ms). */
+  timeouts?: Partial<ProviderTimeouts>;
 }
 
 export type CreateProviderResult =
@@ -58,6 +65,16 @@ function keyRequired(spec: ModelSpec, baseUrl: string): boolean {
   return spec.api_key_env !== undefined && !(BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
 }
 
+/** Every way to give Shard a model, for a user who has configured none. */
+export function nothingConfiguredMessage(env: Record<string, string | undefined>): string {
+  return (
+    "No model provider is configured. Set ANTHROPIC_API_KEY (Anthropic), OPENAI_API_KEY (OpenAI) " +
+    "or OPENAI_BASE_URL (an OpenAI-compatible server such as Ollama, e.g. http://127.0.0.1:11434/v1), " +
+    `or add a provider to ${join(shardHome(env), "models.json")} (see docs/configuration.md). ` +
+    localProbeSummary(env)
+  );
+}
+
 export function createProvider(
   spec: ModelSpec,
   env: Record<string, string | undefined>,
@@ -65,21 +82,38 @@ export function createProvider(
 ): CreateProviderResult {
   const defaultBase =
     spec.api === "anthropic-messages" ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL;
-  const baseUrl = spec.base_url || defaultBase;
-  if (hostOf(baseUrl) === undefined) {
-    return { ok: false, code: "NOT_FOUND", message: `Model ${spec.id} has an invalid base_url: ${baseUrl}` };
+  const configured = spec.base_url || defaultBase;
+  const where = `${spec.provider} ${spec.model}`;
+  const problem = baseUrlProblem(configured);
+  if (problem !== undefined) {
+    return { ok: false, code: "NOT_FOUND", message: `${where}: base URL ${problem}` };
   }
+  const baseUrl = spec.api === "anthropic-messages" ? anthropicSdkBaseUrl(configured) : configured;
   let apiKey = spec.api_key || (spec.api_key_env ? env[spec.api_key_env] : undefined);
   if (!apiKey) {
     if (keyRequired(spec, baseUrl)) {
+      const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+      if (builtin && nothingConfigured(env)) {
+        return { ok: false, code: "NOT_FOUND", message: nothingConfiguredMessage(env) };
+      }
       const how = spec.api_key_env
         ? `set ${spec.api_key_env}`
         : `add "api_key" or "api_key_env" for it in models.json`;
-      return { ok: false, code: "NOT_FOUND", message: `No API key for ${spec.id}: ${how}` };
+      return {
+        ok: false,
+        code: "NOT_FOUND",
+        message: `No API key for ${describeEndpoint(spec, configured)}: ${how}`,
+      };
     }
     apiKey = PLACEHOLDER_API_KEY;
   }
-  const config = { spec, apiKey, baseUrl, retry: retryPolicyFrom(env, options) };
+  const config = {
+    spec,
+    apiKey,
+    baseUrl,
+    retry: retryPolicyFrom(env, options),
+    timeouts: resolveTimeouts(env, spec.timeouts, options.timeouts),
+  };
   switch (spec.api) {
     case "anthropic-messages":
       return { ok: true, provider: createAnthropicProvider(config) };
@@ -91,7 +125,7 @@ export function createProvider(
       return {
         ok: false,
         code: "NOT_FOUND",
-        message: `Model ${spec.id} uses an unknown API: ${String(spec.api)}`,
+        message: `${where} uses an unknown API: ${String(spec.api)}`,
       };
   }
 }

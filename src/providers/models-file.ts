@@ -6,13 +6,17 @@
 import { readFileSync } from "node:fs";
 import { Kind, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { ModelSpec } from "../contracts/provider.ts";
+import type { ModelSpec, ProviderTimeouts } from "../contracts/provider.ts";
+import { baseUrlProblem } from "./base-url.ts";
 
 export interface CatalogError {
   file: string;
   /** JSON path of the offending field, e.g. `providers.local.models[0].context_window`. */
   field: string;
+  /** What is wrong; for a model, also which model was left out (`local/qwen3:8b`). */
   reason: string;
+  /** Wire id of a model that was declared but not loaded (so it is not synthesized either). */
+  rejectedModel?: string;
 }
 
 const ApiSchema = Type.Union([
@@ -39,13 +43,25 @@ export const ModelsFileModelSchema = Type.Object({
   context_window: Type.Integer({ minimum: 1 }),
   max_output: Type.Integer({ minimum: 1 }),
   reasoning: Type.Optional(Type.Boolean()),
+  thinking: Type.Optional(Type.Union([Type.Literal("budget"), Type.Literal("adaptive")])),
   reasoning_levels: Type.Optional(Type.Array(LevelSchema)),
   cost: Type.Optional(CostSchema),
 });
 
+/** Seconds; 0 turns a timeout off. */
+const TimeoutsSchema = Type.Object(
+  {
+    connect: Type.Optional(Type.Number({ minimum: 0 })),
+    first_byte: Type.Optional(Type.Number({ minimum: 0 })),
+    idle: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
 export const ModelsFileProviderSchema = Type.Object({
   api: ApiSchema,
   base_url: Type.Optional(Type.String({ minLength: 1 })),
+  timeouts: Type.Optional(TimeoutsSchema),
   api_key: Type.Optional(Type.String()),
   api_key_env: Type.Optional(Type.String({ minLength: 1 })),
   models: Type.Array(Type.Unknown()),
@@ -81,6 +97,36 @@ function validate(schema: TSchema, value: unknown, file: string, prefix: string)
     if (!seen.has(field)) seen.set(field, { file, field, reason: reasonFor(e.schema, e.message, e.value) });
   }
   return [...seen.values()];
+}
+
+/** Names the model a field error belongs to, and says it was left out. */
+function rejectedModelError(
+  error: CatalogError,
+  provider: string,
+  raw: unknown,
+  index: number,
+): CatalogError {
+  const id =
+    typeof raw === "object" && raw !== null && "id" in raw && typeof raw.id === "string" && raw.id !== ""
+      ? raw.id
+      : undefined;
+  const field = error.field.slice(error.field.lastIndexOf(".") + 1);
+  const what = error.reason === "missing required field" ? `missing required field "${field}"` : error.reason;
+  if (id === undefined)
+    return { ...error, reason: `${what}; model #${index + 1} of provider ${provider} was not loaded` };
+  const wireId = `${provider}/${id}`;
+  return { ...error, reason: `${what}; model ${wireId} was not loaded`, rejectedModel: wireId };
+}
+
+function timeoutsFrom(
+  raw: { connect?: number; first_byte?: number; idle?: number } | undefined,
+): Partial<ProviderTimeouts> | undefined {
+  if (!raw) return undefined;
+  const out: Partial<ProviderTimeouts> = {};
+  if (raw.connect !== undefined) out.connectMs = Math.round(raw.connect * 1000);
+  if (raw.first_byte !== undefined) out.firstByteMs = Math.round(raw.first_byte * 1000);
+  if (raw.idle !== undefined) out.idleMs = Math.round(raw.idle * 1000);
+  return out;
 }
 
 export function loadModelsFile(file: string): { models: ModelSpec[]; errors: CatalogError[] } {
@@ -124,12 +170,23 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
       base_url?: string;
       api_key?: string;
       api_key_env?: string;
+      timeouts?: { connect?: number; first_byte?: number; idle?: number };
       models: unknown[];
     };
+    const urlProblem = provider.base_url === undefined ? undefined : baseUrlProblem(provider.base_url);
+    if (urlProblem !== undefined) {
+      errors.push({
+        file,
+        field: `${prefix}.base_url`,
+        reason: `${urlProblem}; provider ${name} was not loaded`,
+      });
+      continue;
+    }
+    const timeouts = timeoutsFrom(provider.timeouts);
     provider.models.forEach((rawModel, i) => {
       const modelErrors = validate(ModelsFileModelSchema, rawModel, file, `${prefix}.models[${i}]`);
       if (modelErrors.length > 0) {
-        errors.push(...modelErrors);
+        errors.push(...modelErrors.map((e) => rejectedModelError(e, name, rawModel, i)));
         return;
       }
       const m = rawModel as {
@@ -137,6 +194,7 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
         context_window: number;
         max_output: number;
         reasoning?: boolean;
+        thinking?: ModelSpec["thinking"];
         reasoning_levels?: ModelSpec["reasoning_levels"];
         cost?: ModelSpec["cost"];
       };
@@ -153,6 +211,8 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
       if (provider.base_url) spec.base_url = provider.base_url;
       if (provider.api_key !== undefined) spec.api_key = provider.api_key;
       if (provider.api_key_env) spec.api_key_env = provider.api_key_env;
+      if (timeouts) spec.timeouts = timeouts;
+      if (m.thinking) spec.thinking = m.thinking;
       if (m.reasoning_levels?.length) spec.reasoning_levels = m.reasoning_levels;
       models.push(spec);
     });

@@ -5,6 +5,7 @@
  */
 import type { ProviderEvent } from "../contracts/provider.ts";
 import { classifyError } from "./classify-error.ts";
+import { formatDuration } from "./timeouts.ts";
 
 export interface RetryPolicy {
   /** Total attempts including the first (default 4). */
@@ -70,13 +71,25 @@ const VISIBLE = new Set<ProviderEvent["type"]>([
 
 const ABORTED: ProviderEvent = { type: "error", kind: "aborted", message: "request aborted" };
 
+/** `<provider> <model> at <base url>`: every failure names what was called. */
+export function describeEndpoint(spec: { provider: string; model: string }, baseUrl: string): string {
+  return `${spec.provider} ${spec.model} at ${baseUrl}`;
+}
+
+/** The `status` detail a client shows while waiting: "retrying in 2 s, attempt 2/4: …". */
+export function retryDetail(event: Extract<ProviderEvent, { type: "retry" }>): string {
+  return `retrying in ${formatDuration(event.delay_ms)}, attempt ${event.attempt}/${event.max_attempts}: ${event.reason}`;
+}
+
 /**
  * Runs `attempt` until it yields `done`. `attempt` receives a signal that also fires when
- * the consumer stops iterating early, so the HTTP stream is always released.
+ * the consumer stops iterating early, so the HTTP stream is always released. `endpoint`
+ * (see `describeEndpoint`) prefixes every retry reason and error message.
  */
 export async function* streamWithRetries(
   signal: AbortSignal,
   policy: RetryPolicy,
+  endpoint: string,
   attempt: (signal: AbortSignal) => AsyncIterable<ProviderEvent>,
 ): AsyncGenerator<ProviderEvent> {
   for (let n = 1; ; n++) {
@@ -92,15 +105,23 @@ export async function* streamWithRetries(
       for await (const event of attempt(local.signal)) {
         if (signal.aborted) break;
         if (VISIBLE.has(event.type)) streamed = true;
+        if (event.type === "error") {
+          yield { ...event, message: `${endpoint}: ${event.message}` };
+          return;
+        }
         yield event;
-        if (event.type === "done" || event.type === "error") return;
+        if (event.type === "done") return;
       }
       if (signal.aborted) {
         yield ABORTED;
         return;
       }
       // The attempt ended without `done`: the translator only does this on a protocol bug.
-      yield { type: "error", kind: "provider", message: "provider stream ended without a stop reason" };
+      yield {
+        type: "error",
+        kind: "provider",
+        message: `${endpoint}: provider stream ended without a stop reason`,
+      };
       return;
     } catch (err) {
       const info = classifyError(err, signal.aborted);
@@ -110,7 +131,13 @@ export async function* streamWithRetries(
       }
       if (!streamed && info.retryable && n < policy.maxAttempts) {
         const delay = backoffDelay(n, policy.baseMs, info.retryAfterMs);
-        yield { type: "retry", attempt: n + 1, delay_ms: delay, reason: info.message };
+        yield {
+          type: "retry",
+          attempt: n + 1,
+          max_attempts: policy.maxAttempts,
+          delay_ms: delay,
+          reason: `${endpoint}: ${info.message}`,
+        };
         if (!(await abortableSleep(delay, signal))) {
           yield ABORTED;
           return;
@@ -124,7 +151,7 @@ export async function* streamWithRetries(
       yield {
         type: "error",
         kind: info.kind,
-        message,
+        message: `${endpoint}: ${message}`,
         ...(info.status !== undefined ? { status: info.status } : {}),
       };
       return;

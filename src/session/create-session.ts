@@ -1,8 +1,9 @@
 /** Starts a new, empty session: `$SHARD_HOME/sessions/<ses_…>/session.jsonl` holding only its header. */
 import { mkdirSync, openSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { SessionHeader, SessionStore } from "../contracts/session-store.ts";
+import type { SessionStore } from "../contracts/session-store.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import type { SessionHeader } from "../types/session-entries.ts";
 import { newSessionId } from "./ids.ts";
 import { JsonlSessionStore } from "./jsonl-session-store.ts";
 import { LOCK_FILE, sessionFilePath } from "./paths.ts";
@@ -14,6 +15,9 @@ export interface CreateSessionOptions {
   cwd: string;
   /** fsync after every append (survives power loss; slower). Default false. */
   fsync?: boolean;
+  /** The mode and model the session starts with, recorded in its header for resume. */
+  mode?: string;
+  model?: string;
 }
 
 /** Throws only on IO failure (the new directory cannot be written). */
@@ -25,6 +29,8 @@ export function createSession(options: CreateSessionOptions): SessionStore {
     cwd: resolve(options.cwd),
     created_at: Date.now(),
   };
+  if (options.mode !== undefined) header.mode = options.mode;
+  if (options.model !== undefined) header.model = options.model;
   const path = sessionFilePath(options.home, header.session_id);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const locked = acquireSessionLock(join(dirname(path), LOCK_FILE));

@@ -1,5 +1,5 @@
 /** Builds a stored entry from its payload: `id, parent_id, type, ts` first on disk, and store-owned fields always win. */
-import type { SessionEntry } from "../contracts/session-store.ts";
+import type { SessionEntry } from "../types/session-entries.ts";
 
 export function buildEntry(
   payload: { type: SessionEntry["type"] },

@@ -1,7 +1,8 @@
 /**
  * Fork (PROTOCOL §9.2 session_op fork): materializes the live window as it was at one entry
  * into a fresh session under `forks/` of the source session's directory. The source file is
- * only read (from the store's memory), never written.
+ * only read (from the store's memory), never written. The fork point is an entry id or the id
+ * of a message the entry holds (`msg_…`, what clients see; docs/protocol-additions.md).
  *
  * Fork layout: a provenance checkpoint roots the chain, then the settings in force at the
  * fork point (mode, model, reasoning) so the fork resumes with them, then a copy of the
@@ -9,17 +10,12 @@
  * source, which recall follows through the provenance), then copies of the window's
  * message/tool_result rows — all with fresh ids and re-linked parent ids.
  */
-import type {
-  ForkCheckpointEntry,
-  NewEntry,
-  SessionEntry,
-  SessionHeader,
-  SessionStore,
-} from "../contracts/session-store.ts";
+import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import type { ForkCheckpointEntry, SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { buildEntry } from "./entry-record.ts";
 import { newEntryId, newForkId, newSessionId } from "./ids.ts";
-import { windowEntriesAt } from "./live-window.ts";
+import { isConversationEntry, windowEntriesAt } from "./live-window.ts";
 import { forkFilePath } from "./paths.ts";
 import { stateAt } from "./session-state.ts";
 
@@ -33,21 +29,34 @@ export type ForkResult =
   | { ok: true; data: ForkData; path: string }
   | { ok: false; error: { code: "NOT_FOUND" | "INTERNAL_ERROR"; message: string } };
 
-export function forkSession(store: SessionStore, fromEntryId: string): ForkResult {
-  const entries = store.entries();
-  let endIndex = -1;
+/**
+ * The index of the entry with id `id`, else of the newest message or tool_result entry whose
+ * message has that id; -1 when neither exists.
+ */
+export function forkPointIndex(entries: readonly SessionEntry[], id: string): number {
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.id === id) return i;
   for (let i = entries.length - 1; i >= 0; i--) {
-    if (entries[i]?.id === fromEntryId) {
-      endIndex = i;
-      break;
-    }
+    const entry = entries[i] as SessionEntry;
+    if (isConversationEntry(entry) && entry.message.id === id) return i;
   }
+  return -1;
+}
+
+/** Forks at `fromId`: an entry id, or a message id (see forkPointIndex). */
+export function forkSession(store: SessionStore, fromId: string): ForkResult {
+  const entries = store.entries();
+  const endIndex = forkPointIndex(entries, fromId);
   if (endIndex < 0) {
     return {
       ok: false,
-      error: { code: "NOT_FOUND", message: `no entry ${fromEntryId} in session ${store.sessionId}` },
+      error: {
+        code: "NOT_FOUND",
+        message: `no entry or message ${fromId} in session ${store.sessionId}; fork at an id from sync.live_window or message_complete`,
+      },
     };
   }
+  // Provenance always names the entry, whichever id the client gave.
+  const fromEntryId = (entries[endIndex] as SessionEntry).id;
 
   const now = Date.now();
   const forkId = newForkId();
@@ -72,7 +81,7 @@ export function forkSession(store: SessionStore, fromEntryId: string): ForkResul
   };
   push(checkpoint);
 
-  const state = stateAt(entries, endIndex);
+  const state = stateAt(store.header, entries, endIndex);
   if (state.mode !== undefined) push({ type: "mode_change", mode: state.mode });
   if (state.model !== undefined) push({ type: "model_change", model: state.model });
   for (const [model, effort] of Object.entries(state.reasoning))

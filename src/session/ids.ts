@@ -1,14 +1,9 @@
-/** Random, URL-safe, prefixed ids for sessions, entries and forks. */
-import { randomBytes } from "node:crypto";
+/** Ids of sessions, entries and forks, and the session-id check that makes one safe as a path. */
+import { newId } from "../support/ids.ts";
 
-function randomId(prefix: string): string {
-  // 15 bytes → 20 base64url chars (120 bits): collision-free in practice, no padding.
-  return `${prefix}_${randomBytes(15).toString("base64url")}`;
-}
-
-export const newSessionId = (): string => randomId("ses");
-export const newEntryId = (): string => randomId("ent");
-export const newForkId = (): string => randomId("frk");
+export const newSessionId = (): string => newId("ses");
+export const newEntryId = (): string => newId("ent");
+export const newForkId = (): string => newId("frk");
 
 const SESSION_ID = /^ses_[A-Za-z0-9_-]{1,64}$/;
 

@@ -6,19 +6,14 @@
  * per entry (milliseconds on most disks instead of microseconds; see bench/session-append.ts).
  */
 import { closeSync, fsyncSync, ftruncateSync, writeSync } from "node:fs";
-import type {
-  LiveWindow,
-  NewEntry,
-  SessionEntry,
-  SessionHeader,
-  SessionState,
-  SessionStore,
-} from "../contracts/session-store.ts";
+import type { NewEntry, SessionState, SessionStore } from "../contracts/session-store.ts";
+import type { LiveWindow } from "../types/agent-events.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { buildEntry } from "./entry-record.ts";
 import { newEntryId } from "./ids.ts";
 import { liveWindowOf, windowEntriesAt } from "./live-window.ts";
 import type { HeldLock } from "./session-lock.ts";
-import { applyToState, emptyState } from "./session-state.ts";
+import { applyToState, initialState } from "./session-state.ts";
 
 export interface StoreInit {
   path: string;
@@ -45,7 +40,7 @@ export class JsonlSessionStore implements SessionStore {
   readonly #lock: HeldLock;
   readonly #fsync: boolean;
   #size: number;
-  #state: SessionState = emptyState();
+  readonly #state: SessionState;
   #closed = false;
 
   constructor(init: StoreInit) {
@@ -57,6 +52,7 @@ export class JsonlSessionStore implements SessionStore {
     this.#size = init.size;
     this.#lock = init.lock;
     this.#fsync = init.fsync;
+    this.#state = initialState(init.header);
     for (const entry of init.entries) applyToState(this.#state, entry);
   }
 

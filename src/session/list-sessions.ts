@@ -7,10 +7,10 @@
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
-import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { countLines, forEachLine, lastLines } from "./jsonl-lines.ts";
 import { allSessionFiles } from "./session-directory.ts";
-import { headerProblem } from "./session-file-parser.ts";
+import { checkEntry, checkHeader } from "./session-line-checks.ts";
 import { logWarning, type WarningSink } from "./session-warning.ts";
 
 export interface SessionSummary {
@@ -49,7 +49,7 @@ function summarize(path: string): SessionSummary | string {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
-    let header: unknown;
+    let header: SessionHeader | null = null;
     let title: string | null = null;
     let problem: string | null = null;
     let lineNo = 0;
@@ -64,21 +64,23 @@ function summarize(path: string): SessionSummary | string {
       }
       const value = tryParse(line);
       if (lineNo === 1) {
-        header = value;
-        const reason = value === undefined ? "header is not valid JSON" : headerProblem(value);
-        problem = reason && `line 1: ${reason}`;
+        const checked = value === undefined ? null : checkHeader(value);
+        if (checked?.ok) header = checked.value;
+        else problem = `line 1: ${checked ? checked.problem : "header is not valid JSON"}`;
         return problem === null;
       }
       if (value === undefined) {
         unparsed = lineNo;
         return true;
       }
-      title = titleOf(value as SessionEntry);
+      // A malformed entry gives no title here; opening the session reports it.
+      const entry = checkEntry(value);
+      title = entry.ok ? titleOf(entry.value) : null;
       return title === null;
     });
     if (problem) return problem;
-    if (lineNo === 0) return "line 1: missing header";
-    const h = header as SessionHeader;
+    if (lineNo === 0 || header === null) return "line 1: missing header";
+    const h: SessionHeader = header;
 
     let updatedAt = h.created_at;
     for (const line of lastLines(fd, size).slice(0, 2)) {

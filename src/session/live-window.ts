@@ -3,13 +3,13 @@
  * entry to the head, led by the compaction's summary as a user message. Non-message entries
  * (mode/model changes, checkpoints, older compactions) are not part of the conversation.
  */
+import type { LiveWindow } from "../types/agent-events.ts";
 import type {
   CompactionEntry,
-  LiveWindow,
   MessageEntry,
   SessionEntry,
   ToolResultEntry,
-} from "../contracts/session-store.ts";
+} from "../types/session-entries.ts";
 import type { Message } from "../types/shared.ts";
 
 export type ConversationEntry = MessageEntry | ToolResultEntry;

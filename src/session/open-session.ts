@@ -48,10 +48,12 @@ export function openSession(options: OpenSessionOptions): OpenSessionResult {
   if (!locked.ok) return { ok: false, error: locked.error };
   if (locked.tookOverFrom) {
     const o = locked.tookOverFrom;
-    warn({
-      kind: "stale_lock_taken_over",
-      message: `${path}: took over the lock of dead pid ${o.pid} (${o.hostname})`,
-    });
+    const whose = {
+      dead: `dead pid ${o.pid} (${o.hostname})`,
+      reused: `pid ${o.pid} (${o.hostname}), which has exited; that pid now belongs to an unrelated process`,
+      empty: "a writer that died while creating it",
+    }[o.reason];
+    warn({ kind: "stale_lock_taken_over", message: `${path}: took over the lock of ${whose}` });
   }
 
   let fd: number | null = null;

@@ -2,7 +2,7 @@
  * Read-only access to a session file another process may be writing: no lock, no
  * truncation. A torn final line is ignored (it may be a write in progress).
  */
-import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { parseSessionFile } from "./session-file-parser.ts";
 
 export type ReadSessionResult =

@@ -1,11 +1,13 @@
 /**
- * Parses session.jsonl: header line, then one entry per line, each entry's parent_id the
- * previous entry's id. A torn final line — no trailing LF, or not JSON — is
- * reported for truncation; anything else that does not parse is SESSION_CORRUPT with its line.
+ * Parses session.jsonl: header line, then one entry per line, each checked against its
+ * schema (session-line-checks.ts) and each entry's parent_id the previous entry's id. A torn
+ * final line — no trailing LF, or not JSON — is reported for truncation; anything else that
+ * does not parse or check is SESSION_CORRUPT with its line and the failing field.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
-import type { SessionEntry, SessionHeader } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { forEachLine } from "./jsonl-lines.ts";
+import { checkEntry, checkHeader, type LineCheck } from "./session-line-checks.ts";
 
 export interface TornTail {
   /** 1-based line number of the torn line. */
@@ -38,68 +40,18 @@ function tryParse(text: string): unknown {
   }
 }
 
-export function headerProblem(value: unknown): string | null {
-  if (typeof value !== "object" || value === null) return "header is not a JSON object";
-  const h = value as Partial<SessionHeader>;
-  if (h.type !== "session") return 'header "type" is not "session"';
-  if (h.version !== 1) return `unsupported session version ${JSON.stringify(h.version)}`;
-  if (typeof h.session_id !== "string" || h.session_id === "") return "header has no session_id";
-  if (typeof h.cwd !== "string") return "header has no cwd";
-  if (typeof h.created_at !== "number") return "header has no created_at";
-  return null;
-}
-
-function isMessage(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  const m = value as { role?: unknown; content?: unknown };
-  return (m.role === "user" || m.role === "assistant") && Array.isArray(m.content);
-}
-
-/** Shape check per entry type: enough to trust the fields the store reads, cheap per line. */
-function entryProblem(value: unknown, expectedParent: string | null): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return "entry is not a JSON object";
-  const e = value as Record<string, unknown>;
-  if (typeof e.id !== "string" || e.id === "") return "entry has no id";
-  if (typeof e.ts !== "number") return "entry has no ts";
-  if (e.parent_id !== expectedParent) {
-    return `parent_id ${JSON.stringify(e.parent_id)} does not match the previous entry ${JSON.stringify(expectedParent)}`;
+/** The entry's shape (its schema) and its place in the chain. */
+function entryProblem(value: unknown, expectedParent: string | null): LineCheck<SessionEntry> {
+  const checked = checkEntry(value);
+  if (!checked.ok) return checked;
+  const { parent_id } = checked.value;
+  if (parent_id !== expectedParent) {
+    return {
+      ok: false,
+      problem: `parent_id ${JSON.stringify(parent_id)} does not match the previous entry ${JSON.stringify(expectedParent)}`,
+    };
   }
-  switch (e.type) {
-    case "message":
-    case "tool_result":
-      return isMessage(e.message) ? null : `${e.type} entry has no valid message`;
-    case "queued_input":
-      return isMessage(e.message) && (e.behavior === "steer" || e.behavior === "follow_up")
-        ? null
-        : "queued_input entry needs a message and a behavior";
-    case "queue_dropped":
-      return Array.isArray(e.ids) && e.ids.every((id) => typeof id === "string")
-        ? null
-        : "queue_dropped entry needs ids";
-    case "mode_change":
-      return typeof e.mode === "string" ? null : "mode_change entry has no mode";
-    case "model_change":
-      return typeof e.model === "string" ? null : "model_change entry has no model";
-    case "reasoning_change":
-      return typeof e.model === "string" && typeof e.effort === "string"
-        ? null
-        : "reasoning_change entry needs model and effort";
-    case "compaction":
-      return typeof e.index === "number" &&
-        typeof e.summary === "string" &&
-        typeof e.first_kept_entry_id === "string" &&
-        Array.isArray(e.message_range) &&
-        e.message_range.length === 2
-        ? null
-        : "compaction entry is missing index, summary, first_kept_entry_id or message_range";
-    case "checkpoint":
-      return typeof e.forkId === "string" && typeof e.sourceSessionId === "string"
-        ? null
-        : "checkpoint entry is missing its provenance";
-    default:
-      return `unknown entry type ${JSON.stringify(e.type)}`;
-  }
+  return checked;
 }
 
 /**
@@ -149,21 +101,21 @@ function parseFd(fd: number, path: string): ParseResult {
     }
     const value = tryParse(line);
     if (lineNo === 1) {
-      const problem = value === undefined ? "header is not valid JSON" : headerProblem(value);
-      if (problem) st.failure = corrupt(path, 1, problem);
-      else st.header = value as SessionHeader;
-      return problem === null;
+      const header = value === undefined ? null : checkHeader(value);
+      if (header?.ok) st.header = header.value;
+      else st.failure = corrupt(path, 1, header ? header.problem : "header is not valid JSON");
+      return st.failure === null;
     }
     if (value === undefined) {
       st.unparsed = { line: lineNo, text: line };
       return true;
     }
-    const reason = entryProblem(value, st.parent);
-    if (reason) {
-      st.failure = corrupt(path, lineNo, reason);
+    const checked = entryProblem(value, st.parent);
+    if (!checked.ok) {
+      st.failure = corrupt(path, lineNo, checked.problem);
       return false;
     }
-    const entry = value as SessionEntry;
+    const entry = checked.value;
     st.entries.push(entry);
     st.parent = entry.id;
     return true;

@@ -1,17 +1,26 @@
 /**
  * One writer per session: `session.lock` beside session.jsonl, created with O_EXCL and
- * holding the owner's pid, hostname and start time. A lock whose pid is dead (same host)
- * is stale and taken over; a live owner means CONFLICT. Held locks are removed on close
- * and on process exit (a kill -9 leaves a stale lock, which the next open takes over).
+ * holding the owner's pid, hostname, acquisition time and process start identity. A lock of
+ * this host is stale, and taken over, when its pid is dead or now belongs to a process that
+ * started later than the owner (the kernel reused the pid); a running owner means CONFLICT.
+ * Held locks are removed on close and on process exit (a kill -9 leaves a stale lock, which
+ * the next open takes over).
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { processStart } from "./process-start.ts";
 
 export interface LockOwner {
   pid: number;
   hostname: string;
+  /** Epoch ms when the lock was taken. */
   started_at: number;
+  /** The owner's process start identity (process-start.ts); absent off Linux and in older locks. */
+  start_id?: string;
 }
+
+/** Why a lock was taken over: its pid had died, or had been reused, or it never got content. */
+export type StaleReason = "dead" | "reused" | "empty";
 
 export interface HeldLock {
   readonly path: string;
@@ -19,11 +28,16 @@ export interface HeldLock {
 }
 
 export type LockResult =
-  | { ok: true; lock: HeldLock; tookOverFrom?: LockOwner }
+  | { ok: true; lock: HeldLock; tookOverFrom?: LockOwner & { reason: StaleReason } }
   | { ok: false; error: { code: "CONFLICT"; message: string } };
 
 /** A lock file that never received its content is stale after this long (the writer died mid-create). */
 const EMPTY_LOCK_GRACE_MS = 5_000;
+/**
+ * For locks without `start_id`: a live pid whose process started this long after the lock
+ * was taken cannot be its owner. Covers the 1 s granularity of the boot time and clock steps.
+ */
+const LEGACY_START_SLACK_MS = 5_000;
 
 const heldLocks = new Set<string>();
 let exitHookInstalled = false;
@@ -40,7 +54,13 @@ function readOwner(path: string): LockOwner | null {
   try {
     const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockOwner>;
     if (typeof parsed.pid !== "number" || typeof parsed.hostname !== "string") return null;
-    return { pid: parsed.pid, hostname: parsed.hostname, started_at: Number(parsed.started_at) || 0 };
+    const owner: LockOwner = {
+      pid: parsed.pid,
+      hostname: parsed.hostname,
+      started_at: Number(parsed.started_at) || 0,
+    };
+    if (typeof parsed.start_id === "string") owner.start_id = parsed.start_id;
+    return owner;
   } catch {
     return null;
   }
@@ -54,6 +74,17 @@ function isAlive(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else — it is alive.
     return (err as NodeJS.ErrnoException).code !== "ESRCH";
   }
+}
+
+/** Why the lock of `owner` (this host) is stale, or null while its owner may still run. */
+function staleReason(owner: LockOwner): StaleReason | null {
+  if (!isAlive(owner.pid)) return "dead";
+  const live = processStart(owner.pid);
+  if (live === null) return null; // No way to tell (not Linux, or just exited): keep refusing.
+  if (owner.start_id !== undefined) return owner.start_id === live.id ? null : "reused";
+  // An older lock: its owner had started by the time it took the lock.
+  if (owner.started_at > 0 && live.wallMs > owner.started_at + LEGACY_START_SLACK_MS) return "reused";
+  return null;
 }
 
 function removeIfOwned(path: string): void {
@@ -90,7 +121,9 @@ function describe(owner: LockOwner): string {
 /** Takes the lock at `path` or explains who holds it. Throws only on unexpected IO errors. */
 export function acquireSessionLock(path: string): LockResult {
   const me: LockOwner = { pid: process.pid, hostname: hostname(), started_at: Date.now() };
-  let tookOverFrom: LockOwner | undefined;
+  const myStart = processStart(process.pid);
+  if (myStart) me.start_id = myStart.id;
+  let tookOverFrom: (LockOwner & { reason: StaleReason }) | undefined;
   // Two rounds: the second follows the removal of a stale lock (another opener may win that race).
   for (let round = 0; round < 2; round++) {
     if (tryCreate(path, me)) {
@@ -116,17 +149,19 @@ export function acquireSessionLock(path: string): LockResult {
       if (ageMs < EMPTY_LOCK_GRACE_MS) {
         return conflict(`session is locked by another process (lock file ${path} is being created)`);
       }
-      tookOverFrom = { pid: 0, hostname: "unknown", started_at: 0 };
+      tookOverFrom = { pid: 0, hostname: "unknown", started_at: 0, reason: "empty" };
     } else if (owner.hostname !== hostname()) {
       return conflict(`session is locked by ${describe(owner)}; cannot check a process on another host`);
-    } else if (isAlive(owner.pid)) {
-      return conflict(`session is locked by ${describe(owner)}, which is still running`);
     } else {
-      tookOverFrom = owner;
+      const reason = staleReason(owner);
+      if (reason === null) {
+        return conflict(`session is locked by ${describe(owner)}, which is still running`);
+      }
+      tookOverFrom = { ...owner, reason };
     }
     // Stale: re-read right before removing so we do not delete a lock someone just took over.
     const again = readOwner(path);
-    if (again && owner && (again.pid !== owner.pid || again.started_at !== owner.started_at)) continue;
+    if (again && owner && !sameOwner(again, owner)) continue;
     try {
       unlinkSync(path);
     } catch {
@@ -134,6 +169,10 @@ export function acquireSessionLock(path: string): LockResult {
     }
   }
   return conflict(`session lock ${path} is contended; try again`);
+}
+
+function sameOwner(a: LockOwner, b: LockOwner): boolean {
+  return a.pid === b.pid && a.started_at === b.started_at && a.start_id === b.start_id;
 }
 
 function conflict(message: string): LockResult {

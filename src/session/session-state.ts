@@ -1,8 +1,15 @@
-/** Mode, model and reasoning level as last recorded in a session's chain. */
-import type { SessionEntry, SessionState } from "../contracts/session-store.ts";
+/**
+ * Mode, model and reasoning level as last recorded in a session: the header's starting mode
+ * and model, then each change entry in chain order.
+ */
+import type { SessionState } from "../contracts/session-store.ts";
+import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 
-export function emptyState(): SessionState {
-  return { reasoning: {} };
+export function initialState(header: SessionHeader): SessionState {
+  const state: SessionState = { reasoning: {} };
+  if (header.mode !== undefined) state.mode = header.mode;
+  if (header.model !== undefined) state.model = header.model;
+  return state;
 }
 
 /** Folds one entry into `state` (mutates it): the newest change of each kind wins. */
@@ -12,8 +19,12 @@ export function applyToState(state: SessionState, entry: SessionEntry): void {
   else if (entry.type === "reasoning_change") state.reasoning[entry.model] = entry.effort;
 }
 
-export function stateAt(entries: readonly SessionEntry[], endIndex = entries.length - 1): SessionState {
-  const state = emptyState();
+export function stateAt(
+  header: SessionHeader,
+  entries: readonly SessionEntry[],
+  endIndex = entries.length - 1,
+): SessionState {
+  const state = initialState(header);
   for (let i = 0; i <= endIndex; i++) applyToState(state, entries[i] as SessionEntry);
   return state;
 }

@@ -50,7 +50,7 @@ export function createEditTool(options: EditToolOptions = {}): Tool<typeof EditP
     isReadOnly: false,
     paths: (args) => [args.path],
     async execute(args, ctx) {
-      const abs = resolveToolPath(ctx.cwd, args.path);
+      const abs = resolveToolPath(ctx, args.path);
       const shown = displayPath(ctx.cwd, abs);
       if (args.old_string === "") {
         return errorResult(

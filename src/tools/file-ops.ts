@@ -1,9 +1,13 @@
 /**
  * The filesystem calls the file tools make, behind one small interface so a tool can be pointed
- * at another filesystem (a sandbox, a remote host) without touching its logic.
+ * at another filesystem (a sandbox, a remote host) without touching its logic. Paths given to
+ * these calls are real paths (see `resolve-path.ts`); the node implementation never follows a
+ * symlink that appeared in one since (see `verified-open.ts`).
  */
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { errorCode } from "./tool-result.ts";
+import { openForRead, PathChangedError, readDirVerified, writeFileVerified } from "./verified-open.ts";
 
 export type EntryKind = "file" | "dir" | "other";
 
@@ -21,6 +25,7 @@ export interface DirEntry {
 export interface FileOps {
   /** `null` when nothing exists at the path; other failures throw. */
   stat(path: string): Promise<FileInfo | null>;
+  /** Reads a regular file; anything else (a FIFO, a device) throws. */
   readFile(path: string): Promise<Uint8Array>;
   /** Writes the file, creating missing parent directories. */
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
@@ -36,21 +41,28 @@ function kindOf(s: { isFile(): boolean; isDirectory(): boolean }): EntryKind {
 export const nodeFileOps: FileOps = {
   async stat(path) {
     try {
-      const s = await stat(path);
+      const s = await lstat(path);
+      // A real path has no link in it; one at the end now was swapped in after resolution.
+      if (s.isSymbolicLink()) throw new PathChangedError(path);
       return { kind: kindOf(s), size: s.size };
     } catch (error) {
-      const code = (error as { code?: string }).code;
+      const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return null;
       throw error;
     }
   },
-  readFile: (path) => readFile(path),
-  async writeFile(path, data) {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
+  async readFile(path) {
+    const file = await openForRead(path);
+    try {
+      if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");
+      return await file.readFile();
+    } finally {
+      await file.close();
+    }
   },
+  writeFile: writeFileVerified,
   async readDir(path) {
-    const entries = await readdir(path, { withFileTypes: true });
+    const entries = await readDirVerified(path);
     return Promise.all(
       entries.map(async (entry): Promise<DirEntry> => {
         if (!entry.isSymbolicLink()) return { name: entry.name, kind: kindOf(entry) };

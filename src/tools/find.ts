@@ -1,13 +1,13 @@
 /** `find`: files by glob under a directory, honouring ignore files (ARCHITECTURE §4.1). */
-import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
 import { pickSearchBackend, type SearchBackendChoice } from "./search/backend.ts";
 import { listFiles } from "./search/file-list.ts";
 import { createGlobMatcher } from "./search/glob-match.ts";
-import { errorResult, textResult } from "./tool-result.ts";
+import { describeError, errorResult, textResult } from "./tool-result.ts";
 
 const FindParams = Type.Object({
   pattern: Type.String({
@@ -42,16 +42,19 @@ export function createFindTool(options: FindToolOptions = {}): Tool<typeof FindP
     async execute(args, ctx) {
       const backend = pickSearchBackend(options.backend ?? "auto");
       if ("error" in backend) return errorResult(backend.error);
-      const root = resolveToolPath(ctx.cwd, args.path ?? ".");
+      const root = resolveToolPath(ctx, args.path ?? ".");
       const shownRoot = displayPath(ctx.cwd, root);
       try {
-        if (!(await stat(root)).isDirectory()) {
+        const info = await nodeFileOps.stat(root);
+        if (info === null)
+          return errorResult(`Directory not found: ${shownRoot}. Use \`ls\` to check the path.`);
+        if (info.kind !== "dir") {
           return errorResult(
             `${shownRoot} is not a directory. Give a directory as path (or use \`read\` on the file).`,
           );
         }
-      } catch {
-        return errorResult(`Directory not found: ${shownRoot}. Use \`ls\` to check the path.`);
+      } catch (error) {
+        return errorResult(`Cannot search ${shownRoot}: ${describeError(error)}`);
       }
 
       const limit = args.limit ?? defaultLimit;

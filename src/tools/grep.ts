@@ -1,14 +1,14 @@
 /** `grep`: regex search over a tree, through ripgrep or the built-in walk (ARCHITECTURE §4.1). */
-import { stat } from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
 import { pickSearchBackend, type SearchBackendChoice } from "./search/backend.ts";
 import { builtinGrep } from "./search/grep-builtin.ts";
 import { formatGrepRecords } from "./search/grep-format.ts";
 import type { GrepQuery } from "./search/grep-query.ts";
 import { ripgrepGrep } from "./search/grep-ripgrep.ts";
-import { errorResult, textResult } from "./tool-result.ts";
+import { describeError, errorResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, formatBytes, takeHead } from "./truncate.ts";
 
 const GrepParams = Type.Object({
@@ -71,13 +71,16 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
     async execute(args, ctx) {
       const backend = pickSearchBackend(options.backend ?? "auto");
       if ("error" in backend) return errorResult(backend.error);
-      const root = resolveToolPath(ctx.cwd, args.path ?? ".");
+      const root = resolveToolPath(ctx, args.path ?? ".");
       const shownRoot = displayPath(ctx.cwd, root);
       let rootIsFile: boolean;
       try {
-        rootIsFile = (await stat(root)).isFile();
-      } catch {
-        return errorResult(`Path not found: ${shownRoot}. Use \`ls\` or \`find\` to check the path.`);
+        const info = await nodeFileOps.stat(root);
+        if (info === null)
+          return errorResult(`Path not found: ${shownRoot}. Use \`ls\` or \`find\` to check the path.`);
+        rootIsFile = info.kind === "file";
+      } catch (error) {
+        return errorResult(`Cannot search ${shownRoot}: ${describeError(error)}`);
       }
       const limit = args.limit ?? defaultLimit;
       const query: GrepQuery = {
@@ -96,14 +99,15 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
           : await builtinGrep(query, ctx.signal);
       if (!outcome.ok) return errorResult(outcome.message);
       if (ctx.signal.aborted) return errorResult("grep aborted.");
+      const droppedNote = outcome.dropped
+        ? `[${outcome.dropped} lines left out: their file changed (or is not UTF-8 text) while it was searched. Search again, or use \`read\`.]`
+        : undefined;
       if (outcome.records.length === 0) {
         const within = args.glob !== undefined ? ` (files matching ${args.glob})` : "";
-        return textResult(
-          `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`,
-          {
-            render: { kind: "path_list", paths: [] },
-          },
-        );
+        const none = `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`;
+        return textResult(droppedNote ? `${none}\n\n${droppedNote}` : none, {
+          render: { kind: "path_list", paths: [] },
+        });
       }
 
       const formatted = formatGrepRecords(outcome.records, ctx.cwd, {
@@ -117,6 +121,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
           `[Output cut at ${formatBytes(maxBytes)}. Narrow the search with path or glob, or a more specific pattern.]`,
         );
       }
+      if (droppedNote) notes.push(droppedNote);
       if (outcome.limitHit) {
         notes.push(
           `[Stopped after ${limit} matches; there are more. Narrow the search with path, glob or a more specific pattern, or raise limit.]`,

@@ -34,7 +34,7 @@ export function createLsTool(options: LsToolOptions = {}): Tool<typeof LsParams>
     isReadOnly: true,
     paths: (args) => [args.path ?? "."],
     async execute(args, ctx) {
-      const abs = resolveToolPath(ctx.cwd, args.path ?? ".");
+      const abs = resolveToolPath(ctx, args.path ?? ".");
       const shown = displayPath(ctx.cwd, abs);
       let entries: Awaited<ReturnType<FileOps["readDir"]>>;
       try {

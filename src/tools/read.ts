@@ -53,7 +53,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof ReadP
     isReadOnly: true,
     paths: (args) => [args.path],
     async execute(args, ctx) {
-      const abs = resolveToolPath(ctx.cwd, args.path);
+      const abs = resolveToolPath(ctx, args.path);
       return readFileAt(abs, displayPath(ctx.cwd, abs), args);
     },
   };

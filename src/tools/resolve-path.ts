@@ -1,12 +1,16 @@
 /** Path handling shared by the file tools: paths resolve against the agent cwd (ARCHITECTURE §4.1). */
-import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
+import type { ToolContext } from "../contracts/tool.ts";
+import { resolveRealPath } from "../support/real-path.ts";
 
-/** Absolute path for a tool argument: `~` expands to the home directory, relative paths join `cwd`. */
-export function resolveToolPath(cwd: string, path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
-  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+/**
+ * The real path a tool opens for the argument `requested`: the one the permission gate judged
+ * when it ran, else the same resolver's answer now (`~` expanded, relative to `cwd`, symlinks
+ * and `..` walked as the kernel walks them). Never a lexical normalisation of the spelling,
+ * which could land somewhere other than what was judged.
+ */
+export function resolveToolPath(ctx: Pick<ToolContext, "cwd" | "judgedPaths">, requested: string): string {
+  return ctx.judgedPaths?.get(requested) ?? resolveRealPath(ctx.cwd, requested);
 }
 
 /** How a path is shown to the model: relative to cwd when inside it, absolute otherwise. */

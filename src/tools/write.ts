@@ -40,7 +40,7 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<typeof Wri
       return { kind: "code", path: args.path, text };
     },
     async execute(args, ctx) {
-      const abs = resolveToolPath(ctx.cwd, args.path);
+      const abs = resolveToolPath(ctx, args.path);
       const shown = displayPath(ctx.cwd, abs);
       try {
         const existing = await ops.stat(abs);

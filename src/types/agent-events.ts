@@ -6,7 +6,8 @@ import { type Static, Type } from "@sinclair/typebox";
 import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
 import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
-import { AgentStatusSchema, MessageSchema } from "./shared.ts";
+import { AgentStatusSchema, MessageSchema, ModelDescriptorSchema, UsageSchema } from "./shared.ts";
+import { StreamingMessageSchema } from "./streaming-message.ts";
 
 /** First message on every connection; connection-scoped, so it never carries `agent_id`. */
 export const HelloEventSchema = Type.Object(
@@ -46,6 +47,18 @@ export const SyncEventSchema = Type.Object(
     runtime_epoch: Type.Optional(Type.Integer({ minimum: 0 })),
     live_window: LiveWindowSchema,
     pending_requests: Type.Array(Type.Union([PermissionRequestSchema, UiRequestSchema])),
+    /** Additive: the session this agent writes (fork, resume and `session.activate` name it). */
+    session_id: Type.Optional(Type.String({ minLength: 1 })),
+    /** Additive: the active model, as `list_models` describes it. */
+    model: Type.Optional(ModelDescriptorSchema),
+    /** Additive: the active model's reasoning effort, when the model has levels. */
+    reasoning_level: Type.Optional(Type.String()),
+    /** Additive: the turn in flight, if any. */
+    turn_id: Type.Optional(Type.String({ minLength: 1 })),
+    /** Additive: the assistant message being streamed (its deltas so far), if any. */
+    streaming_message: Type.Optional(StreamingMessageSchema),
+    /** Additive: usage summed over this runtime's provider calls. */
+    usage: Type.Optional(UsageSchema),
   },
   { $id: "SyncEvent" },
 );
@@ -84,6 +97,8 @@ export const ModelChangedEventSchema = Type.Object(
     ...modelSwitchFields,
     /** The active model's post-switch capabilities (additive in the spec). */
     capabilities: Type.Optional(Type.Array(Type.String())),
+    /** Additive: the new model's reasoning effort, when it has levels. */
+    reasoning_level: Type.Optional(Type.String()),
   },
   { $id: "ModelChangedEvent" },
 );

@@ -91,7 +91,7 @@ import {
 } from "./workspace.ts";
 
 /** Commands one agent runtime handles; the daemon routes them by `agent_id`. */
-const agentCommandSchemas = [
+export const AGENT_COMMAND_SCHEMAS = [
   PromptCommandSchema,
   SteerCommandSchema,
   AbortCommandSchema,
@@ -132,7 +132,7 @@ const orchestratorCommandSchemas = [
 ] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */
-const agentEventSchemas = [
+export const AGENT_EVENT_SCHEMAS = [
   HelloEventSchema,
   SyncEventSchema,
   StatusEventSchema,
@@ -187,26 +187,33 @@ function byType(schemas: readonly TObject[]): ReadonlyMap<string, TObject> {
 
 /** Every client → server message, keyed by `type`. */
 export const COMMAND_SCHEMAS: ReadonlyMap<string, TObject> = byType([
-  ...agentCommandSchemas,
+  ...AGENT_COMMAND_SCHEMAS,
   ...orchestratorCommandSchemas,
 ]);
 
 /** Every server → client message except `response`, keyed by `type`. */
 export const EVENT_SCHEMAS: ReadonlyMap<string, TObject> = byType([
-  ...agentEventSchemas,
+  ...AGENT_EVENT_SCHEMAS,
   ...daemonEventSchemas,
 ]);
 
 export const RESPONSE_SCHEMA = ResponseSchema;
 
-export const PER_AGENT_COMMANDS: ReadonlySet<string> = new Set(agentCommandSchemas.map(messageType));
+export const PER_AGENT_COMMANDS: ReadonlySet<string> = new Set(AGENT_COMMAND_SCHEMAS.map(messageType));
 
 export const ORCHESTRATOR_COMMANDS: ReadonlySet<string> = new Set(
   orchestratorCommandSchemas.map(messageType),
 );
 
-export type AgentCommand = Static<(typeof agentCommandSchemas)[number]>;
-export type AgentEvent = Static<(typeof agentEventSchemas)[number]>;
+export type AgentCommand = Static<(typeof AGENT_COMMAND_SCHEMAS)[number]>;
+export type AgentEvent = Static<(typeof AGENT_EVENT_SCHEMAS)[number]>;
+export type AgentEventType = AgentEvent["type"];
+/** One event of the union by its `type`. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+type WithoutSeq<E> = E extends unknown ? Omit<E, "seq"> : never;
+/** What a runtime hands to its outbox: an event before the outbox stamps its `seq`. */
+export type UnsequencedAgentEvent = WithoutSeq<AgentEvent>;
 
 /**
  * `response.data` of the per-agent commands whose success result has one fixed shape, keyed

@@ -60,6 +60,11 @@ export const PermissionResponseSchema = Type.Object(
     choice_id: Type.Optional(Type.String({ minLength: 1 })),
     decision: Type.Optional(PermissionDecisionSchema),
     reason: Type.Optional(Type.String()),
+    /**
+     * Additive (PROTOCOL §6.2 writes it for the headless path): who answered, echoed in
+     * `permission_resolved.source`. Without it the answering connection's id is used.
+     */
+    source: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "PermissionResponse" },
 );

@@ -2,6 +2,8 @@
  * `session_op` (PROTOCOL §9.2): list / compact / fork on the agent's own session.
  * `args` is one object whose members are op-specific; which member an op requires
  * (fork needs `from_entry_id`) is checked by the handler, which answers INVALID_REQUEST.
+ * `from_entry_id` also accepts a message id (`msg_…`): clients only ever see message ids
+ * (docs/protocol-additions.md §2).
  * `op: "list"` answers with `SessionListResult` (session-first.ts) for the agent's cwd.
  */
 import { type Static, Type } from "@sinclair/typebox";
@@ -23,7 +25,13 @@ export const CompactArgsSchema = Type.Object(
 export type CompactArgs = Static<typeof CompactArgsSchema>;
 
 export const ForkArgsSchema = Type.Object(
-  { from_entry_id: Type.String({ minLength: 1 }) },
+  {
+    from_entry_id: Type.String({
+      minLength: 1,
+      description:
+        "The entry to fork at, or a message id (from sync.live_window or message_complete): the fork ends with that message.",
+    }),
+  },
   { $id: "ForkArgs" },
 );
 export type ForkArgs = Static<typeof ForkArgsSchema>;

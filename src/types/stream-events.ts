@@ -93,6 +93,8 @@ export const ToolResultEventSchema = Type.Object(
     render: Type.Optional(RenderDescriptorSchema),
     /** Additive: images the tool produced, as in the tool_result content block. */
     images: Type.Optional(Type.Array(ImageSchema)),
+    /** Additive: id of the tool-result message this adds to the live window. */
+    message_id: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "ToolResultEvent" },
 );
@@ -145,6 +147,10 @@ export const CompactionEventSchema = Type.Object(
     agent_id: routingAgentId,
     seq: eventSeq,
     ...compactionFields,
+    /** Additive: the message that now leads the live window in place of the summarized span. */
+    summary_message: Type.Optional(MessageSchema),
+    /** Additive: the first message of the live window kept after the summary (absent: none kept). */
+    first_kept_message_id: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "CompactionEvent" },
 );

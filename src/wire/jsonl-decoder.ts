@@ -63,12 +63,13 @@ export class JsonlDecoder {
     if (start < chunk.length) this.buffer(chunk.subarray(start));
   }
 
-  /** End of stream: an unterminated final line is reported, not silently used or dropped. */
+  /**
+   * End of stream: an unterminated final line is reported, not silently used or dropped; one
+   * over the limit is reported like any other over-long line.
+   */
   end(): void {
     if (this.discarding) {
-      this.discarding = false;
-      this.pending = [];
-      this.pendingBytes = 0;
+      this.finishPending();
       return;
     }
     if (this.pendingBytes === 0) return;

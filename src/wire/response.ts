@@ -1,14 +1,8 @@
 /** Builders for the `response` envelope (PROTOCOL §9.3): `id` and `command` always echoed. */
+import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 
-export type ResponseMessage = {
-  type: "response";
-  id?: string;
-  command: string;
-  success: boolean;
-  data?: unknown;
-  error?: WireError;
-};
+export type ResponseMessage = Response;
 
 interface Correlated {
   id?: string;

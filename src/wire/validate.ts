@@ -3,9 +3,16 @@
  * message is checked against its own schema only. Every failure is INVALID_REQUEST with a
  * message that names the offending field.
  */
-import type { TObject } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA, RESULT_SCHEMAS } from "../types/catalog.ts";
+import {
+  AGENT_COMMAND_SCHEMAS,
+  type AgentCommand,
+  COMMAND_SCHEMAS,
+  EVENT_SCHEMAS,
+  RESPONSE_SCHEMA,
+  RESULT_SCHEMAS,
+} from "../types/catalog.ts";
 import type { WireError } from "./errors.ts";
 
 export type Validation<T = Record<string, unknown>> =
@@ -91,6 +98,18 @@ export const eventValidator = new MessageValidator(
   new Map([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA as TObject]]),
   "event",
 );
+
+let agentCommandCheck: TypeCheck<ReturnType<typeof agentCommandUnion>> | undefined;
+const agentCommandUnion = () => Type.Union([...AGENT_COMMAND_SCHEMAS]);
+
+/**
+ * Narrows a message `commandValidator` accepted to the per-agent command union (undefined for
+ * daemon commands), so an agent's dispatch switches over typed commands without a cast.
+ */
+export function asAgentCommand(message: unknown): AgentCommand | undefined {
+  agentCommandCheck ??= TypeCompiler.Compile(agentCommandUnion());
+  return agentCommandCheck.Check(message) ? message : undefined;
+}
 
 const resultChecks = new Map<string, TypeCheck<TObject>>();
 

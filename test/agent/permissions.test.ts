@@ -5,8 +5,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { handleInbound } from "../../src/agent/commands.ts";
 import { createRuntime } from "../../src/agent/create-runtime.ts";
+import { handleInbound } from "../../src/agent/protocol/commands.ts";
 import type { MockReply } from "../support/mock-llm/types.ts";
 import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
 import { useAgentHarness } from "./support/harness.ts";
@@ -288,7 +288,7 @@ describe("persisted grants survive a restart", () => {
     expect((await runTool(second, "bash", { command: "echo exact-2" })).asked).toBe(true);
   });
 
-  test("allow_always_signature on `git status -s` covers the same executable and flag set only", async () => {
+  test("allow_always_signature on `git status -s` covers the same subcommand and flag set only", async () => {
     const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const init = Bun.spawnSync(["git", "init", "-q", cwd]);
@@ -299,7 +299,7 @@ describe("persisted grants survive a restart", () => {
     const { from } = await startToolTurn(first, "bash", { command: "git status -s" });
     const req = await first.waitType("permission_request", from);
     const signature = req.choices.find((c: Msg) => c.id === "allow_always_signature");
-    expect(signature.label).toContain("git [-s]");
+    expect(signature.label).toContain("git status [-s]");
     first.send({
       type: "permission_response",
       request_id: req.request_id,
@@ -312,15 +312,16 @@ describe("persisted grants survive a restart", () => {
     await first.close();
 
     const second = start({ home, cwd });
-    // Same executable, same flag set {-s}; positional arguments are not compared.
-    const reordered = await runTool(second, "bash", { command: "git -s status" });
-    expect(reordered.asked).toBe(false);
+    // Same subcommand, same flag set {-s}; other positional arguments are not compared.
+    const withPath = await runTool(second, "bash", { command: "git status -s tracked.txt" });
+    expect(withPath.asked).toBe(false);
     const again = await runTool(second, "bash", { command: "git status -s" });
     expect(again.asked).toBe(false);
     expect(JSON.stringify(again.result.content)).toContain("tracked.txt");
     // Another flag set, or a chained command, asks.
     expect((await runTool(second, "bash", { command: "git status -s -b" })).asked).toBe(true);
     expect((await runTool(second, "bash", { command: "git status" })).asked).toBe(true);
+    expect((await runTool(second, "bash", { command: "git log -s" })).asked).toBe(true);
     const chained = await runTool(second, "bash", { command: "git status -s; rm tracked.txt" });
     expect(chained.asked).toBe(true);
     expect(existsSync(join(cwd, "tracked.txt"))).toBe(true);

@@ -223,8 +223,10 @@ describe("session_op compact", () => {
     const event = agent.events[from + 1] as Msg;
     expect(res.success).toBe(true);
     expect(res.command).toBe("session_op");
-    const { type: _t, seq: _s, ...fields } = event;
+    // The event carries the response's fields, plus the new head of the live window (additive).
+    const { type: _t, seq: _s, summary_message, first_kept_message_id, ...fields } = event;
     expect(res.data).toEqual({ compacted: true, ...fields });
+    expect(summary_message.role).toBe("user");
     expect(res.data.index).toBe(0);
     expect(res.data.tokens_before).toBeGreaterThan(0);
     expect(res.data.tokens_after).toBeGreaterThan(0);
@@ -371,7 +373,7 @@ describe("session_op fork", () => {
 
 describe("a prompt that arrives during a manual compaction (in-process runtime)", () => {
   test("is queued as a follow-up and starts once the compaction is done", async () => {
-    const { handleInbound } = await import("../../src/agent/commands.ts");
+    const { handleInbound } = await import("../../src/agent/protocol/commands.ts");
     const home = mockHome(llm().url);
     const created = createRuntime({
       home,
@@ -409,7 +411,8 @@ describe("a prompt that arrives during a manual compaction (in-process runtime)"
       await compacting;
       const accepted = events.find((e) => e.type === "response" && e.id === "p")!;
       expect(accepted.data).toEqual({ queued: "follow_up" });
-      const compacted = events.find((e) => e.type === "response" && e.id === "c")!;
+      // The compaction answers when it ends, after the prompt behind it was handled.
+      const compacted = await until(() => events.find((e) => e.type === "response" && e.id === "c"));
       expect(compacted.data.compacted).toBe(true);
       await waitTurns(4);
       const lastUser = runtime.session

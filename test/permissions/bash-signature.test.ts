@@ -56,61 +56,70 @@ describe("commands that cannot be analysed safely get no signature (negative)", 
   }
 });
 
+const sig = (executable: string, flags: string[] = [], subcommand: string[] = []) => ({
+  executable,
+  subcommand,
+  flags,
+});
+
 describe("analysable commands", () => {
-  test("executable plus sorted flag set; positional arguments are ignored", () => {
-    expect(signaturesOf("git status -s")).toEqual([{ executable: "git", flags: ["-s"] }]);
-    expect(signaturesOf("git -s status")).toEqual([{ executable: "git", flags: ["-s"] }]);
-    expect(signaturesOf("git log -s")).toEqual([{ executable: "git", flags: ["-s"] }]);
+  test("executable, subcommand and sorted flag set; other positional arguments are ignored", () => {
+    expect(signaturesOf("git status -s")).toEqual([sig("git", ["-s"], ["status"])]);
+    expect(signaturesOf("git log -s src/a.ts")).toEqual([sig("git", ["-s"], ["log"])]);
+    expect(signaturesOf("git --no-pager diff --stat x")).toEqual([
+      sig("git", ["--no-pager", "--stat"], ["diff"]),
+    ]);
+    expect(signaturesOf("npm run test -- --watch")).toEqual([sig("npm", ["--", "--watch"], ["run", "test"])]);
+    expect(signaturesOf("npm install")).toEqual([sig("npm", [], ["install"])]);
+    expect(signaturesOf("ls -l src")).toEqual([sig("ls", ["-l"])]);
   });
 
   test("combined short flags split, long flags drop their value, duplicates collapse", () => {
-    expect(signaturesOf("rm -rf build -r")).toEqual([{ executable: "rm", flags: ["-f", "-r"] }]);
-    expect(signaturesOf("git log --format=%H --stat")).toEqual([
-      { executable: "git", flags: ["--format", "--stat"] },
-    ]);
+    expect(signaturesOf("rm -rf build -r")).toEqual([sig("rm", ["-f", "-r"])]);
+    expect(signaturesOf("git log --format=%H --stat")).toEqual([sig("git", ["--format", "--stat"], ["log"])]);
+  });
+
+  test("old-style tar options count as flags", () => {
+    expect(signaturesOf("tar xzf a.tar.gz")).toEqual([sig("tar", ["-f", "-x", "-z"])]);
   });
 
   test("a flag is judged after quote removal, since that is what the program receives", () => {
-    expect(signaturesOf("git push \"--force\" 'origin'")).toEqual([
-      { executable: "git", flags: ["--force"] },
-    ]);
+    expect(signaturesOf("git push \"--force\" 'origin'")).toEqual([sig("git", ["--force"], ["push"])]);
   });
 
   test("lists and pipelines yield one signature per simple command", () => {
     expect(signaturesOf("git status -s && rm -rf x || ls -la | wc -l; echo done & true\npwd")).toEqual([
-      { executable: "git", flags: ["-s"] },
-      { executable: "rm", flags: ["-f", "-r"] },
-      { executable: "ls", flags: ["-a", "-l"] },
-      { executable: "wc", flags: ["-l"] },
-      { executable: "echo", flags: [] },
-      { executable: "true", flags: [] },
-      { executable: "pwd", flags: [] },
+      sig("git", ["-s"], ["status"]),
+      sig("rm", ["-f", "-r"]),
+      sig("ls", ["-a", "-l"]),
+      sig("wc", ["-l"]),
+      sig("echo"),
+      sig("true"),
+      sig("pwd"),
     ]);
   });
 
   test("separators inside quotes or escaped do not split", () => {
-    expect(signaturesOf("echo 'a; rm -rf /' \"b && c\" d\\;e")).toEqual([{ executable: "echo", flags: [] }]);
+    expect(signaturesOf("echo 'a; rm -rf /' \"b && c\" d\\;e")).toEqual([sig("echo")]);
   });
 
   test("system bin dirs are stripped, other paths are kept so ./git never poses as git", () => {
-    expect(signaturesOf("/usr/bin/git status")).toEqual([{ executable: "git", flags: [] }]);
-    expect(signaturesOf("/bin/ls -l")).toEqual([{ executable: "ls", flags: ["-l"] }]);
-    expect(signaturesOf("./git status")).toEqual([{ executable: "./git", flags: [] }]);
+    expect(signaturesOf("/usr/bin/git status")).toEqual([sig("git", [], ["status"])]);
+    expect(signaturesOf("/bin/ls -l")).toEqual([sig("ls", ["-l"])]);
+    expect(signaturesOf("./git status")).toEqual([sig("./git", [], ["status"])]);
   });
 
   test("harmless redirections and locale assignments are allowed", () => {
-    expect(signaturesOf("LANG=C git status >/dev/null 2>&1")).toEqual([{ executable: "git", flags: [] }]);
-    expect(signaturesOf("make -j 2> /dev/null")).toEqual([{ executable: "make", flags: ["-j"] }]);
-    expect(signaturesOf("make &>/dev/null")).toEqual([{ executable: "make", flags: [] }]);
+    expect(signaturesOf("LANG=C git status >/dev/null 2>&1")).toEqual([sig("git", [], ["status"])]);
+    expect(signaturesOf("wc -l 2> /dev/null")).toEqual([sig("wc", ["-l"])]);
+    expect(signaturesOf("ls &>/dev/null")).toEqual([sig("ls")]);
   });
 
   test("patterns behind a fixed prefix are fine", () => {
-    expect(signaturesOf("grep -r --include=*.ts foo src/*.ts")).toEqual([
-      { executable: "grep", flags: ["--include", "-r"] },
-    ]);
+    expect(signaturesOf("grep -r --include=*.ts foo src/*.ts")).toEqual([sig("grep", ["--include", "-r"])]);
   });
 
   test("a trailing comment is ignored like the shell ignores it", () => {
-    expect(signaturesOf("git status # ; rm -rf /")).toEqual([{ executable: "git", flags: [] }]);
+    expect(signaturesOf("git status # ; rm -rf /")).toEqual([sig("git", [], ["status"])]);
   });
 });

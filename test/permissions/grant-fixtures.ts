@@ -1,6 +1,6 @@
 /** A fresh $SHARD_HOME and project per test; `restart()` is a new gate on the same home. */
 import { afterAll } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPermissionGate } from "../../src/permissions/gate.ts";
 import { grantFilePath } from "../../src/permissions/grant-store.ts";
@@ -18,7 +18,11 @@ function grantProject(cleanups: (() => void)[]) {
   const grantFile = grantFilePath(home, proj);
   const writeGrantFile = (content: unknown) => {
     mkdirSync(join(home, "grants"), { recursive: true });
-    writeFileSync(grantFile, typeof content === "string" ? content : JSON.stringify(content));
+    // Private, as the runtime writes it: a file others can access is refused outright.
+    writeFileSync(grantFile, typeof content === "string" ? content : JSON.stringify(content), {
+      mode: 0o600,
+    });
+    chmodSync(grantFile, 0o600);
   };
   return { home, proj, outside, restart, grantFile, writeGrantFile };
 }

@@ -13,7 +13,7 @@ describe("grants that persist and match", () => {
       check(bashTool, bash("rm -rf build"), proj),
       recordingAsker({ kind: "decision", decision: "allow_always" }),
     );
-    expect(first).toEqual({ allowed: true, source: "user" });
+    expect(first).toMatchObject({ allowed: true, source: "user" });
     const asker = recordingAsker();
     expect(await restart().decide(check(bashTool, bash("rm -rf build"), proj), asker)).toEqual({
       allowed: true,
@@ -31,20 +31,19 @@ describe("grants that persist and match", () => {
     const asker = recordingAsker();
     expect(
       await restart().decide(check(readTool, { content: "x", path: join(outside, "a") }, proj), asker),
-    ).toEqual({ allowed: true, source: "grant" });
+    ).toMatchObject({ allowed: true, source: "grant" });
   });
 
-  test("a signature grant covers any command with the same executables and exact flag sets", async () => {
+  test("a signature grant covers any command with the same executables, subcommands and exact flag sets", async () => {
     const { proj, restart } = setup();
     await restart().decide(
       check(bashTool, bash("git status -s"), proj),
       recordingAsker({ kind: "choice", choice_id: "allow_always_signature" }),
     );
-    // Positional arguments are not part of a v1 signature (executable + sorted flag set).
+    // Positional arguments after the subcommand are not part of a signature.
     for (const command of [
       "git status -s",
-      "git -s status",
-      "git log -s",
+      "git status -s src",
       "/usr/bin/git status -s",
       "git status -ss",
     ]) {
@@ -86,7 +85,7 @@ describe("grants that persist and match", () => {
     const firstInode = statSync(grantFile).ino;
     expect(statSync(grantFile).mode & 0o777).toBe(0o600);
     await restart().decide(
-      check(bashTool, bash("make test"), proj),
+      check(bashTool, bash("git status"), proj),
       recordingAsker({ kind: "choice", choice_id: "allow_always_signature" }),
     );
     // Written to a temp file and renamed over: a new inode, no leftovers.
@@ -100,8 +99,8 @@ describe("grants that persist and match", () => {
     expect(file.rules[0].input_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(file.rules[1]).toMatchObject({
       kind: "bash_signature",
-      version: 1,
-      signatures: [{ executable: "make", flags: [] }],
+      version: 2,
+      signatures: [{ executable: "git", subcommand: ["status"], flags: [] }],
     });
   });
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isInside, resolvePathForPermission } from "../../src/permissions/paths.ts";
+import { isInside, spelledInside } from "../../src/permissions/paths.ts";
+import { resolveRealPath } from "../../src/support/real-path.ts";
 import { tempDir } from "./fixtures.ts";
 
 const root = tempDir("paths");
@@ -23,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => root.cleanup());
 
-const inProj = (p: string) => isInside(proj, resolvePathForPermission(proj, p));
+const inProj = (p: string) => isInside(proj, resolveRealPath(proj, p));
 
 describe("paths outside cwd are recognised (negative)", () => {
   test("a sibling sharing the name prefix is not inside", () => {
@@ -39,19 +40,19 @@ describe("paths outside cwd are recognised (negative)", () => {
   });
 
   test("a symlinked directory inside cwd pointing outside resolves outside", () => {
-    expect(resolvePathForPermission(proj, "link/secret.txt")).toBe(join(outside, "secret.txt"));
+    expect(resolveRealPath(proj, "link/secret.txt")).toBe(join(outside, "secret.txt"));
     expect(inProj("link/secret.txt")).toBe(false);
     expect(inProj("file-link")).toBe(false);
   });
 
   test("`..` after a symlink is resolved physically, not lexically", () => {
     // Lexically this is <proj>/outside/secret.txt; the kernel goes link → outside → .. → root.
-    expect(resolvePathForPermission(proj, "link/../outside/secret.txt")).toBe(join(outside, "secret.txt"));
+    expect(resolveRealPath(proj, "link/../outside/secret.txt")).toBe(join(outside, "secret.txt"));
     expect(inProj("link/../outside/secret.txt")).toBe(false);
   });
 
   test("a dangling symlink resolves to where a write would create the file", () => {
-    expect(resolvePathForPermission(proj, "dangling")).toBe(join(outside, "created-by-write.txt"));
+    expect(resolveRealPath(proj, "dangling")).toBe(join(outside, "created-by-write.txt"));
     expect(inProj("dangling")).toBe(false);
   });
 
@@ -60,12 +61,12 @@ describe("paths outside cwd are recognised (negative)", () => {
   });
 
   test("home-relative paths are expanded, not treated as a file named ~", () => {
-    expect(resolvePathForPermission(proj, "~/x")).toBe(resolvePathForPermission("/", join(homedir(), "x")));
+    expect(resolveRealPath(proj, "~/x")).toBe(resolveRealPath("/", join(homedir(), "x")));
     expect(inProj("~/x")).toBe(false);
   });
 
   test("a symlink loop does not hang or throw", () => {
-    expect(() => resolvePathForPermission(proj, "loop-a/x")).not.toThrow();
+    expect(() => resolveRealPath(proj, "loop-a/x")).not.toThrow();
   });
 });
 
@@ -74,15 +75,31 @@ describe("paths inside cwd", () => {
     expect(inProj(".")).toBe(true);
     expect(inProj("src/a.ts")).toBe(true);
     expect(inProj(join(proj, "src", "a.ts"))).toBe(true);
-    expect(resolvePathForPermission(proj, "./src/../src/a.ts")).toBe(join(proj, "src", "a.ts"));
+    expect(resolveRealPath(proj, "./src/../src/a.ts")).toBe(join(proj, "src", "a.ts"));
   });
 
   test("a new file in a new directory is inside", () => {
-    expect(resolvePathForPermission(proj, "new/dir/file.ts")).toBe(join(proj, "new", "dir", "file.ts"));
+    expect(resolveRealPath(proj, "new/dir/file.ts")).toBe(join(proj, "new", "dir", "file.ts"));
     expect(inProj("new/dir/file.ts")).toBe(true);
   });
 
   test("a filesystem root cwd contains everything", () => {
     expect(isInside("/", "/etc/passwd")).toBe(true);
+  });
+});
+
+describe("spelling versus real location", () => {
+  test("a link followed by `..` is spelled as leaving cwd while really landing inside", () => {
+    mkdirSync(join(proj, "deep", "er"), { recursive: true });
+    symlinkSync("deep/er", join(proj, "two-down"));
+    expect(inProj("two-down/../../src/a.ts")).toBe(true);
+    expect(resolveRealPath(proj, "two-down/../../src/a.ts")).toBe(join(proj, "src", "a.ts"));
+    expect(spelledInside(proj, "two-down/../../src/a.ts")).toBe(false);
+  });
+
+  test("ordinary paths are spelled where they are", () => {
+    expect(spelledInside(proj, "src/../src/a.ts")).toBe(true);
+    expect(spelledInside(proj, "../outside/secret.txt")).toBe(false);
+    expect(spelledInside(proj, join(proj, "x"))).toBe(true);
   });
 });

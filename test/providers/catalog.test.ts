@@ -40,9 +40,10 @@ describe("built-ins", () => {
     expect(errors).toEqual([]);
     const ids = models.map((m) => m.id);
     for (const id of [
-      "anthropic/claude-sonnet-4-5",
-      "anthropic/claude-opus-4-1",
+      "anthropic/claude-sonnet-5-5",
+      "anthropic/claude-opus-5-5",
       "anthropic/claude-haiku-4-5",
+      "openai/gpt-6.1-sol",
       "openai/gpt-4.1",
       "openai/gpt-4.1-mini",
       "openai/o4-mini",
@@ -58,14 +59,15 @@ describe("built-ins", () => {
       "medium",
       "high",
     ]);
-    const sonnet = models.find((m) => m.id === "anthropic/claude-sonnet-4-5")!;
+    const sonnet = models.find((m) => m.id === "anthropic/claude-sonnet-5-5")!;
     expect(sonnet).toMatchObject({
       api: "anthropic-messages",
       api_key_env: "ANTHROPIC_API_KEY",
       reasoning: true,
+      thinking: "adaptive",
     });
     expect(sonnet.cost.input).toBeGreaterThan(0);
-    expect(sonnet.context_window).toBe(200_000);
+    expect(sonnet.context_window).toBe(1_000_000);
     for (const m of models) expect(m.api_key).toBeUndefined();
   });
 
@@ -157,7 +159,12 @@ describe("models.json", () => {
     });
     const { models, errors } = loadModelCatalog(home, {});
     expect(errors).toEqual([
-      { file, field: "providers.local.models[0].context_window", reason: "missing required field" },
+      {
+        file,
+        field: "providers.local.models[0].context_window",
+        reason: 'missing required field "context_window"; model local/broken was not loaded',
+        rejectedModel: "local/broken",
+      },
     ]);
     expect(models.map((m) => m.id)).toContain("local/qwen3:8b");
     expect(models.map((m) => m.id)).toContain("other/m");
@@ -215,15 +222,17 @@ describe("defaultModelId", () => {
       "local/qwen3:8b",
     );
     expect(defaultModelId(catalog, { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" })).toBe(
-      "anthropic/claude-sonnet-4-5",
+      "anthropic/claude-sonnet-5-5",
     );
-    expect(defaultModelId(catalog, { OPENAI_API_KEY: "k" })).toBe("openai/gpt-4.1");
-    expect(defaultModelId(catalog, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toBe("openai/gpt-4.1");
+    expect(defaultModelId(catalog, { OPENAI_API_KEY: "k" })).toBe("openai/gpt-6.1-sol");
+    expect(defaultModelId(catalog, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).toBe(
+      "openai/gpt-6.1-sol",
+    );
     expect(defaultModelId(catalog, {})).toBe("local/qwen3:8b");
   });
 
   test("with nothing configured it still names a model", () => {
-    expect(defaultModelId(loadModelCatalog(home, {}), {})).toBe("anthropic/claude-sonnet-4-5");
+    expect(defaultModelId(loadModelCatalog(home, {}), {})).toBe("anthropic/claude-sonnet-5-5");
   });
 });
 

@@ -22,7 +22,7 @@ describe("createProvider", () => {
     const catalog = loadModelCatalog(home, {});
     for (const [id, envName] of [
       ["openai/gpt-4.1", "OPENAI_API_KEY"],
-      ["anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
+      ["anthropic/claude-sonnet-5-5", "ANTHROPIC_API_KEY"],
     ] as const) {
       const result = createProvider(resolveModel(catalog, id)!, {});
       expect(result.ok).toBe(false);
@@ -52,7 +52,7 @@ describe("createProvider", () => {
     expect(result).toEqual({
       ok: false,
       code: "NOT_FOUND",
-      message: "No API key for router/x: set ROUTER_KEY",
+      message: "No API key for router x at https://router.example/v1: set ROUTER_KEY",
     });
   });
 
@@ -79,7 +79,7 @@ describe("createProvider", () => {
     const env = { OPENAI_BASE_URL: `${server().url}/v1` };
     const catalog = loadModelCatalog(home, env);
     const id = defaultModelId(catalog, env);
-    expect(id).toBe("openai/gpt-4.1");
+    expect(id).toBe("openai/gpt-6.1-sol");
     const spec = resolveModel(catalog, "openai/qwen3:8b")!;
     const built = createProvider(spec, env);
     if (!built.ok) throw new Error(built.message);

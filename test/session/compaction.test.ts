@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CompactionEntry } from "../../src/contracts/session-store.ts";
 import { compactSession } from "../../src/session/compaction/compact-session.ts";
 import {
   DEFAULT_COMPACTION_CONFIG,
@@ -12,6 +11,7 @@ import { deterministicDigest } from "../../src/session/compaction/deterministic-
 import { withDeterministicFallback } from "../../src/session/compaction/summarizer.ts";
 import { createSession } from "../../src/session/create-session.ts";
 import { openSession } from "../../src/session/open-session.ts";
+import type { CompactionEntry } from "../../src/types/session-entries.ts";
 import { appendTurn } from "./conversation.ts";
 import { sha256, tempHome, userText } from "./helpers.ts";
 

@@ -157,7 +157,7 @@ describe("crash safety", () => {
     replaceLine(store.path, 2, JSON.stringify({ ...line2, behavior: "sometime" }));
     const bad = openSession({ home, idOrPath: store.sessionId });
     expect(!bad.ok && bad.error.message).toContain(
-      "line 2: queued_input entry needs a message and a behavior",
+      'line 2: queued_input entry: field "behavior": must be one of "steer", "follow_up"',
     );
   });
 

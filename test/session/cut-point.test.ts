@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { SessionEntry } from "../../src/contracts/session-store.ts";
 import { findCutPoint, safeCutBoundaries } from "../../src/session/compaction/cut-point.ts";
 import { contextTokens, estimateTokens, IMAGE_TOKENS } from "../../src/session/compaction/token-estimate.ts";
 import type { ConversationEntry } from "../../src/session/live-window.ts";
+import type { SessionEntry } from "../../src/types/session-entries.ts";
 import { assistantText, toolResult, userText } from "./helpers.ts";
 
 /** Gives builder payloads ids so they look like stored window entries. */

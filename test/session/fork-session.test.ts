@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ForkCheckpointEntry, SessionEntry } from "../../src/contracts/session-store.ts";
 import { compactSession } from "../../src/session/compaction/compact-session.ts";
 import { createSession } from "../../src/session/create-session.ts";
 import { forkSession } from "../../src/session/fork-session.ts";
 import { windowEntriesAt } from "../../src/session/live-window.ts";
 import { openSession } from "../../src/session/open-session.ts";
+import type { ForkCheckpointEntry, SessionEntry } from "../../src/types/session-entries.ts";
 import { appendTurn } from "./conversation.ts";
 import { sha256, tempHome, userText } from "./helpers.ts";
 
@@ -112,7 +112,10 @@ describe("forkSession", () => {
     const missing = forkSession(store, "ent_nope");
     expect(missing).toEqual({
       ok: false,
-      error: { code: "NOT_FOUND", message: `no entry ent_nope in session ${store.sessionId}` },
+      error: {
+        code: "NOT_FOUND",
+        message: `no entry or message ent_nope in session ${store.sessionId}; fork at an id from sync.live_window or message_complete`,
+      },
     });
 
     // A file where the forks/ directory should be makes the write fail.

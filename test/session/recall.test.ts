@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import type { CompactionEntry, SessionEntry, SessionStore } from "../../src/contracts/session-store.ts";
+import type { SessionStore } from "../../src/contracts/session-store.ts";
 import type { ToolContext } from "../../src/contracts/tool.ts";
 import { compactSession } from "../../src/session/compaction/compact-session.ts";
 import { createSession } from "../../src/session/create-session.ts";
 import { forkSession } from "../../src/session/fork-session.ts";
 import { openSession } from "../../src/session/open-session.ts";
 import { createRecallTool } from "../../src/tools/recall.ts";
+import type { CompactionEntry, SessionEntry } from "../../src/types/session-entries.ts";
 import { appendTurn } from "./conversation.ts";
 import { tempHome, userText } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createEditTool } from "../../src/tools/edit.ts";
@@ -17,10 +17,18 @@ const read = (rel: string) => readFileSync(join(dir, rel), "utf8");
 
 describe("paths", () => {
   test("relative paths join cwd, absolute stay, ~ expands to home", () => {
-    expect(resolveToolPath("/work", "a/b.ts")).toBe("/work/a/b.ts");
-    expect(resolveToolPath("/work", "/etc/hosts")).toBe("/etc/hosts");
-    expect(resolveToolPath("/work", "~/notes.md")).toBe(join(homedir(), "notes.md"));
-    expect(resolveToolPath("/work", "~")).toBe(homedir());
+    const home = realpathSync(homedir());
+    expect(resolveToolPath({ cwd: dir }, "a/b.ts")).toBe(join(dir, "a", "b.ts"));
+    expect(resolveToolPath({ cwd: dir }, join(dir, "x", "..", "y"))).toBe(join(dir, "y"));
+    expect(resolveToolPath({ cwd: dir }, "~/no-such-shard-file.md")).toBe(
+      join(home, "no-such-shard-file.md"),
+    );
+    expect(resolveToolPath({ cwd: dir }, "~")).toBe(home);
+  });
+
+  test("the path the gate judged wins over the spelling", () => {
+    const judgedPaths = new Map([["a/b.ts", join(dir, "judged.ts")]]);
+    expect(resolveToolPath({ cwd: dir, judgedPaths }, "a/b.ts")).toBe(join(dir, "judged.ts"));
   });
 });
 

@@ -112,6 +112,21 @@ describe("JsonlDecoder", () => {
     expect(errors[0]?.message).toContain("unterminated final line");
   });
 
+  test("an unterminated final line over the limit is reported at end of stream", () => {
+    const { decoder, values, errors } = collect(16);
+    decoder.push(bytes('{"ok":1}\n{"big":"'));
+    decoder.push(bytes(`${"x".repeat(40)}`));
+    expect(errors).toEqual([]);
+    decoder.end();
+    expect(values).toEqual([{ ok: 1 }]);
+    expect(errors).toEqual([
+      { code: "INVALID_REQUEST", message: "line 2: line exceeds the 16-byte limit and was skipped" },
+    ]);
+    // Nothing is left over: a second end() reports nothing more.
+    decoder.end();
+    expect(errors).toHaveLength(1);
+  });
+
   test("the caller may reuse its chunk buffer", () => {
     const { decoder, values } = collect();
     const buf = bytes('{"a":"123');

@@ -1,37 +1,55 @@
 /**
- * Minimal frontmatter for mode and skill files: `---` fenced `key: value` lines; a value in
- * `[a, b]` form or with commas is a list. Deliberately tiny — not a YAML parser.
+ * Frontmatter of mode and skill files: a `---` fenced YAML block (parsed with Bun.YAML) and the
+ * markdown body after it. Broken YAML is reported, never guessed at; typed accessors read the
+ * fields the catalogs use.
  */
 export interface Frontmatter {
-  fields: Record<string, string>;
+  fields: Record<string, unknown>;
   body: string;
+  /** Set when the fenced block is not a YAML mapping; `fields` is then empty. */
+  error?: string;
 }
 
 export function parseFrontmatter(text: string): Frontmatter {
   const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   if (!normalized.startsWith("---\n")) return { fields: {}, body: normalized.trim() };
-  const end = normalized.indexOf("\n---", 4);
+  const end = normalized.indexOf("\n---", 3);
   if (end === -1) return { fields: {}, body: normalized.trim() };
-  const fields: Record<string, string> = {};
-  for (const line of normalized.slice(4, end).split("\n")) {
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const key = line.slice(0, colon).trim();
-    let value = line.slice(colon + 1).trim();
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-      value = value.slice(1, -1);
-    }
-    fields[key] = value;
-  }
   const afterFence = normalized.indexOf("\n", end + 4);
-  return { fields, body: afterFence === -1 ? "" : normalized.slice(afterFence + 1).trim() };
+  const body = afterFence === -1 ? "" : normalized.slice(afterFence + 1).trim();
+  const yaml = normalized.slice(4, end);
+  let parsed: unknown;
+  try {
+    parsed = yaml.trim() === "" ? {} : Bun.YAML.parse(yaml);
+  } catch (err) {
+    return { fields: {}, body, error: `frontmatter is not valid YAML: ${(err as Error).message}` };
+  }
+  if (!isMapping(parsed))
+    return { fields: {}, body, error: "frontmatter must be a YAML mapping (key: value lines)" };
+  return { fields: parsed, body };
 }
 
-export function parseList(value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  const inner = value.trim().replace(/^\[/, "").replace(/\]$/, "");
-  return inner
-    .split(",")
-    .map((s) => s.trim().replace(/^["']|["']$/g, ""))
-    .filter((s) => s.length > 0);
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A scalar field as text (`name: 42` reads as "42"); absent or a list/mapping → undefined. */
+export function stringField(fields: Record<string, unknown>, key: string): string | undefined {
+  const value = fields[key];
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/** A YAML list, or a comma-separated string (`tools: read, grep`); empty → undefined. */
+export function listField(fields: Record<string, unknown>, key: string): string[] | undefined {
+  const value = fields[key];
+  const items = Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(",") : [];
+  const names = items.map((s) => s.trim()).filter((s) => s.length > 0);
+  return names.length > 0 ? names : undefined;
+}
+
+export function booleanField(fields: Record<string, unknown>, key: string): boolean {
+  const value = fields[key];
+  return value === true || value === "true";
 }

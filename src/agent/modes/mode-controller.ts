@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModePolicy } from "../../contracts/permission-gate.ts";
-import { parseFrontmatter, parseList } from "./frontmatter.ts";
+import { booleanField, listField, parseFrontmatter, stringField } from "./frontmatter.ts";
 
 export interface ModeDefinition {
   name: string;
@@ -54,8 +54,12 @@ export function loadModeCatalog(dirs: string[], warn: (w: ModeLoadWarning) => vo
     }
     for (const file of files.sort()) {
       const path = join(dir, file);
-      const { fields, body } = parseFrontmatter(readFileSync(path, "utf8"));
-      const name = fields.name ?? file.replace(/\.md$/, "");
+      const { fields, body, error } = parseFrontmatter(readFileSync(path, "utf8"));
+      if (error) {
+        warn({ file: path, reason: error });
+        continue;
+      }
+      const name = stringField(fields, "name") ?? file.replace(/\.md$/, "");
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(name)) {
         warn({ file: path, reason: `mode name "${name}" must be letters, digits, "-" or "_"` });
         continue;
@@ -66,9 +70,9 @@ export function loadModeCatalog(dirs: string[], warn: (w: ModeLoadWarning) => vo
       }
       modes.set(name, {
         name,
-        description: fields.description ?? `Mode from ${file}`,
-        allowedTools: parseList(fields.tools ?? fields.allowed_tools),
-        denyMutating: fields.read_only === "true",
+        description: stringField(fields, "description") ?? `Mode from ${file}`,
+        allowedTools: listField(fields, "tools") ?? listField(fields, "allowed_tools"),
+        denyMutating: booleanField(fields, "read_only"),
         promptAddition: body,
         source: path,
       });

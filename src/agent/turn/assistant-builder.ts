@@ -4,8 +4,11 @@
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
 import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
+import type { MessageDeltaEvent } from "../../types/stream-events.ts";
 
-type Emit = (event: { type: "message_delta" } & Record<string, unknown>) => void;
+type Emit = (event: MessageDeltaEvent) => void;
+/** What varies per delta; the builder adds the type and its message id. */
+type DeltaFields = Omit<MessageDeltaEvent, "type" | "message_id" | "seq" | "agent_id">;
 
 interface OpenToolCall {
   index: number;
@@ -35,8 +38,8 @@ export class AssistantBuilder {
         const kind = event.type === "text_delta" ? "text" : "thinking";
         const last = this.blocks.at(-1);
         if (last?.type !== kind) this.blocks.push({ type: kind, text: "" });
-        const block = this.blocks.at(-1) as { text: string };
-        block.text += event.text;
+        const block = this.blocks.at(-1);
+        if (block?.type === "text" || block?.type === "thinking") block.text += event.text;
         this.delta({ block_index: this.blocks.length - 1, kind, text_delta: event.text });
         return;
       }
@@ -67,13 +70,14 @@ export class AssistantBuilder {
   /** Parses the accumulated tool arguments; call once the stream has ended. */
   finish(): Message {
     for (const [id, open] of this.toolCalls) {
-      const block = this.blocks[open.index] as ToolCallBlock;
+      const block = this.blocks[open.index];
+      if (block?.type !== "tool_call") continue;
       const raw = open.args.trim();
       if (raw === "") continue;
       try {
         const parsed: unknown = JSON.parse(raw);
-        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-          block.args = parsed as Record<string, unknown>;
+        if (isJsonObject(parsed)) {
+          block.args = parsed;
         } else {
           this.argErrors.set(id, "tool arguments must be a JSON object");
         }
@@ -98,7 +102,11 @@ export class AssistantBuilder {
     return this.blocks.length === 0;
   }
 
-  private delta(fields: Record<string, unknown>): void {
+  private delta(fields: DeltaFields): void {
     this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
   }
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,8 +6,11 @@
 import { Value } from "@sinclair/typebox/value";
 import type { ModePolicy, PermissionAsker, PermissionGate } from "../../contracts/permission-gate.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../contracts/tool.ts";
+import { errorResult } from "../../tools/tool-result.ts";
+import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { Message } from "../../types/shared.ts";
 import type { ParsedToolCall } from "./assistant-builder.ts";
+import { toolResultEvent, toolResultMessage } from "./tool-result-message.ts";
 
 export interface ToolRunnerDeps {
   tools: ReadonlyMap<string, AnyTool>;
@@ -16,13 +19,17 @@ export interface ToolRunnerDeps {
   askUser: ToolContext["askUser"];
   cwd: string;
   mode: () => ModePolicy;
-  emit: (event: { type: string } & Record<string, unknown>) => void;
+  emit: (event: UnsequencedAgentEvent) => void;
   /** Persists the result; must return only once it is on disk. */
   persist: (message: Message, durationMs: number | undefined) => void;
   newId: (prefix: string) => string;
 }
 
-const failure = (message: string): ToolResult => ({ content: { kind: "error", message }, is_error: true });
+/**
+ * How long a tool may take to settle after an abort. A tool that ignores its signal (or whose
+ * process left the group and holds the pipes) is abandoned then, so `abort` is never held up.
+ */
+export const ABORT_GRACE_MS = 2_000;
 
 export async function runToolCall(
   call: ParsedToolCall,
@@ -31,35 +38,26 @@ export async function runToolCall(
 ): Promise<void> {
   const { block } = call;
   const result = await decideAndExecute(call, deps, signal);
-  const message: Message = {
-    id: deps.newId("msg"),
-    role: "user",
-    content: [
-      {
-        type: "tool_result",
-        tool_call_id: block.id,
-        content: result.content,
-        is_error: result.is_error,
-        ...(result.exit_code !== undefined ? { exit_code: result.exit_code } : {}),
-        ...(result.images?.length ? { images: result.images } : {}),
-      },
-    ],
-  };
-  deps.persist(message, result.duration_ms);
-  deps.emit({
-    type: "tool_result",
-    tool_call_id: block.id,
-    content: result.content,
-    is_error: result.is_error,
-    ...(result.exit_code !== undefined ? { exit_code: result.exit_code } : {}),
-    ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
-    ...(result.render ? { render: result.render } : {}),
-  });
+  const messageId = deps.newId("msg");
+  deps.persist(toolResultMessage(messageId, block.id, result), result.duration_ms);
+  deps.emit(toolResultEvent(messageId, block.id, result));
+}
+
+/** Records a call that never ran (aborted, or its message was cut off) with an error result. */
+export function recordUnexecutedToolCall(
+  toolCallId: string,
+  reason: string,
+  deps: Pick<ToolRunnerDeps, "persist" | "emit" | "newId">,
+): void {
+  const result = errorResult(reason);
+  const messageId = deps.newId("msg");
+  deps.persist(toolResultMessage(messageId, toolCallId, result), undefined);
+  deps.emit(toolResultEvent(messageId, toolCallId, result));
 }
 
 /** Result for a call that never ran because the turn was aborted first. */
 export function abortedResult(): ToolResult {
-  return failure("aborted by the user before this tool ran");
+  return errorResult("aborted by the user before this tool ran");
 }
 
 async function decideAndExecute(
@@ -71,13 +69,13 @@ async function decideAndExecute(
   if (signal.aborted) return abortedResult();
   const tool = deps.tools.get(block.name);
   if (!tool) {
-    return failure(`unknown tool "${block.name}". Available tools: ${[...deps.tools.keys()].join(", ")}`);
+    return errorResult(`unknown tool "${block.name}". Available tools: ${[...deps.tools.keys()].join(", ")}`);
   }
-  if (call.argsError) return failure(`${block.name}: ${call.argsError}`);
+  if (call.argsError) return errorResult(`${block.name}: ${call.argsError}`);
   if (!Value.Check(tool.parameters, block.args)) {
     const first = Value.Errors(tool.parameters, block.args).First();
     const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(arguments)";
-    return failure(
+    return errorResult(
       `${block.name}: invalid argument "${field}": ${first?.message ?? "does not match the schema"}`,
     );
   }
@@ -87,7 +85,7 @@ async function decideAndExecute(
   );
   if (!decision.allowed) {
     if (signal.aborted) return abortedResult();
-    return failure(`permission denied: ${decision.reason}`);
+    return errorResult(`permission denied: ${decision.reason}`);
   }
   if (signal.aborted) return abortedResult();
   let render: ReturnType<NonNullable<AnyTool["render"]>>;
@@ -106,20 +104,46 @@ async function decideAndExecute(
   });
   const started = performance.now();
   try {
-    const result = await tool.execute(block.args, {
+    const execution = tool.execute(block.args, {
       cwd: deps.cwd,
       signal,
       toolCallId: block.id,
       askUser: deps.askUser,
       onUpdate: liveOutput(block.id, deps.emit),
+      ...(decision.judgedPaths ? { judgedPaths: decision.judgedPaths } : {}),
     });
+    const result = await settleOrAbandon(execution, signal, block.name);
     return result.duration_ms === undefined
       ? { ...result, duration_ms: Math.round(performance.now() - started) }
       : result;
   } catch (err) {
     // The contract says tools never throw; if one does, the turn still goes on.
-    return { ...failure(`${block.name} crashed: ${(err as Error).message}`), duration_ms: 0 };
+    return { ...errorResult(`${block.name} crashed: ${(err as Error).message}`), duration_ms: 0 };
   }
+}
+
+/** The tool's result, or an error result once it outlives an abort by ABORT_GRACE_MS. */
+function settleOrAbandon(
+  execution: Promise<ToolResult>,
+  signal: AbortSignal,
+  name: string,
+): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      timer = setTimeout(
+        () =>
+          resolve(errorResult(`aborted: ${name} did not stop within ${ABORT_GRACE_MS} ms and was abandoned`)),
+        ABORT_GRACE_MS,
+      );
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    execution.then(resolve, reject).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      if (timer) clearTimeout(timer);
+    });
+  });
 }
 
 /** Live output streamed to clients per tool call; past this, clients wait for the tool_result. */

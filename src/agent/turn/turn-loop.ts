@@ -6,11 +6,12 @@
  */
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
 import { computeCost } from "../../providers/cost.ts";
+import { retryDetail } from "../../providers/retry.ts";
 import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
-import type { ModelController } from "../model-controller.ts";
+import type { ModelController } from "../models/model-controller.ts";
 import { AssistantBuilder } from "./assistant-builder.ts";
-import { runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
+import { recordUnexecutedToolCall, runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
 
 export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   models: ModelController;
@@ -64,9 +65,7 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
       if (event.type === "error") failure = event;
       else if (event.type === "usage") usage = event.usage;
       else if (event.type === "retry") {
-        deps.onRetry(
-          `retrying in ${Math.round(event.delay_ms)} ms (attempt ${event.attempt}): ${event.reason}`,
-        );
+        deps.onRetry(retryDetail(event));
       } else builder.apply(event);
     }
 
@@ -92,9 +91,7 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
       const reason = signal.aborted
         ? "aborted by the user before this tool ran"
         : "the model response was cut off before this tool call completed";
-      for (const call of calls) {
-        runToolCallUnexecuted(call.block.id, reason, deps.persistToolResult, deps.emit, deps.newId);
-      }
+      for (const call of calls) recordUnexecutedToolCall(call.block.id, reason, toolDeps);
       if (signal.aborted || failure?.kind === "aborted") return { usage: total };
       return { usage: total, error: providerError(failure!) };
     }
@@ -106,25 +103,6 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
     for (const msg of steers) deps.emit({ type: "message_complete", message_id: msg.id, message: msg });
     if (calls.length === 0 && steers.length === 0) return { usage: total };
   }
-}
-
-function runToolCallUnexecuted(
-  toolCallId: string,
-  reason: string,
-  persist: TurnDeps["persistToolResult"],
-  emit: TurnDeps["emit"],
-  newId: TurnDeps["newId"],
-): void {
-  const content = { kind: "error" as const, message: reason };
-  persist(
-    {
-      id: newId("msg"),
-      role: "user",
-      content: [{ type: "tool_result", tool_call_id: toolCallId, content, is_error: true }],
-    },
-    undefined,
-  );
-  emit({ type: "tool_result", tool_call_id: toolCallId, content, is_error: true });
 }
 
 function providerError(failure: Extract<ProviderEvent, { type: "error" }>): WireError {

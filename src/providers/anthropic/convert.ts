@@ -2,10 +2,12 @@
 import type {
   ContentBlockParam,
   ImageBlockParam,
+  MessageCreateParamsStreaming,
   MessageParam,
   TextBlockParam,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
+import type { ModelSpec } from "../../contracts/provider.ts";
 import type { ContentBlock, ImageBlock, Message } from "../../types/shared.ts";
 import { toolResultText } from "../tool-result-text.ts";
 
@@ -90,15 +92,35 @@ const THINKING_BUDGETS: Record<string, number> = {
   max: 32000,
 };
 
+type ThinkingParams = Pick<MessageCreateParamsStreaming, "max_tokens" | "thinking" | "output_config">;
+type Effort = NonNullable<NonNullable<MessageCreateParamsStreaming["output_config"]>["effort"]>;
+const EFFORTS = new Set<string>(["low", "medium", "high", "xhigh", "max"] satisfies Effort[]);
+
+function isEffort(level: string): level is Effort {
+  return EFFORTS.has(level);
+}
+
 /**
- * `max_tokens` and the optional `thinking` config for a reasoning level. The budget must
- * be at least 1024 and below max_tokens; levels "off"/"none" (or unknown) disable thinking.
+ * `max_tokens` and the optional thinking config for a reasoning level. With a budget
+ * ("budget"), it must be at least 1024 and below max_tokens; with "adaptive", the level is
+ * the effort. Levels "off"/"none" (or unknown) send no thinking config.
  */
 export function thinkingConfig(
   level: string | undefined,
   maxTokens: number,
-): { max_tokens: number; thinking?: { type: "enabled"; budget_tokens: number } } {
-  const wanted = level === undefined ? undefined : THINKING_BUDGETS[level];
+  style: ModelSpec["thinking"] = "budget",
+): ThinkingParams {
+  if (level === undefined) return { max_tokens: maxTokens };
+  if (style === "adaptive") {
+    if (!isEffort(level)) return { max_tokens: maxTokens };
+    // "summarized" keeps thinking (and text between tool calls) visible to the client.
+    return {
+      max_tokens: maxTokens,
+      thinking: { type: "adaptive", display: "summarized" },
+      output_config: { effort: level },
+    };
+  }
+  const wanted = THINKING_BUDGETS[level];
   if (wanted === undefined) return { max_tokens: maxTokens };
   const budget = Math.min(wanted, maxTokens - 1024);
   if (budget < 1024) return { max_tokens: maxTokens };

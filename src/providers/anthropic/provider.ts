@@ -1,16 +1,11 @@
 /** Anthropic Messages API provider (streaming, tools, extended thinking). */
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
-import { type RetryPolicy, streamWithRetries } from "../retry.ts";
+import type { ProviderConfig } from "../provider-config.ts";
+import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { thinkingConfig, toAnthropicMessages } from "./convert.ts";
 import { translateAnthropicStream } from "./events.ts";
-
-export interface AnthropicProviderConfig {
-  spec: ModelSpec;
-  apiKey: string;
-  baseUrl?: string;
-  retry: RetryPolicy;
-}
 
 export function buildAnthropicParams(
   spec: ModelSpec,
@@ -21,7 +16,11 @@ export function buildAnthropicParams(
     model: request.model,
     messages: toAnthropicMessages(request.messages),
     stream: true,
-    ...thinkingConfig(spec.reasoning_levels?.length ? request.reasoning : undefined, maxTokens),
+    ...thinkingConfig(
+      spec.reasoning_levels?.length ? request.reasoning : undefined,
+      maxTokens,
+      spec.thinking,
+    ),
   };
   if (request.system)
     params.system = [{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }];
@@ -35,21 +34,25 @@ export function buildAnthropicParams(
   return params;
 }
 
-export function createAnthropicProvider(config: AnthropicProviderConfig): Provider {
+export function createAnthropicProvider(config: ProviderConfig): Provider {
+  const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "anthropic-messages",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, async function* (signal) {
-        const { default: Anthropic } = await import("@anthropic-ai/sdk");
-        const client = new Anthropic({
-          apiKey: config.apiKey,
-          authToken: null,
-          baseURL: config.baseUrl ?? "https://api.anthropic.com",
-          maxRetries: 0,
-        });
-        const stream = await client.messages.create(buildAnthropicParams(config.spec, request), { signal });
-        yield* translateAnthropicStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: Anthropic } = await import("@anthropic-ai/sdk");
+          const client = new Anthropic({
+            apiKey: config.apiKey,
+            authToken: null,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.messages.create(buildAnthropicParams(config.spec, request), { signal });
+          yield* translateAnthropicStream(stream);
+        }),
+      );
     },
   };
 }

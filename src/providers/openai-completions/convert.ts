@@ -5,7 +5,8 @@ import type {
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { Image, Message } from "../../types/shared.ts";
-import { imageDataUrl, toolResultText } from "../tool-result-text.ts";
+import { convertUserMessage, type OpenAIUserShapes } from "../openai-user-message.ts";
+import { imageDataUrl } from "../tool-result-text.ts";
 
 function imagePart(image: Pick<Image, "data" | "mime_type">): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: imageDataUrl(image) } };
@@ -18,28 +19,12 @@ function userContent(parts: ChatCompletionContentPart[]): string | ChatCompletio
   return parts;
 }
 
-function convertUser(message: Message, out: ChatCompletionMessageParam[]): void {
-  const parts: ChatCompletionContentPart[] = [];
-  const toolImages: ChatCompletionContentPart[] = [];
-  for (const block of message.content) {
-    if (block.type === "tool_result") {
-      out.push({ role: "tool", tool_call_id: block.tool_call_id, content: toolResultText(block) });
-      for (const image of block.images ?? []) toolImages.push(imagePart(image));
-    } else if (block.type === "text") {
-      if (block.text) parts.push({ type: "text", text: block.text });
-    } else if (block.type === "image") {
-      parts.push(imagePart(block));
-    }
-  }
-  // Tool messages cannot carry images: send them right after, as a user message.
-  if (toolImages.length > 0) {
-    out.push({
-      role: "user",
-      content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages],
-    });
-  }
-  if (parts.length > 0) out.push({ role: "user", content: userContent(parts) });
-}
+const USER_SHAPES: OpenAIUserShapes<ChatCompletionContentPart, ChatCompletionMessageParam> = {
+  toolOutput: (callId, text) => ({ role: "tool", tool_call_id: callId, content: text }),
+  text: (text) => ({ type: "text", text }),
+  image: imagePart,
+  user: (parts) => ({ role: "user", content: userContent(parts) }),
+};
 
 function convertAssistant(message: Message, out: ChatCompletionMessageParam[]): void {
   const text: string[] = [];
@@ -68,7 +53,7 @@ export function toChatMessages(system: string, messages: Message[]): ChatComplet
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
   for (const message of messages) {
-    if (message.role === "user") convertUser(message, out);
+    if (message.role === "user") convertUserMessage(message, USER_SHAPES, out);
     else convertAssistant(message, out);
   }
   return out;

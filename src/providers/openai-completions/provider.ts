@@ -1,19 +1,13 @@
 /** OpenAI Chat Completions provider; also serves OpenAI-compatible servers (Ollama, vLLM, llama.cpp…). */
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
-import { type RetryPolicy, streamWithRetries } from "../retry.ts";
+import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import type { ProviderConfig } from "../provider-config.ts";
+import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { toChatMessages } from "./convert.ts";
 import { translateChatStream } from "./events.ts";
 
-export interface OpenAIProviderConfig {
-  spec: ModelSpec;
-  apiKey: string;
-  baseUrl?: string;
-  retry: RetryPolicy;
-}
-
-function isOfficialOpenAI(baseUrl: string | undefined): boolean {
-  if (!baseUrl) return true;
+function isOfficialOpenAI(baseUrl: string): boolean {
   try {
     return new URL(baseUrl).hostname === "api.openai.com";
   } catch {
@@ -22,7 +16,7 @@ function isOfficialOpenAI(baseUrl: string | undefined): boolean {
 }
 
 export function buildChatParams(
-  config: Pick<OpenAIProviderConfig, "spec" | "baseUrl">,
+  config: Pick<ProviderConfig, "spec" | "baseUrl">,
   request: ProviderRequest,
 ): ChatCompletionCreateParamsStreaming {
   const { spec } = config;
@@ -50,16 +44,24 @@ export function buildChatParams(
   return params;
 }
 
-export function createOpenAICompletionsProvider(config: OpenAIProviderConfig): Provider {
+export function createOpenAICompletionsProvider(config: ProviderConfig): Provider {
+  const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "openai-completions",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, async function* (signal) {
-        const { default: OpenAI } = await import("openai");
-        const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
-        const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
-        yield* translateChatStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: OpenAI } = await import("openai");
+          const client = new OpenAI({
+            apiKey: config.apiKey,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
+          yield* translateChatStream(stream);
+        }),
+      );
     },
   };
 }

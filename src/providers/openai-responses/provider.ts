@@ -1,13 +1,14 @@
 /** OpenAI Responses API provider (stateless: `store: false`, full history every call). */
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
-import type { OpenAIProviderConfig } from "../openai-completions/provider.ts";
-import { streamWithRetries } from "../retry.ts";
+import type { ProviderConfig } from "../provider-config.ts";
+import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { withTimeouts } from "../timed-fetch.ts";
 import { toResponsesInput } from "./convert.ts";
 import { translateResponsesStream } from "./events.ts";
 
 export function buildResponsesParams(
-  config: Pick<OpenAIProviderConfig, "spec">,
+  config: Pick<ProviderConfig, "spec">,
   request: ProviderRequest,
 ): ResponseCreateParamsStreaming {
   const { spec } = config;
@@ -39,16 +40,24 @@ export function buildResponsesParams(
   return params;
 }
 
-export function createOpenAIResponsesProvider(config: OpenAIProviderConfig): Provider {
+export function createOpenAIResponsesProvider(config: ProviderConfig): Provider {
+  const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "openai-responses",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, async function* (signal) {
-        const { default: OpenAI } = await import("openai");
-        const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl ?? null, maxRetries: 0 });
-        const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
-        yield* translateResponsesStream(stream);
-      });
+      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
+        withTimeouts(signal, config.timeouts, async function* (fetch) {
+          const { default: OpenAI } = await import("openai");
+          const client = new OpenAI({
+            apiKey: config.apiKey,
+            baseURL: config.baseUrl,
+            maxRetries: 0,
+            fetch,
+          });
+          const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
+          yield* translateResponsesStream(stream);
+        }),
+      );
     },
   };
 }

@@ -3,7 +3,8 @@
  * of the live window into a CompactionEntry and keep the newest `keepRecentTokens` worth of
  * messages. The summarized messages stay in the file; `recall` reads them back by index.
  */
-import type { CompactionEntry, SessionStore } from "../../contracts/session-store.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import type { CompactionEntry } from "../../types/session-entries.ts";
 import type { Message } from "../../types/shared.ts";
 import { summaryMessage, windowEntriesAt } from "../live-window.ts";
 import { findCutPoint } from "./cut-point.ts";
@@ -14,6 +15,8 @@ export interface CompactOptions {
   keepRecentTokens: number;
   /** Default: the deterministic digest. Wrap a model summarizer with `withDeterministicFallback`. */
   summarizer?: Summarizer;
+  /** Aborting cancels the compaction: nothing is written and the result says so. */
+  signal?: AbortSignal;
 }
 
 export interface CompactionDone {
@@ -28,7 +31,12 @@ export interface CompactionDone {
 export type CompactResult =
   | CompactionDone
   | { compacted: false; reason: "no_safe_cut" }
-  | { error: { code: "INTERNAL_ERROR"; message: string } };
+  | { error: { code: "INTERNAL_ERROR" | "CONFLICT"; message: string }; aborted?: true };
+
+const ABORTED: CompactResult = {
+  error: { code: "CONFLICT", message: "compaction aborted: nothing was written" },
+  aborted: true,
+};
 
 function sumTokens(messages: readonly Message[]): number {
   let total = 0;
@@ -45,6 +53,7 @@ export function nextCompactionIndex(store: SessionStore): number {
 }
 
 export async function compactSession(store: SessionStore, options: CompactOptions): Promise<CompactResult> {
+  if (options.signal?.aborted) return ABORTED;
   const window = windowEntriesAt(store.entries());
   const cut = findCutPoint(window.entries, options.keepRecentTokens);
   if (!cut.ok) return { compacted: false, reason: cut.reason };
@@ -64,6 +73,7 @@ export async function compactSession(store: SessionStore, options: CompactOption
       },
     };
   }
+  if (options.signal?.aborted) return ABORTED;
   if (typeof summary !== "string" || summary.trim() === "") {
     return { error: { code: "INTERNAL_ERROR", message: "compactor produced an empty summary" } };
   }

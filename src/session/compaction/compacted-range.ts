@@ -4,7 +4,8 @@
  * any older compaction — is resolved through the fork's provenance in the source session,
  * read-only and limited to the chain up to the fork point.
  */
-import type { CompactionEntry, SessionEntry, SessionStore } from "../../contracts/session-store.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import type { CompactionEntry, SessionEntry } from "../../types/session-entries.ts";
 import type { Message } from "../../types/shared.ts";
 import { isConversationEntry } from "../live-window.ts";
 import { forkSourceFilePath } from "../paths.ts";

@@ -1,6 +1,6 @@
 /** Built-in `grep` backend: the ignore-aware walk plus JavaScript RegExp, line by line. */
-import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
+import { nodeFileOps } from "../file-ops.ts";
 import { createGlobMatcher } from "./glob-match.ts";
 import { GrepCollector, type GrepOutcome, type GrepQuery } from "./grep-query.ts";
 import { walkFiles } from "./walk.ts";
@@ -42,9 +42,10 @@ async function searchFile(
 ): Promise<boolean> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    // Verified: a file swapped for a link (or moved under a swapped directory) is not read.
+    bytes = await nodeFileOps.readFile(path);
   } catch {
-    return true; // unreadable: skipped, as ripgrep does
+    return true; // unreadable or changed: skipped, as ripgrep skips unreadable files
   }
   if (bytes.includes(0)) return true; // binary
   const lines = new TextDecoder().decode(bytes).split("\n");

@@ -26,8 +26,8 @@ export interface GrepRecord {
 }
 
 export type GrepOutcome =
-  | { ok: true; records: GrepRecord[]; limitHit: boolean }
-  | { ok: false; message: string };
+  /** `dropped`: lines the backend reported that the verified file does not hold (rg only). */
+  { ok: true; records: GrepRecord[]; limitHit: boolean; dropped?: number } | { ok: false; message: string };
 
 /** Collects records in order until the match limit is passed. */
 export class GrepCollector {

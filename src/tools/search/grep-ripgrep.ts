@@ -2,6 +2,7 @@
 import { relative } from "node:path";
 import { createGlobMatcher } from "./glob-match.ts";
 import { GrepCollector, type GrepOutcome, type GrepQuery } from "./grep-query.ts";
+import { keepVerifiedRecords } from "./grep-verify.ts";
 import { RG_COMMON_FLAGS, RG_EXCLUDE_FLAGS, runRipgrep } from "./ripgrep.ts";
 
 interface RgData {
@@ -73,5 +74,6 @@ export async function ripgrepGrep(
     const hint = /regex/i.test(detail) ? " Fix the pattern or set literal to true." : "";
     return { ok: false, message: `grep failed: ${detail}${hint}` };
   }
-  return collector.outcome();
+  const verified = await keepVerifiedRecords(collector.records);
+  return { ok: true, records: verified.records, limitHit: collector.limitHit, dropped: verified.dropped };
 }

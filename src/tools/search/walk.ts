@@ -1,11 +1,12 @@
 /**
  * Built-in tree walk (used when ripgrep is unavailable): depth-first, entries sorted by name
  * within each directory (the order of `rg --sort path`), ignore rules respected, symlinks not
- * followed, `.git` and `node_modules` skipped.
+ * followed, `.git` and `node_modules` skipped. Each directory is opened verified, so one
+ * swapped for a symlink while the walk runs is skipped rather than entered.
  */
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { readDirVerified } from "../verified-open.ts";
 import { ALWAYS_SKIPPED, IgnoreRules } from "./ignore-rules.ts";
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -19,9 +20,9 @@ async function* walkDir(dir: string, rules: IgnoreRules, signal?: AbortSignal): 
   if (signal?.aborted) return;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readDirVerified(dir);
   } catch {
-    return; // unreadable directory: skipped, as ripgrep does
+    return; // unreadable or changed directory: skipped, as ripgrep skips unreadable ones
   }
   entries.sort(byName);
   for (const entry of entries) {

@@ -4,19 +4,16 @@
  * is queued or in flight.
  */
 
-import { validateKeepRecentTokens } from "../session/compaction/compaction-config.ts";
-import { forkSession } from "../session/fork-session.ts";
-import { listSessions } from "../session/list-sessions.ts";
-import { fail, type Reply } from "./reply.ts";
-import type { AgentRuntime } from "./runtime.ts";
+import { validateKeepRecentTokens } from "../../session/compaction/compaction-config.ts";
+import { forkSession } from "../../session/fork-session.ts";
+import { listSessions } from "../../session/list-sessions.ts";
+import type { SessionOpArgs, SessionOpCommand } from "../../types/session-op.ts";
+import type { AgentRuntime } from "../runtime.ts";
+import { type DeferredReply, fail, type Reply } from "./reply.ts";
 
-export async function handleSessionOp(
-  runtime: AgentRuntime,
-  command: Record<string, unknown>,
-): Promise<Reply> {
-  const op = command.op as "list" | "compact" | "fork";
-  const args = (command.args ?? {}) as Record<string, unknown>;
-  switch (op) {
+export function handleSessionOp(runtime: AgentRuntime, command: SessionOpCommand): Reply | DeferredReply {
+  const args: SessionOpArgs = command.args ?? {};
+  switch (command.op) {
     case "list":
       return {
         ok: true,
@@ -36,14 +33,19 @@ function busy(runtime: AgentRuntime): boolean {
   return runtime.turnActive || runtime.state.busy || runtime.queues.size > 0;
 }
 
-async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Promise<Reply> {
+/** Answers when the compaction ends; commands behind it (`abort` above all) go on meanwhile. */
+function compact(runtime: AgentRuntime, args: SessionOpArgs): Reply | DeferredReply {
   const keep = args.keep_recent_tokens;
   if (keep !== undefined) {
     const checked = validateKeepRecentTokens(keep);
     if (!checked.ok) return { ok: false, error: checked.error };
   }
   if (busy(runtime)) return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
-  const manual = await runtime.options.compaction.manual(keep as number | undefined);
+  return { deferred: runCompaction(runtime, keep) };
+}
+
+async function runCompaction(runtime: AgentRuntime, keep: number | undefined): Promise<Reply> {
+  const manual = await runtime.compaction.manual(keep);
   const { outcome } = manual;
   // A prompt that arrived while compacting was queued as a follow-up: start it once idle.
   const release = () => {
@@ -55,12 +57,12 @@ async function compact(runtime: AgentRuntime, args: Record<string, unknown>): Pr
   return { ok: true, data: outcome, after: release };
 }
 
-function fork(runtime: AgentRuntime, args: Record<string, unknown>): Reply {
+function fork(runtime: AgentRuntime, args: SessionOpArgs): Reply {
   const from = args.from_entry_id;
   if (typeof from !== "string" || from === "") {
     return fail(
       "INVALID_REQUEST",
-      'session_op fork: field "args.from_entry_id": a non-empty string is required',
+      'session_op fork: field "args.from_entry_id": a non-empty string is required (an entry id, or a message id from sync.live_window or message_complete)',
     );
   }
   if (busy(runtime)) return fail("CONFLICT", "fork runs between turns; a turn is queued or in flight");

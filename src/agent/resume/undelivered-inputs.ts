@@ -4,7 +4,8 @@
  * so the user sees them in `sync` and the model sees them with the next prompt. They do not
  * start a turn by themselves, just as an interrupted turn does not restart.
  */
-import type { QueuedInputEntry, SessionStore } from "../contracts/session-store.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import type { QueuedInputEntry } from "../../types/session-entries.ts";
 
 export function undeliveredInputs(session: SessionStore): QueuedInputEntry[] {
   const settled = new Set<string>();

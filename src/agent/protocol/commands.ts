@@ -3,19 +3,25 @@
  * Validation happens first; every failure is a `response` with `{code, message}` and the
  * agent carries on.
  */
-import type { Connection } from "../contracts/connection.ts";
-import { ORCHESTRATOR_COMMANDS } from "../types/catalog.ts";
-import type { WireError } from "../wire/errors.ts";
-import { errorResponse, okResponse, salvageCorrelation } from "../wire/response.ts";
-import { commandValidator } from "../wire/validate.ts";
-import { describeModel } from "./model-controller.ts";
-import { fail, ok, type Reply } from "./reply.ts";
-import type { AgentRuntime } from "./runtime.ts";
+import type { Connection } from "../../contracts/connection.ts";
+import type { AgentCommand } from "../../types/catalog.ts";
+import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
+import type { WireError } from "../../wire/errors.ts";
+import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
+import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
+import { describeModel } from "../models/model-controller.ts";
+import type { AgentRuntime } from "../runtime.ts";
+import type { UserInput } from "../turn/user-message.ts";
+import { type DeferredReply, fail, ok, type Reply } from "./reply.ts";
 import { handleSessionOp } from "./session-op.ts";
-import type { UserInput } from "./turn/user-message.ts";
 
-type Command = { type: string; id?: string } & Record<string, unknown>;
+type PromptLike = Extract<AgentCommand, { type: "prompt" | "steer" }>;
 
+/**
+ * Validates and handles one inbound message. Resolves once the command is handled, or, for a
+ * long operation, once it has started: its response follows when it ends (the runtime tracks it).
+ */
 export async function handleInbound(
   runtime: AgentRuntime,
   connection: Connection,
@@ -26,13 +32,30 @@ export async function handleInbound(
     runtime.outbox.reply(connection, errorResponse(salvageCorrelation(raw), checked.error));
     return;
   }
-  const command = checked.message as Command;
-  let reply: Reply;
-  try {
-    reply = await dispatch(runtime, connection, command);
-  } catch (err) {
-    reply = fail("INTERNAL_ERROR", (err as Error).message);
+  const command = asAgentCommand(checked.message);
+  if (!command) {
+    const type = salvageCorrelation(checked.message);
+    const message = ORCHESTRATOR_COMMANDS.has(type.type)
+      ? `"${type.type}" is a daemon command; this is a direct agent connection`
+      : `field "type": "${type.type}" is not handled by an agent`;
+    runtime.outbox.reply(connection, errorResponse(type, { code: "INVALID_REQUEST", message }));
+    return;
   }
+  let outcome: Reply | DeferredReply;
+  try {
+    outcome = await dispatch(runtime, connection, command);
+  } catch (err) {
+    outcome = fail("INTERNAL_ERROR", (err as Error).message);
+  }
+  if ("deferred" in outcome) {
+    const settled = outcome.deferred.catch((err: unknown) => fail("INTERNAL_ERROR", String(err)));
+    runtime.track(settled.then((reply) => send(runtime, connection, command, reply)));
+    return;
+  }
+  send(runtime, connection, command, outcome);
+}
+
+function send(runtime: AgentRuntime, connection: Connection, command: AgentCommand, reply: Reply): void {
   runtime.outbox.reply(
     connection,
     reply.ok ? okResponse(command, reply.data) : errorResponse(command, reply.error),
@@ -45,10 +68,14 @@ export function replyUnparsable(runtime: AgentRuntime, connection: Connection, e
   runtime.outbox.reply(connection, errorResponse({ type: "unknown" }, error));
 }
 
-async function dispatch(runtime: AgentRuntime, connection: Connection, c: Command): Promise<Reply> {
+async function dispatch(
+  runtime: AgentRuntime,
+  connection: Connection,
+  c: AgentCommand,
+): Promise<Reply | DeferredReply> {
   switch (c.type) {
     case "prompt":
-      return prompt(runtime, c, c.streaming_behavior as "steer" | "follow_up" | undefined);
+      return prompt(runtime, c, c.streaming_behavior);
     case "steer":
       return prompt(runtime, c, "steer");
     case "abort": {
@@ -56,17 +83,17 @@ async function dispatch(runtime: AgentRuntime, connection: Connection, c: Comman
       return ok(cleared > 0 ? { cleared_queued: cleared } : undefined);
     }
     case "set_mode":
-      return setMode(runtime, c.mode as string);
+      return setMode(runtime, c.mode);
     case "list_modes":
       return ok({ modes: runtime.modes.list(), active: runtime.modes.current.name });
     case "list_models":
       return ok({ models: runtime.models.list(), active: describeModel(runtime.models.current) });
     case "set_model":
-      return setModel(runtime, c.model as string);
+      return setModel(runtime, c.model);
     case "list_reasoning_levels":
       return listReasoning(runtime);
     case "set_reasoning_level":
-      return setReasoning(runtime, c.model as string, c.effort as string);
+      return setReasoning(runtime, c.model, c.effort);
     case "session_op":
       return handleSessionOp(runtime, c);
     case "permission_response":
@@ -78,38 +105,35 @@ async function dispatch(runtime: AgentRuntime, connection: Connection, c: Comman
       return c.type === "permission_response"
         ? answerPermission(runtime, connection, c)
         : answerUi(runtime, c);
-    default:
-      if (ORCHESTRATOR_COMMANDS.has(c.type)) {
-        return fail("INVALID_REQUEST", `"${c.type}" is a daemon command; this is a direct agent connection`);
-      }
-      return fail("INVALID_REQUEST", `field "type": "${c.type}" is not handled by an agent`);
   }
 }
 
-function answerPermission(runtime: AgentRuntime, connection: Connection, c: Command): Reply {
-  // `source` says which client answered ("answered from web"); `reason` reaches the model.
+function answerPermission(runtime: AgentRuntime, connection: Connection, c: PermissionResponse): Reply {
+  // `source` says who answered ("answered from web", "headless"); without one, the connection.
+  // `reason` reaches the model.
   const common = {
-    request_id: c.request_id as string,
-    source: connection.id,
-    ...(typeof c.reason === "string" ? { reason: c.reason } : {}),
+    request_id: c.request_id,
+    source: c.source ?? connection.id,
+    ...(c.reason !== undefined ? { reason: c.reason } : {}),
   };
+  // The validator guarantees exactly one of choice_id / decision.
   const reply =
     c.choice_id !== undefined
-      ? { ...common, choice_id: c.choice_id as string }
-      : { ...common, decision: c.decision as "allow" };
+      ? { ...common, choice_id: c.choice_id }
+      : { ...common, decision: c.decision ?? "deny" };
   // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
   runtime.state.pending.answerPermission(reply);
   return ok();
 }
 
-function answerUi(runtime: AgentRuntime, c: Command): Reply {
-  runtime.state.pending.answerUi(c.request_id as string, c.value as string | string[] | null);
+function answerUi(runtime: AgentRuntime, c: UiResponse): Reply {
+  runtime.state.pending.answerUi(c.request_id, c.value);
   return ok();
 }
 
-function prompt(runtime: AgentRuntime, c: Command, behavior: "steer" | "follow_up" | undefined): Reply {
-  const input: UserInput = { message: c.message as string };
-  if (Array.isArray(c.images) && c.images.length > 0) input.images = c.images as UserInput["images"];
+function prompt(runtime: AgentRuntime, c: PromptLike, behavior: "steer" | "follow_up" | undefined): Reply {
+  const input: UserInput = { message: c.message };
+  if (c.images && c.images.length > 0) input.images = c.images;
   if (input.message.trim() === "" && !input.images) {
     return fail("INVALID_REQUEST", `${c.type}: field "message": must not be empty`);
   }
@@ -161,7 +185,13 @@ function setModel(runtime: AgentRuntime, model: string): Reply {
   };
   if (result.changed) {
     runtime.persist({ type: "model_change", model: runtime.models.current.id });
-    runtime.emit({ type: "model_changed", ...data, capabilities: runtime.capabilities() });
+    const effort = runtime.models.effort();
+    runtime.emit({
+      type: "model_changed",
+      ...data,
+      capabilities: runtime.capabilities(),
+      ...(effort !== undefined ? { reasoning_level: effort } : {}),
+    });
   }
   return ok(data);
 }

@@ -2,10 +2,10 @@
  * The direct transport: JSONL on stdin/stdout, bound to one agent (PROTOCOL §2.1, §5.2).
  * Inbound messages are handled one at a time, in order.
  */
-import type { Connection } from "../contracts/connection.ts";
-import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
-import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
-import type { AgentRuntime } from "./runtime.ts";
+import type { Connection } from "../../contracts/connection.ts";
+import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
+import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
+import type { AgentRuntime } from "../runtime.ts";
 
 export interface ByteSink {
   write(data: string): void;

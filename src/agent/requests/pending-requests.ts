@@ -3,8 +3,8 @@
  * `sync` can re-show them to a client that (re)attaches (PROTOCOL §6.4), and the first
  * valid response wins (§6.3): later responses are discarded silently.
  */
-import type { PermissionAnswer } from "../contracts/permission-gate.ts";
-import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
+import type { PermissionAnswer } from "../../contracts/permission-gate.ts";
+import type { PermissionRequest, UiRequest } from "../../types/permissions.ts";
 
 type UiValue = string | string[] | null;
 

@@ -3,10 +3,10 @@
  * loop asks for the provider at each provider-call boundary, so a switch never interrupts
  * a stream (PROTOCOL §9.2, effective: "next_provider_call").
  */
-import type { ModelSpec, Provider } from "../contracts/provider.ts";
-import { createProvider } from "../providers/create-provider.ts";
-import type { ModelDescriptor } from "../types/shared.ts";
-import type { WireError } from "../wire/errors.ts";
+import type { ModelSpec, Provider } from "../../contracts/provider.ts";
+import { createProvider } from "../../providers/create-provider.ts";
+import type { ModelDescriptor } from "../../types/shared.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
 
 export interface ProviderOptions {
   retryBaseMs?: number;
@@ -47,11 +47,11 @@ export class ModelController {
   }
 
   /** Validates that a provider can be built before accepting the selection. */
-  select(id: string): { ok: true; previous: ModelSpec; changed: boolean } | { ok: false; error: WireError } {
+  select(id: string): { ok: true; previous: ModelSpec; changed: boolean } | Failure {
     const spec = this.resolve(id);
-    if (!spec) return { ok: false, error: { code: "NOT_FOUND", message: `unknown model "${id}"` } };
+    if (!spec) return failure("NOT_FOUND", `unknown model "${id}"`);
     const built = createProvider(spec, this.env, this.providerOptions);
-    if (!built.ok) return { ok: false, error: { code: "NOT_FOUND", message: built.message } };
+    if (!built.ok) return failure("NOT_FOUND", built.message);
     const previous = this.active;
     this.active = spec;
     this.provider = { spec, instance: built.provider };
@@ -59,12 +59,12 @@ export class ModelController {
   }
 
   /** Called at a provider-call boundary only. */
-  providerForNextCall(): { ok: true; provider: Provider; spec: ModelSpec } | { ok: false; error: WireError } {
+  providerForNextCall(): { ok: true; provider: Provider; spec: ModelSpec } | Failure {
     if (this.provider?.spec.id === this.active.id) {
       return { ok: true, provider: this.provider.instance, spec: this.active };
     }
     const built = createProvider(this.active, this.env, this.providerOptions);
-    if (!built.ok) return { ok: false, error: { code: "PROVIDER_ERROR", message: built.message } };
+    if (!built.ok) return failure("PROVIDER_ERROR", built.message);
     this.provider = { spec: this.active, instance: built.provider };
     return { ok: true, provider: built.provider, spec: this.active };
   }

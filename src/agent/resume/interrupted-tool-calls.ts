@@ -3,8 +3,10 @@
  * result at the end of the session. Providers reject such a history, so on resume each
  * unanswered call in the live window gets a durable error result saying it was interrupted.
  */
-import type { SessionStore } from "../contracts/session-store.ts";
-import type { Message } from "../types/shared.ts";
+import type { SessionStore } from "../../contracts/session-store.ts";
+import { errorResult } from "../../tools/tool-result.ts";
+import type { Message } from "../../types/shared.ts";
+import { toolResultMessage } from "../turn/tool-result-message.ts";
 
 export const INTERRUPTED_REASON =
   "interrupted: the agent stopped (crash or kill) before this tool call finished; its outcome is unknown";
@@ -26,21 +28,8 @@ export function unansweredToolCalls(messages: readonly Message[]): string[] {
 export function answerInterruptedToolCalls(session: SessionStore, newId: (prefix: string) => string): number {
   const open = unansweredToolCalls(session.liveWindow().messages);
   for (const toolCallId of open) {
-    session.append({
-      type: "tool_result",
-      message: {
-        id: newId("msg"),
-        role: "user",
-        content: [
-          {
-            type: "tool_result",
-            tool_call_id: toolCallId,
-            content: { kind: "error", message: INTERRUPTED_REASON },
-            is_error: true,
-          },
-        ],
-      },
-    });
+    const message = toolResultMessage(newId("msg"), toolCallId, errorResult(INTERRUPTED_REASON));
+    session.append({ type: "tool_result", message });
   }
   return open.length;
 }

@@ -3,14 +3,15 @@
  * asks the active model for a summary of the compacted messages. The session library falls
  * back to the deterministic digest when this fails.
  */
-import type { Summarizer } from "../session/compaction/summarizer.ts";
-import type { ModelController } from "./model-controller.ts";
+import type { Summarizer } from "../../session/compaction/summarizer.ts";
+import type { ModelController } from "../models/model-controller.ts";
 
 const INSTRUCTIONS = `Summarize the conversation below for a coding agent that will continue the work.
 Keep: the user's requests, decisions made, files read and changed, commands run and their outcomes,
 open problems and the next steps. Be factual and concise. Output markdown only.`;
 
-export function modelSummarizer(models: ModelController): Summarizer {
+/** `signal` cancels the request (an `abort` during compaction); a stuck model gives up after 2 min. */
+export function modelSummarizer(models: ModelController, signal: AbortSignal): Summarizer {
   return async (input) => {
     const selected = models.providerForNextCall();
     if (!selected.ok) throw new Error(selected.error.message);
@@ -31,7 +32,7 @@ export function modelSummarizer(models: ModelController): Summarizer {
       ],
       tools: [],
       maxOutputTokens: Math.min(4096, selected.spec.max_output),
-      signal: AbortSignal.timeout(120_000),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(120_000)]),
     })) {
       if (event.type === "text_delta") text += event.text;
       if (event.type === "error") throw new Error(event.message);

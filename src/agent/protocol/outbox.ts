@@ -1,0 +1,58 @@
+/**
+ * Every event leaves through here: stamped with a per-agent monotonic `seq`
+ * (ARCHITECTURE §6.1), folded into the agent's snapshot, and broadcast to every attached
+ * connection. The runtime never assumes a single client.
+ */
+import type { Connection } from "../../contracts/connection.ts";
+import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
+import { applyEvent } from "../../snapshot/apply-event.ts";
+import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type { Response } from "../../types/response.ts";
+
+export class Outbox {
+  private seq = 0;
+  private readonly connections = new Map<string, Connection>();
+
+  /** `snapshot` is the state every emitted event has been applied to. */
+  constructor(private current: AgentSnapshot) {}
+
+  get snapshot(): AgentSnapshot {
+    return this.current;
+  }
+
+  attach(connection: Connection): void {
+    this.connections.set(connection.id, connection);
+  }
+
+  detach(connectionId: string): void {
+    this.connections.delete(connectionId);
+  }
+
+  /** True when at least one attached client can answer permission and UI requests. */
+  hasInteractiveResponder(): boolean {
+    for (const c of this.connections.values()) if (c.role === "interactive") return true;
+    return false;
+  }
+
+  /** The seq of the newest event: what a fresh sync is current up to. */
+  lastSeq(): number {
+    return this.seq;
+  }
+
+  emit(event: UnsequencedAgentEvent): void {
+    this.seq += 1;
+    const stamped: AgentEvent = { ...event, seq: this.seq };
+    this.current = applyEvent(this.current, stamped);
+    for (const c of this.connections.values()) c.send(stamped);
+  }
+
+  /** Responses are correlated replies to one client, not events: no seq, not broadcast. */
+  reply(connection: Connection, response: Response): void {
+    connection.send(response);
+  }
+
+  /** Sends an event to a single connection (hello/sync on attach) with the current seq. */
+  sendTo(connection: Connection, event: UnsequencedAgentEvent): void {
+    connection.send({ ...event, seq: this.seq });
+  }
+}

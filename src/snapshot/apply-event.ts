@@ -1,0 +1,98 @@
+/**
+ * The pure reducer over the agent event union: `applyEvent(snapshot, event)` returns the next
+ * snapshot and never mutates its input. One `case` per event type; events that change nothing
+ * a client renders from state (deltas of tool output, errors) only advance `last_seq`.
+ */
+import type { AgentEvent } from "../types/catalog.ts";
+import type { Usage } from "../types/shared.ts";
+import type { UsageEvent } from "../types/stream-events.ts";
+import { type AgentSnapshot, snapshotFromSync, withoutSeq } from "./agent-snapshot.ts";
+import { compacted, toolResultMessage, withMessage } from "./live-window.ts";
+import { applyDelta } from "./streaming-message.ts";
+
+export function applyEvent(snapshot: AgentSnapshot, event: AgentEvent): AgentSnapshot {
+  const next = reduce(snapshot, event);
+  return event.seq === undefined || event.type === "sync" ? next : { ...next, last_seq: event.seq };
+}
+
+export function applyEvents(snapshot: AgentSnapshot, events: Iterable<AgentEvent>): AgentSnapshot {
+  let current = snapshot;
+  for (const event of events) current = applyEvent(current, event);
+  return current;
+}
+
+function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
+  switch (event.type) {
+    case "hello":
+      return { ...s, capabilities: event.capabilities };
+    case "sync":
+      return snapshotFromSync(event);
+    case "status":
+      return { ...s, status: event.status };
+    case "turn_start":
+      return { ...s, turn_id: event.turn_id };
+    case "turn_end": {
+      const { turn_id: _turn, streaming_message: _streaming, ...rest } = s;
+      return rest;
+    }
+    case "message_delta":
+      return { ...s, streaming_message: applyDelta(s.streaming_message, event) };
+    case "message_complete": {
+      const live_window = withMessage(s.live_window, event.message);
+      if (s.streaming_message?.message_id !== event.message_id) return { ...s, live_window };
+      const { streaming_message: _done, ...rest } = s;
+      return { ...rest, live_window };
+    }
+    case "tool_result":
+      if (event.message_id === undefined) return s;
+      return { ...s, live_window: withMessage(s.live_window, toolResultMessage(event, event.message_id)) };
+    case "compaction":
+      return { ...s, live_window: compacted(s.live_window, event) };
+    case "usage":
+      return { ...s, usage: addUsage(s.usage, event) };
+    case "permission_request":
+    case "ui_request": {
+      const others = s.pending_requests.filter((r) => r.request_id !== event.request_id);
+      return { ...s, pending_requests: [...others, withoutSeq(event)] };
+    }
+    case "permission_resolved":
+    case "ui_resolved":
+      return {
+        ...s,
+        pending_requests: s.pending_requests.filter((r) => r.request_id !== event.request_id),
+      };
+    case "mode_changed":
+      return { ...s, mode: event.mode };
+    case "model_changed": {
+      const { reasoning_level: _old, ...rest } = s;
+      return {
+        ...rest,
+        model: event.active,
+        capabilities: event.capabilities ?? s.capabilities,
+        ...(event.reasoning_level !== undefined ? { reasoning_level: event.reasoning_level } : {}),
+      };
+    }
+    case "reasoning_level_changed":
+      return s.model === undefined || s.model.id === event.model.id
+        ? { ...s, reasoning_level: event.active }
+        : s;
+    case "tool_call":
+    case "tool_output":
+    case "error":
+      return s;
+  }
+}
+
+function addUsage(total: Usage, call: UsageEvent): Usage {
+  const sum: Usage = {
+    input: total.input + call.input,
+    output: total.output + call.output,
+    cache_read: (total.cache_read ?? 0) + (call.cache_read ?? 0),
+    cache_write: (total.cache_write ?? 0) + (call.cache_write ?? 0),
+    cost: (total.cost ?? 0) + (call.cost ?? 0),
+  };
+  if (call.context_tokens !== undefined) sum.context_tokens = call.context_tokens;
+  const model = call.model ?? total.model;
+  if (model !== undefined) sum.model = model;
+  return sum;
+}

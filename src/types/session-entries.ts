@@ -1,0 +1,164 @@
+/**
+ * The lines of a session file (docs/sessions.md, ARCHITECTURE §5): a header, then one entry
+ * per line. TypeBox schemas are the single source, as for the wire types: the static types
+ * come from `Static<>`, and every line is checked against the compiled schema when a session
+ * is opened (src/session/session-line-checks.ts). Objects stay open to extra fields, so a file
+ * written by a newer Shard with an additive field still opens.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { MessageSchema } from "./shared.ts";
+
+export const ForkProvenanceSchema = Type.Object(
+  {
+    fork_id: Type.String({ minLength: 1 }),
+    source_session_id: Type.String({ minLength: 1 }),
+    source_entry_id: Type.String({ minLength: 1 }),
+  },
+  { $id: "ForkProvenance" },
+);
+export type ForkProvenance = Static<typeof ForkProvenanceSchema>;
+
+export const SessionHeaderSchema = Type.Object(
+  {
+    type: Type.Literal("session"),
+    version: Type.Literal(1),
+    session_id: Type.String({ minLength: 1 }),
+    cwd: Type.String(),
+    created_at: Type.Number(),
+    /** The mode and model the session started with; later changes are entries. */
+    mode: Type.Optional(Type.String({ minLength: 1 })),
+    model: Type.Optional(Type.String({ minLength: 1 })),
+    /** Present on forks. */
+    fork: Type.Optional(ForkProvenanceSchema),
+  },
+  { $id: "SessionHeader" },
+);
+export type SessionHeader = Static<typeof SessionHeaderSchema>;
+
+/**
+ * Fields every entry has. `type` leads each entry schema so that a check of the union
+ * rejects the other members at their first field.
+ */
+const entryBase = {
+  id: Type.String({ minLength: 1 }),
+  /** The previous entry's id; null for the first entry. */
+  parent_id: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** Epoch ms. */
+  ts: Type.Number(),
+};
+
+/** A user or assistant message. Tool results are user messages of tool_result blocks. */
+export const MessageEntrySchema = Type.Object(
+  {
+    type: Type.Literal("message"),
+    ...entryBase,
+    message: MessageSchema,
+    /** Set when this message delivers a steer/follow-up that was queued as that entry. */
+    queued_id: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { $id: "MessageEntry" },
+);
+export type MessageEntry = Static<typeof MessageEntrySchema>;
+
+/**
+ * A steer or follow-up accepted mid-turn: on disk before its accepting response, so a crash
+ * before delivery loses nothing. Not part of the conversation until a message delivers it.
+ */
+export const QueuedInputEntrySchema = Type.Object(
+  {
+    type: Type.Literal("queued_input"),
+    ...entryBase,
+    behavior: Type.Union([Type.Literal("steer"), Type.Literal("follow_up")]),
+    message: MessageSchema,
+  },
+  { $id: "QueuedInputEntry" },
+);
+export type QueuedInputEntry = Static<typeof QueuedInputEntrySchema>;
+
+/** Queued inputs that will never be delivered (the user aborted). */
+export const QueueDroppedEntrySchema = Type.Object(
+  { type: Type.Literal("queue_dropped"), ...entryBase, ids: Type.Array(Type.String()) },
+  { $id: "QueueDroppedEntry" },
+);
+export type QueueDroppedEntry = Static<typeof QueueDroppedEntrySchema>;
+
+export const ToolResultEntrySchema = Type.Object(
+  {
+    type: Type.Literal("tool_result"),
+    ...entryBase,
+    /** A user message holding exactly one tool_result block. */
+    message: MessageSchema,
+    duration_ms: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { $id: "ToolResultEntry" },
+);
+export type ToolResultEntry = Static<typeof ToolResultEntrySchema>;
+
+export const ModeChangeEntrySchema = Type.Object(
+  { type: Type.Literal("mode_change"), ...entryBase, mode: Type.String({ minLength: 1 }) },
+  { $id: "ModeChangeEntry" },
+);
+export type ModeChangeEntry = Static<typeof ModeChangeEntrySchema>;
+
+export const ModelChangeEntrySchema = Type.Object(
+  { type: Type.Literal("model_change"), ...entryBase, model: Type.String({ minLength: 1 }) },
+  { $id: "ModelChangeEntry" },
+);
+export type ModelChangeEntry = Static<typeof ModelChangeEntrySchema>;
+
+export const ReasoningChangeEntrySchema = Type.Object(
+  {
+    type: Type.Literal("reasoning_change"),
+    ...entryBase,
+    model: Type.String({ minLength: 1 }),
+    effort: Type.String({ minLength: 1 }),
+  },
+  { $id: "ReasoningChangeEntry" },
+);
+export type ReasoningChangeEntry = Static<typeof ReasoningChangeEntrySchema>;
+
+export const CompactionEntrySchema = Type.Object(
+  {
+    type: Type.Literal("compaction"),
+    ...entryBase,
+    /** 0-based count of compactions in this session. */
+    index: Type.Integer({ minimum: 0 }),
+    summary: Type.String(),
+    first_kept_entry_id: Type.String({ minLength: 1 }),
+    /** [firstId, lastId] of the summarized entries. */
+    message_range: Type.Tuple([Type.String(), Type.String()]),
+    tokens_before: Type.Number({ minimum: 0 }),
+    tokens_after: Type.Number({ minimum: 0 }),
+  },
+  { $id: "CompactionEntry" },
+);
+export type CompactionEntry = Static<typeof CompactionEntrySchema>;
+
+export const ForkCheckpointEntrySchema = Type.Object(
+  {
+    type: Type.Literal("checkpoint"),
+    ...entryBase,
+    artifactKind: Type.Literal("fork"),
+    forkId: Type.String({ minLength: 1 }),
+    sourceSessionId: Type.String({ minLength: 1 }),
+    sourceEntryId: Type.String({ minLength: 1 }),
+  },
+  { $id: "ForkCheckpointEntry" },
+);
+export type ForkCheckpointEntry = Static<typeof ForkCheckpointEntrySchema>;
+
+export const SessionEntrySchema = Type.Union(
+  [
+    MessageEntrySchema,
+    ToolResultEntrySchema,
+    QueuedInputEntrySchema,
+    QueueDroppedEntrySchema,
+    ModeChangeEntrySchema,
+    ModelChangeEntrySchema,
+    ReasoningChangeEntrySchema,
+    CompactionEntrySchema,
+    ForkCheckpointEntrySchema,
+  ],
+  { $id: "SessionEntry" },
+);
+export type SessionEntry = Static<typeof SessionEntrySchema>;

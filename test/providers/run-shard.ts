@@ -1,0 +1,36 @@
+/** Runs `shard <args>` as a new user would: fresh HOME and SHARD_HOME, only PATH inherited. */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const SHARD_MAIN = resolve(import.meta.dir, "../../src/cli/main.ts");
+
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  home: string;
+}
+
+export function freshHome(): string {
+  return mkdtempSync(join(tmpdir(), "shard-providers-cli-"));
+}
+
+export async function runShard(
+  args: string[],
+  env: Record<string, string> = {},
+  home: string = freshHome(),
+): Promise<Ran> {
+  const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr, home };
+}

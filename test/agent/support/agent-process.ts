@@ -98,7 +98,14 @@ export class AgentProcess {
   stderr = "";
   /** Every raw stdout byte chunk, for checks on the exact bytes written (e.g. escaping). */
   readonly stdoutChunks: Uint8Array[] = [];
-  private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
+  private waiters: {
+    pred: (m: Msg) => boolean;
+    from: number;
+    resolve: (m: Msg) => void;
+    reject: (err: Error) => void;
+  }[] = [];
+  /** Set once stdout has ended: nothing more can arrive, so a wait for more fails at once. */
+  private outputEnded = false;
   readonly exited: Promise<number>;
   /** Settles once stdout has ended and every line the agent wrote is in `events`. */
   readonly stdoutDone: Promise<void>;
@@ -127,16 +134,23 @@ export class AgentProcess {
         throw new Error(`agent wrote a bad line: ${e.message}`);
       },
     });
-    this.stdoutDone = (async () => {
-      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-        this.stdoutChunks.push(chunk.slice());
-        decoder.push(chunk);
-      }
-      decoder.end();
-    })();
-    void (async () => {
+    const stderrDone = (async () => {
       for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
         this.stderr += new TextDecoder().decode(chunk);
+      }
+    })();
+    this.stdoutDone = (async () => {
+      try {
+        for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+          this.stdoutChunks.push(chunk.slice());
+          decoder.push(chunk);
+        }
+        decoder.end();
+      } finally {
+        // An agent that died fails the waits on it now (with its stderr), not at their timeout.
+        this.outputEnded = true;
+        await Promise.all([stderrDone, proc.exited]); // the exit code and stderr go into the error
+        for (const w of this.waiters.splice(0)) w.reject(new Error(this.endedMessage()));
       }
     })();
     this.exited = proc.exited;
@@ -169,26 +183,38 @@ export class AgentProcess {
     stdin.flush();
   }
 
-  /** Waits for the first event at or after index `from` matching `pred`. */
+  private endedMessage(): string {
+    const code = this.proc.signalCode ?? this.proc.exitCode ?? "still running";
+    return `the agent's stdout ended (exit: ${code}) before the awaited event; got: ${this.events.map((e) => e.type).join(", ")}\nstderr: ${this.stderr}`;
+  }
+
+  /** Waits for the first event at or after index `from` matching `pred`; fails once stdout has ended. */
   waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = 20_000): Promise<Msg> {
     for (let i = from; i < this.events.length; i++)
       if (pred(this.events[i]!)) return Promise.resolve(this.events[i]!);
+    if (this.outputEnded) return Promise.reject(new Error(this.endedMessage()));
     return new Promise((resolvePromise, reject) => {
+      const waiter = {
+        pred,
+        from,
+        resolve: (m: Msg) => {
+          clearTimeout(timer);
+          resolvePromise(m);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
       const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(
           new Error(
             `timed out waiting for an event; got: ${this.events.map((e) => e.type).join(", ")}\nstderr: ${this.stderr}`,
           ),
         );
       }, timeoutMs);
-      this.waiters.push({
-        pred,
-        from,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolvePromise(m);
-        },
-      });
+      this.waiters.push(waiter);
     });
   }
 

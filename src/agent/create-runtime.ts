@@ -13,6 +13,7 @@ import { loadCompactionConfig } from "../session/compaction/compaction-config.ts
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
 import { newId } from "../support/ids.ts";
+import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
@@ -95,7 +96,10 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
     return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
   }
 
-  let tools = createBuiltinTools();
+  // Groups left running by an agent on this home that was killed -9 die before new work starts.
+  const processes = new ProcessRegistry(processGroupsDir(config.home));
+  processes.reapLeftovers();
+  let tools = createBuiltinTools({ processes });
   const recall = createRecallTool(() => session);
   tools = [...tools, recall];
   if (config.tools) {

@@ -141,21 +141,34 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.stderr.write(`shard agent: warning: ${warning.message}\n`);
     runtime.emit({ type: "error", ...warning, fatal: false });
   }
-  // A signal ends the agent like stdin EOF does: abort work, release the session lock.
+  // A signal ends the agent like stdin EOF does: abort work (killing a running bash group),
+  // tell the client the turn ended, release the session lock. The handlers stay installed
+  // until that is done, so a second signal cannot kill the agent half-way (ARCHITECTURE §3).
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  let stopCode = 0;
+  const onStop = (code: number) => {
+    if (stopCode === 0) stopCode = code;
+    stop.abort();
+  };
+  const onSigterm = () => onStop(143);
+  const onSigint = () => onStop(130);
+  // A closed terminal must not orphan the bash group either.
+  const onSighup = () => onStop(129);
   // The client stopped reading (EPIPE): nobody can see the agent any more, so stop like on EOF.
-  process.stdout.once("error", onSignal);
-  await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
-  process.off("SIGTERM", onSignal);
-  process.off("SIGINT", onSignal);
-  await out.flush();
-  if (stop.signal.aborted) {
-    // A pending stdin read keeps the process alive; exit once stdout has drained.
-    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-    process.exit(143);
+  const onStdoutError = () => onStop(143);
+  process.on("SIGTERM", onSigterm);
+  process.on("SIGINT", onSigint);
+  process.on("SIGHUP", onSighup);
+  process.stdout.on("error", onStdoutError);
+  try {
+    await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
+    await out.flush();
+    // exitCode, never process.exit() (ARCHITECTURE §3): the last events must reach the client.
+    if (stop.signal.aborted) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  } finally {
+    process.off("SIGTERM", onSigterm);
+    process.off("SIGINT", onSigint);
+    process.off("SIGHUP", onSighup);
   }
-  return 0;
+  return stopCode;
 }

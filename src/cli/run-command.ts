@@ -159,20 +159,25 @@ export async function runCommand(argv: string[]): Promise<number> {
   };
 
   // Ctrl-C aborts the turn (killing a running bash process group) instead of orphaning it.
+  // The handlers stay installed until the runtime is closed: a second Ctrl-C must not kill
+  // the process (and orphan the group) while the first one is still cleaning up.
   let interrupted = false;
   const onSignal = () => {
+    if (interrupted) return;
     interrupted = true;
     process.stderr.write("\ninterrupted: aborting\n");
     void runtime.abort().then(finish);
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   runtime.attach(connection);
   await handleInbound(runtime, connection, { type: "prompt", id: "run", message: prompt });
   await finished;
+  await runtime.close();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
-  await runtime.close();
+  process.off("SIGHUP", onSignal);
   if (!json && !endedWithText) out.write("\n");
   await out.flush();
   if (!json) process.stderr.write(`session: ${runtime.session.sessionId}\n`);

@@ -7,6 +7,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tool.ts";
 import { OutputTail } from "./output-tail.ts";
 import { killProcessGroup, processGroupAlive } from "./process-group.ts";
+import type { ProcessRegistry } from "./process-registry.ts";
 import { describeError, errorResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.ts";
 
@@ -32,8 +33,8 @@ export interface BashToolOptions {
   killGraceMs?: number;
   /** How long to keep reading after the shell exited while background jobs still hold its pipes. */
   backgroundDrainMs?: number;
-  /** Where the full output of a truncated command is saved. Default: the OS temp dir. */
-  spillDir?: string;
+  /** Records each running group under $SHARD_HOME so a later agent can kill it after a kill -9. */
+  processes?: ProcessRegistry;
 }
 
 export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashParams> {
@@ -51,8 +52,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
     name: "bash",
     description:
       "Run a bash command in the working directory and return its combined stdout and stderr. stdin is closed, " +
-      `so interactive programs get EOF. Output keeps the last ${limits.maxLines} lines / ${limits.maxBytes / 1024} KB; ` +
-      "when cut, the full output is saved to a file named in the note (read it with `read`). " +
+      `so interactive programs get EOF. Output keeps the last ${limits.maxLines} lines / ${limits.maxBytes / 1024} KB ` +
+      "and the rest is dropped: redirect a long output to a file (`cmd > out.log 2>&1`) and read or grep it. " +
       `Default timeout ${seconds(defaultTimeoutMs)}, at most ${seconds(maxTimeoutMs)}; on timeout the command and ` +
       "all its child processes are killed. Background jobs (`cmd &`) keep running after the command returns but " +
       "their later output is not captured: redirect it to a file. A non-zero exit code is reported as an error " +
@@ -83,11 +84,14 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
       return errorResult(`Could not start bash in ${ctx.cwd}: ${describeError(error)}`);
     }
 
-    const output = new OutputTail(limits, options.spillDir);
+    const release = options.processes?.track(proc.pid, command) ?? (() => {});
+    const output = new OutputTail(limits);
     const onText = (text: string) => {
       output.push(text);
       ctx.onUpdate?.(text);
     };
+    // One read at a time per pipe: a command that prints faster than we handle it blocks on
+    // the full pipe instead of growing our memory.
     const readers = [proc.stdout.getReader(), proc.stderr.getReader()];
     let lastData = Date.now();
     const drains = readers.map(async (reader) => {
@@ -126,10 +130,13 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
+      // Whatever went wrong, a running group never outlives its call unnoticed.
+      if (proc.exitCode === null && proc.signalCode === null) await killProcessGroup(proc.pid, 0);
+      release();
     }
 
     const duration_ms = Math.round(performance.now() - started);
-    const collected = await output.finish();
+    const collected = output.finish();
     const text = collected.text === "" ? "(no output)" : collected.text;
     if (stopReason === "timeout") {
       return errorResult(
@@ -147,7 +154,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
   /**
    * Once the shell has exited, read until both pipes close. If background jobs still hold them
    * open, stop once no data came for `backgroundDrainMs` (at most 5× that in all) instead of
-   * waiting for the jobs.
+   * waiting for the jobs. A process that left the group (`setsid`) can hold the pipes with the
+   * group empty, so even then EOF is awaited for `backgroundDrainMs` only.
    */
   async function drainAfterExit(
     pgid: number,
@@ -158,10 +166,10 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
     const allDrained = Promise.all(drains).then(() => true);
     const deadline = Date.now() + 5 * backgroundDrainMs;
     while (Date.now() < deadline) {
-      // With the group empty nobody else can hold the pipes, so EOF is imminent.
       if (!processGroupAlive(pgid)) {
-        await allDrained;
-        return;
+        const done = await Promise.race([allDrained, Bun.sleep(backgroundDrainMs).then(() => false)]);
+        if (done) return;
+        break;
       }
       const idleFor = Date.now() - lastData();
       if (idleFor >= backgroundDrainMs) break;

@@ -1,19 +1,14 @@
 /**
  * Rolling tail of a command's output (ARCHITECTURE §4.1): memory stays bounded however much a
- * command prints, and once the output exceeds the limits everything is also written to a temp file
- * so the model can page through the full output with `read`.
+ * command prints. Nothing is written to disk: a command that prints gigabytes must not fill the
+ * temp dir either, and the model is told how to keep the full output when it needs it.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { formatBytes, type OutputLimits, takeTail } from "./truncate.ts";
 
 export interface CollectedOutput {
   /** The tail that fits the limits, with a closing note when something was cut. */
   text: string;
   truncated: boolean;
-  /** Where the complete output was saved when it was truncated. */
-  fullOutputPath?: string;
 }
 
 export class OutputTail {
@@ -23,14 +18,8 @@ export class OutputTail {
   private bufferedBytes = 0;
   private totalBytes = 0;
   private totalNewlines = 0;
-  private spill: WriteStream | null = null;
-  private spillPath: string | null = null;
-  private spillError: string | null = null;
 
-  constructor(
-    private readonly limits: OutputLimits,
-    private readonly spillDir: string = tmpdir(),
-  ) {}
+  constructor(private readonly limits: OutputLimits) {}
 
   push(text: string): void {
     if (text === "") return;
@@ -42,9 +31,6 @@ export class OutputTail {
     this.totalBytes += bytes;
     for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.totalNewlines++;
 
-    if (this.spill === null && this.spillError === null && this.exceedsLimits()) this.openSpill();
-    else this.spill?.write(text);
-
     // Keep twice the byte limit so the final tail is exact; older chunks are no longer needed.
     while (
       this.chunks.length > 1 &&
@@ -55,27 +41,20 @@ export class OutputTail {
     }
   }
 
-  async finish(): Promise<CollectedOutput> {
-    if (this.spill !== null) {
-      const stream = this.spill;
-      await new Promise<void>((resolve) => stream.end(resolve));
-    }
+  finish(): CollectedOutput {
     const all = this.chunks.join("");
     const tail = takeTail(all, this.limits);
     const truncated = this.exceedsLimits() || tail.truncatedBy !== null;
     if (!truncated) return { text: all, truncated: false };
 
     const totalLines = this.lineCount();
-    const where =
-      this.spillPath !== null
-        ? `Full output: ${this.spillPath}`
-        : `The full output could not be saved (${this.spillError ?? "unknown error"}).`;
-    const note = `[Output truncated: showing the last ${tail.keptLines} of ${totalLines} lines (${formatBytes(this.totalBytes)} total). ${where}]`;
-    return {
-      text: `${tail.text}\n\n${note}`,
-      truncated: true,
-      ...(this.spillPath !== null ? { fullOutputPath: this.spillPath } : {}),
-    };
+    const keptBytes = Buffer.byteLength(tail.text, "utf8");
+    const note =
+      `[Output truncated: showing the last ${tail.keptLines} of ${totalLines} lines ` +
+      `(${formatBytes(keptBytes)} of ${formatBytes(this.totalBytes)}); the first ` +
+      `${formatBytes(this.totalBytes - keptBytes)} were dropped and not saved. To see all of it, run the ` +
+      "command again with its output redirected to a file (`cmd > out.log 2>&1`) and read or grep that file.]";
+    return { text: `${tail.text}\n\n${note}`, truncated: true };
   }
 
   /** Lines so far, counting an unterminated last line. */
@@ -85,22 +64,5 @@ export class OutputTail {
 
   private exceedsLimits(): boolean {
     return this.totalBytes > this.limits.maxBytes || this.lineCount() > this.limits.maxLines;
-  }
-
-  private openSpill(): void {
-    const path = join(this.spillDir, `shard-bash-${crypto.randomUUID()}.log`);
-    try {
-      const stream = createWriteStream(path, { mode: 0o600 });
-      stream.on("error", (error) => {
-        this.spillError = error.message;
-        this.spillPath = null;
-      });
-      // Nothing has been trimmed yet: trimming starts past 2× maxBytes, which implies a spill.
-      for (const chunk of this.chunks) stream.write(chunk);
-      this.spill = stream;
-      this.spillPath = path;
-    } catch (error) {
-      this.spillError = error instanceof Error ? error.message : String(error);
-    }
   }
 }

@@ -6,6 +6,7 @@ import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
+import type { ProcessRegistry } from "./process-registry.ts";
 import { createReadTool } from "./read.ts";
 import type { SearchBackendChoice } from "./search/backend.ts";
 import { createWriteTool } from "./write.ts";
@@ -17,6 +18,8 @@ export interface BuiltinToolsOptions {
   bashTimeoutMs?: number;
   /** Upper bound on a `bash` call's own timeout. Default 10 min. */
   bashMaxTimeoutMs?: number;
+  /** Where `bash` records its running process groups (kill -9 clean-up). */
+  processes?: ProcessRegistry;
 }
 
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
@@ -28,6 +31,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[]
     createBashTool({
       ...(options.bashTimeoutMs !== undefined ? { defaultTimeoutMs: options.bashTimeoutMs } : {}),
       ...(options.bashMaxTimeoutMs !== undefined ? { maxTimeoutMs: options.bashMaxTimeoutMs } : {}),
+      ...(options.processes !== undefined ? { processes: options.processes } : {}),
     }),
     createGrepTool({ backend }),
     createFindTool({ backend }),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBashTool } from "../../src/tools/bash.ts";
 import { makeTempDir, removeDir, resultText, toolContext } from "./helpers.ts";
@@ -155,28 +155,46 @@ describe("bash", () => {
     expect(existsSync(join(dir, "started"))).toBe(false);
   });
 
-  test("long output keeps the tail and saves the full output to a file", async () => {
-    const result = await createBashTool({ spillDir }).execute({ command: "seq 1 5000" }, toolContext(dir));
+  test("long output keeps the tail and says what was dropped", async () => {
+    const result = await createBashTool().execute({ command: "seq 1 5000" }, toolContext(dir));
     const text = resultText(result);
     expect(result.is_error).toBe(false);
     expect(text.startsWith("3001\n")).toBe(true);
     expect(text).toContain("\n5000\n\n[Output truncated: showing the last 2000 of 5000 lines");
-    const path = /Full output: (\S+)\]/.exec(text)?.[1] ?? "";
-    expect(path.startsWith(spillDir)).toBe(true);
-    const full = readFileSync(path, "utf8");
-    expect(full).toBe(`${Array.from({ length: 5000 }, (_, i) => i + 1).join("\n")}\n`);
+    expect(text).toContain("were dropped and not saved");
+    expect(text).toContain("> out.log 2>&1");
   });
 
   test("the byte limit applies to the tail too", async () => {
     const command = "for i in $(seq 1 1000); do printf '%0100d\\n' $i; done";
-    const result = await createBashTool({ spillDir }).execute({ command }, toolContext(dir));
+    const result = await createBashTool().execute({ command }, toolContext(dir));
     const text = resultText(result);
     const body = text.slice(0, text.indexOf("\n\n[Output truncated"));
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(50 * 1024);
     expect(body.endsWith(`${"0".repeat(96)}1000`)).toBe(true);
-    expect(text).toContain("showing the last 506 of 1000 lines (98.6 KB total)");
-    const path = /Full output: (\S+)\]/.exec(text)?.[1] ?? "";
-    expect(readFileSync(path, "utf8").split("\n").length).toBe(1001);
+    expect(text).toContain(
+      "showing the last 506 of 1000 lines (49.9 KB of 98.6 KB); the first 48.7 KB were dropped",
+    );
+  });
+
+  test("a flood of output leaves no file behind and the result says it was cut", async () => {
+    // The temp dir is where a spill file used to grow as large as the output (2.7 GB for `yes`).
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = spillDir;
+    try {
+      const result = await createBashTool().execute(
+        { command: "yes | head -c 30000000; echo; echo last line" },
+        toolContext(dir),
+      );
+      const text = resultText(result);
+      expect(result).toMatchObject({ is_error: false, exit_code: 0 });
+      expect(text).toContain("last line\n\n[Output truncated: showing the last 2000 of 15000002 lines");
+      expect(text).toContain("(3.9 KB of 28.6 MB); the first 28.6 MB were dropped and not saved");
+      expect(readdirSync(spillDir)).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
   });
 
   test("returns when the shell exits even if a background job holds the pipes", async () => {
@@ -189,6 +207,54 @@ describe("bash", () => {
     expect(pgid).toBeGreaterThan(1);
     expect(result).toMatchObject({ is_error: false, exit_code: 0 });
     expect(resultText(result)).toContain("done\n");
+  });
+
+  describe("a descendant that left the group (setsid) and still holds the pipes", () => {
+    /** `setsid sleep 30` writes its pid to escaped.pid; "started" once the sleep runs outside the group. */
+    const ESCAPE =
+      "setsid sleep 30 & echo $! > escaped.pid; " +
+      'until [ "$(ps -o comm= -p $!)" = sleep ]; do sleep 0.01; done; echo started';
+    afterEach(() => {
+      // Read here, not after the call: on a regression the call never returns.
+      const file = join(dir, "escaped.pid");
+      const pid = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0;
+      if (!(pid > 1)) return;
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    });
+
+    test("does not hold the call once the shell has exited", async () => {
+      const result = await createBashTool().execute({ command: ESCAPE, timeout: 2 }, toolContext(dir));
+      expect(result).toMatchObject({ is_error: false, exit_code: 0 });
+      expect(resultText(result)).toBe("started\n");
+    });
+
+    test("does not hold a timed-out call", async () => {
+      const result = await createBashTool({ killGraceMs: 200 }).execute(
+        { command: `${ESCAPE}; sleep 30`, timeout: 2 },
+        toolContext(dir),
+      );
+      expect(result.is_error).toBe(true);
+      expect(resultText(result)).toContain("started\n");
+      expect(resultText(result)).toContain("timed out");
+    });
+
+    test("does not hold an aborted call", async () => {
+      const controller = new AbortController();
+      const watcher = streamWatcher();
+      const pending = createBashTool().execute(
+        { command: `${ESCAPE}; sleep 30` },
+        toolContext(dir, { signal: controller.signal, onUpdate: watcher.onUpdate }),
+      );
+      await watcher.waitFor((t) => t.includes("started\n"));
+      controller.abort();
+      const result = await pending;
+      expect(result.is_error).toBe(true);
+      expect(resultText(result)).toContain("aborted");
+    });
   });
 
   test("a missing working directory is an error result", async () => {

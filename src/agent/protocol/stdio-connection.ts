@@ -20,12 +20,13 @@ export function createStdioConnection(out: ByteSink): Connection {
 }
 
 /**
- * Serves `input` until EOF, then closes the runtime (a dead parent leaves no orphan agent).
- * The caller attaches the connection first (hello + sync go out before any input is read).
+ * Serves `input` until EOF or `stop`, then closes the runtime (a dead parent leaves no orphan
+ * agent). The caller attaches the connection first (hello + sync go out before any input is
+ * read); it stays attached until the runtime is closed, so the client sees the turn end.
  */
 export async function serveStdio(
   runtime: AgentRuntime,
-  input: AsyncIterable<Uint8Array>,
+  input: ReadableStream<Uint8Array>,
   connection: Connection,
   options: { maxLineBytes?: number; stop?: AbortSignal } = {},
 ): Promise<void> {
@@ -44,18 +45,25 @@ export async function serveStdio(
     },
     options,
   );
-  const reader = input[Symbol.asyncIterator]();
+  const reader = input.getReader();
   const stopped = new Promise<"stop">((resolve) => {
     if (options.stop?.aborted) resolve("stop");
     options.stop?.addEventListener("abort", () => resolve("stop"), { once: true });
   });
   for (;;) {
-    const next = await Promise.race([reader.next(), stopped]);
+    const next = await Promise.race([reader.read(), stopped]);
     if (next === "stop" || next.done) break;
     decoder.push(next.value);
   }
-  if (!options.stop?.aborted) decoder.end();
+  let aborting: Promise<unknown> = Promise.resolve();
+  if (options.stop?.aborted) {
+    // A pending stdin read would keep the process alive after everything else has ended.
+    void reader.cancel().catch(() => undefined);
+    // Stop the turn first: a command in the chain (`abort`) may be waiting for it to end.
+    aborting = runtime.abort();
+  } else decoder.end();
   await chain;
-  runtime.detach(connection.id);
+  await aborting;
   await runtime.close();
+  runtime.detach(connection.id);
 }

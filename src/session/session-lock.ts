@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { processStart } from "./process-start.ts";
+import { processStart } from "../support/process-start.ts";
 
 export interface LockOwner {
   pid: number;

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { currentBootId, processStartTime } from "../support/process-start.ts";
 
 const ProcessGroupRecordSchema = Type.Object({
   /** The group leader; its pid is the group id. */
@@ -25,27 +26,6 @@ const ProcessGroupRecordSchema = Type.Object({
   command: Type.String(),
 });
 export type ProcessGroupRecord = Static<typeof ProcessGroupRecordSchema>;
-
-/** The identity of a live process: its start time, or undefined when it does not exist. */
-export function processStartTime(pid: number): string | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid ...": comm may hold spaces and parentheses; field 3 is the state.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[22 - 3];
-}
-
-export function currentBootId(): string | undefined {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    return undefined;
-  }
-}
 
 export function processGroupsDir(home: string): string {
   return join(home, "run", "pgroups");

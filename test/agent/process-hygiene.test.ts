@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { currentBootId, processGroupsDir, processStartTime } from "../../src/tools/process-registry.ts";
+import { currentBootId, processStartTime } from "../../src/support/process-start.ts";
+import { processGroupsDir } from "../../src/tools/process-registry.ts";
 import { type AgentProcess, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { answerNextPermission, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
@@ -132,7 +133,7 @@ describe("every signal that ends the agent kills the bash group first", () => {
 
 describe("the turn ends for the client before the agent exits", () => {
   async function midStream(agent: AgentProcess): Promise<number> {
-    llm().enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Streaming" }, { hold: "until-the-agent-stops" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "long answer" });
     await agent.waitType("message_delta", from);

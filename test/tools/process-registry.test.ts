@@ -6,13 +6,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { currentBootId, processStartTime } from "../../src/support/process-start.ts";
 import { processGroupAlive } from "../../src/tools/process-group.ts";
-import {
-  currentBootId,
-  type ProcessGroupRecord,
-  ProcessRegistry,
-  processStartTime,
-} from "../../src/tools/process-registry.ts";
+import { type ProcessGroupRecord, ProcessRegistry } from "../../src/tools/process-registry.ts";
 import { makeTempDir, removeDir } from "./helpers.ts";
 
 let dir: string;

@@ -4,7 +4,7 @@
  * can make text read differently from what it is. The characters and their visible form
  * (`\u001b`, `\u202e`) are the ones a permission prompt uses, so a user sees one convention.
  */
-import { escapeForDisplay } from "../permissions/display-text.ts";
+import { escapeForDisplay } from "../support/display-text.ts";
 
 /** For multi-line text (the answer on a terminal): keeps newlines and tabs, escapes the rest. */
 export function terminalText(text: string): string {

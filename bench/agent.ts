@@ -7,12 +7,12 @@
  *   - peak RSS of the agent (VmHWM)
  * Usage: bun bench/agent.ts [--runs 5] [--binary dist/shard]
  */
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
+import { benchHome, benchTempDir } from "./support/bench-home.ts";
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
 const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
@@ -22,30 +22,9 @@ const AGENT_CMD =
   binaryAt > 0 ? [resolve(process.argv[binaryAt + 1] ?? "dist/shard")] : [process.execPath, MAIN];
 const server = await startMockLlmServer({ recordRequests: false });
 
-const home = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-home-")));
-const cwd = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-cwd-")));
+const home = benchHome(server.url);
+const cwd = benchTempDir("cwd");
 writeFileSync(join(cwd, "notes.txt"), "hello from the benchmark\n".repeat(50));
-writeFileSync(
-  join(home, "models.json"),
-  JSON.stringify({
-    providers: {
-      mock: {
-        api: "openai-completions",
-        base_url: `${server.url}/v1`,
-        api_key: "bench",
-        models: [
-          {
-            id: "chat",
-            context_window: 1_000_000,
-            max_output: 4096,
-            reasoning: false,
-            cost: { input: 0, output: 0 },
-          },
-        ],
-      },
-    },
-  }),
-);
 
 type Msg = { type: string } & Record<string, unknown>;
 

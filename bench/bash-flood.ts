@@ -5,20 +5,13 @@
  * in the tool result, and how long the call took.
  * Usage: bun bench/bash-flood.ts [--seconds 10] [--main path/to/src/cli/main.ts]
  */
-import {
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
+import { benchHome } from "./support/bench-home.ts";
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -30,31 +23,9 @@ const MAIN = resolve(arg("--main") ?? resolve(import.meta.dir, "../src/cli/main.
 
 const temp = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), `shard-flood-${prefix}-`)));
 const server = await startMockLlmServer({ recordRequests: false });
-const home = temp("home");
+const home = benchHome(server.url);
 const cwd = temp("cwd");
 const agentTmp = temp("tmp");
-writeFileSync(
-  join(home, "models.json"),
-  JSON.stringify({
-    providers: {
-      mock: {
-        api: "openai-completions",
-        base_url: `${server.url}/v1`,
-        api_key: "bench",
-        models: [
-          {
-            id: "chat",
-            context_window: 1_000_000,
-            max_output: 4096,
-            reasoning: false,
-            cost: { input: 0, output: 0 },
-          },
-        ],
-      },
-    },
-  }),
-);
-
 type Msg = { type: string } & Record<string, unknown>;
 const proc = Bun.spawn([process.execPath, MAIN, "agent", "--cwd", cwd, "--model", "mock/chat"], {
   stdin: "pipe",

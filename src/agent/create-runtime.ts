@@ -45,7 +45,20 @@ export interface CreatedRuntime {
   warnings: WireError[];
 }
 
-export function createRuntime(config: RuntimeConfig): { ok: true; value: CreatedRuntime } | Failure {
+/**
+ * The RuntimeConfig field whose given value was refused (an unknown mode, model or tool, a
+ * missing directory or session): bad input from the caller, which a CLI reports as a usage
+ * error. Absent when the fault lies elsewhere (a saved session's mode, a locked session).
+ */
+export type RejectedSetting = "cwd" | "model" | "mode" | "session" | "tools";
+
+export interface CreateRuntimeFailure extends Failure {
+  rejected?: RejectedSetting;
+}
+
+export function createRuntime(
+  config: RuntimeConfig,
+): { ok: true; value: CreatedRuntime } | CreateRuntimeFailure {
   const warnings: WireError[] = [];
   // Configuration mistakes are bad input; a repaired session is a (recovered) corruption.
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
@@ -53,31 +66,56 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
   const catalog = loadModelCatalog(config.home, config.env);
   for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
 
-  // A new session records the mode and model it starts with, so a resume runs the same ones.
-  const start = { mode: config.mode ?? "build", model: config.model ?? defaultModelId(catalog, config.env) };
-  const opened = openOrCreateSession(config, start, sessionWarning);
-  if (!opened.ok) return opened;
-  const { session, cwd } = opened;
+  // A new session is created only once every setting is known to be good: a refused flag
+  // leaves nothing behind. It records the mode and model it starts with, for the next resume.
+  const located = locateSession(config, sessionWarning);
+  if (!located.ok) return located;
+  const { cwd, resumed } = located;
+  const refuse = (failure: CreateRuntimeFailure): CreateRuntimeFailure => {
+    resumed?.close();
+    return failure;
+  };
 
   const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
     configWarning(`${w.file}: ${w.reason}`),
   );
 
-  const saved = session.state();
+  const saved = resumed?.state() ?? { reasoning: {} };
 
   const modeName = config.mode ?? saved.mode ?? "build";
   const modeController = new ModeController(modes, modeName);
   if (!modes.some((m) => m.name === modeName)) {
-    session.close();
-    return fail("NOT_FOUND", `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`);
+    const unknown = fail(
+      "NOT_FOUND",
+      `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`,
+    );
+    return refuse(rejectedIf(config.mode, "mode", unknown));
   }
 
   const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
   const spec: ModelSpec | undefined = resolveModel(catalog, modelId);
   if (!spec) {
-    session.close();
-    return fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+    const unknown = fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+    return refuse(rejectedIf(config.model, "model", unknown));
   }
+
+  const sessionRef: { current?: SessionStore } = {};
+  const recall = createRecallTool(() => {
+    if (!sessionRef.current) throw new Error("recall ran before the session was open");
+    return sessionRef.current;
+  });
+  // Groups left running by an agent on this home that was killed -9 die before new work starts.
+  const processes = new ProcessRegistry(processGroupsDir(config.home));
+  let tools = [...createBuiltinTools({ processes }), recall];
+  if (config.tools) {
+    const selected = selectTools(tools, config.tools);
+    if (!selected.ok) return refuse({ ...fail("INVALID_REQUEST", selected.message), rejected: "tools" });
+    tools = selected.tools;
+  }
+
+  const session = resumed ?? createSession({ home: config.home, cwd, mode: modeName, model: spec.id });
+  sessionRef.current = session;
+  processes.reapLeftovers();
   const models = new ModelController(
     catalog.models,
     (id) => resolveModel(catalog, id),
@@ -88,27 +126,13 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
   for (const [model, effort] of Object.entries(saved.reasoning)) models.setEffort(model, effort);
   // A resume with another --mode/--model (or of a session that never recorded them) runs with
   // different settings from those on record: record them, so the next resume keeps them.
+  const recorded = session.state();
   try {
-    if (saved.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
-    if (saved.model !== spec.id) session.append({ type: "model_change", model: spec.id });
+    if (recorded.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
+    if (recorded.model !== spec.id) session.append({ type: "model_change", model: spec.id });
   } catch (err) {
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
-  }
-
-  // Groups left running by an agent on this home that was killed -9 die before new work starts.
-  const processes = new ProcessRegistry(processGroupsDir(config.home));
-  processes.reapLeftovers();
-  let tools = createBuiltinTools({ processes });
-  const recall = createRecallTool(() => session);
-  tools = [...tools, recall];
-  if (config.tools) {
-    const selected = selectTools(tools, config.tools);
-    if (!selected.ok) {
-      session.close();
-      return fail("INVALID_REQUEST", `--tools: ${selected.message}`);
-    }
-    tools = selected.tools;
   }
 
   const compaction = loadCompactionConfig(config.home);
@@ -136,31 +160,33 @@ export function createRuntime(config: RuntimeConfig): { ok: true; value: Created
 }
 
 /**
- * A resumed session runs in its recorded project unless `--cwd` says otherwise; a new one in
- * `--cwd` or the current directory.
+ * Where the agent runs, and the session it resumes: a resumed session runs in its recorded
+ * project unless `--cwd` says otherwise; a new one (created by the caller once every setting
+ * checks out) in `--cwd` or the current directory.
  */
-function openOrCreateSession(
+function locateSession(
   config: RuntimeConfig,
-  start: { mode: string; model: string },
   sessionWarning: (message: string) => void,
-): { ok: true; session: SessionStore; cwd: string } | Failure {
+): { ok: true; resumed?: SessionStore; cwd: string } | CreateRuntimeFailure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
-    if (!cwd.ok) return cwd;
-    const session = createSession({ home: config.home, cwd: cwd.path, ...start });
-    return { ok: true, session, cwd: cwd.path };
+    if (!cwd.ok) return rejectedIf(config.cwd, "cwd", cwd);
+    return { ok: true, cwd: cwd.path };
   }
   const opened = openSession({
     home: config.home,
     idOrPath: config.session,
     onWarning: (w) => sessionWarning(`session: ${w.kind}: ${w.message}`),
   });
-  if (!opened.ok) return { ok: false, error: opened.error };
+  if (!opened.ok) {
+    const refused: Failure = { ok: false, error: opened.error };
+    return opened.error.code === "NOT_FOUND" ? { ...refused, rejected: "session" } : refused;
+  }
   const session = opened.store;
   const cwd = resolveCwd(config.cwd ?? session.header.cwd);
   if (!cwd.ok) {
     session.close();
-    return cwd;
+    return rejectedIf(config.cwd, "cwd", cwd);
   }
   // A kill mid-tool leaves a call without a result; answer it before anything is appended.
   // Then acknowledged steer/follow-up messages that never reached the model join the history.
@@ -174,7 +200,7 @@ function openOrCreateSession(
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
   }
-  return { ok: true, session, cwd: cwd.path };
+  return { ok: true, resumed: session, cwd: cwd.path };
 }
 
 function resolveCwd(dir: string): { ok: true; path: string } | Failure {
@@ -186,4 +212,9 @@ function resolveCwd(dir: string): { ok: true; path: string } | Failure {
   } catch {
     return fail("NOT_FOUND", `working directory ${dir} does not exist`);
   }
+}
+
+/** Marks `refused` as caused by `setting` when the config gave that value (not a default). */
+function rejectedIf(given: unknown, setting: RejectedSetting, refused: Failure): CreateRuntimeFailure {
+  return given === undefined ? refused : { ...refused, rejected: setting };
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
+import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
 import type { HeadlessPolicy } from "../agent/runtime.ts";
 import {
@@ -14,9 +14,10 @@ import {
 } from "../providers/discover-model.ts";
 import { loadModelsFile } from "../providers/models-file.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, HEADLESS_POLICIES, parseFlags, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, HEADLESS_POLICIES, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AGENT_HELP = `Usage: shard agent [options]
 
@@ -79,6 +80,16 @@ export function runtimeConfigFrom(
 }
 
 /**
+ * The usage-error message when a start-up failure lies in a value given on the command line
+ * (`--mode nope`, `--cwd /missing`, ...); undefined when it lies elsewhere.
+ */
+export function usageErrorOf(failure: CreateRuntimeFailure, flags: CommonFlags): string | undefined {
+  const setting = failure.rejected;
+  if (setting === undefined || flags[setting] === undefined) return undefined;
+  return `--${setting}: ${failure.error.message}`;
+}
+
+/**
  * With nothing naming a model and only an OpenAI-compatible base URL, ask that server which
  * models it has. With nothing configured at all, look for a local server on the usual ports
  * and point OPENAI_BASE_URL at it (a resumed session keeps its own model but still needs the
@@ -112,17 +123,18 @@ function hasCustomModels(config: RuntimeConfig): boolean {
 
 export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
+  let flags: CommonFlags;
   try {
     const { values } = parseFlags(argv, AGENT_FLAG_OPTIONS, false);
     if (values.help) {
       process.stdout.write(AGENT_HELP);
       return 0;
     }
+    flags = values;
     config = runtimeConfigFrom(values, process.env);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`shard agent: ${err.message}\n${AGENT_HELP}`);
-    return 2;
+    return reportUsageError("agent", err.message);
   }
   await discoverModelIfNeeded(config);
   const out = new BatchedWriter((s) => process.stdout.write(s));
@@ -131,14 +143,16 @@ export async function agentCommand(argv: string[]): Promise<number> {
     // Still speak the protocol: a client reading stdout sees a fatal error event.
     out.write(encodeJsonLine({ type: "error", ...created.error, fatal: true }));
     await out.flush();
-    process.stderr.write(`shard agent: ${created.error.code}: ${created.error.message}\n`);
+    const usage = usageErrorOf(created, flags);
+    if (usage !== undefined) return reportUsageError("agent", usage);
+    process.stderr.write(`shard agent: ${created.error.code}: ${terminalLine(created.error.message)}\n`);
     return 1;
   }
   const { runtime, warnings } = created.value;
   const connection = createStdioConnection(out);
   runtime.attach(connection);
   for (const warning of warnings) {
-    process.stderr.write(`shard agent: warning: ${warning.message}\n`);
+    process.stderr.write(`shard agent: warning: ${terminalLine(warning.message)}\n`);
     runtime.emit({ type: "error", ...warning, fatal: false });
   }
   // A signal ends the agent like stdin EOF does: abort work (killing a running bash group),

@@ -1,5 +1,6 @@
 /** Flag parsing shared by `shard agent` and `shard run`. Bad flags are exit code 2. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { terminalLine } from "../terminal/terminal-text.ts";
 
 export const AGENT_FLAG_OPTIONS = {
   cwd: { type: "string" },
@@ -14,7 +15,21 @@ export const AGENT_FLAG_OPTIONS = {
 
 export const HEADLESS_POLICIES = ["deny", "allow_if_rule_matches", "queue"] as const;
 
+/** Bad command-line input: printed as one line plus a pointer to the help, exit code 2. */
 export class UsageError extends Error {}
+
+export const USAGE_EXIT_CODE = 2;
+
+/**
+ * Prints a usage error as one line and where to read more — never the whole help, which
+ * would bury the one line that matters. `command` is "" for the top-level `shard`.
+ */
+export function reportUsageError(command: string, message: string): number {
+  const name = command === "" ? "shard" : `shard ${command}`;
+  const first = message.split("\n")[0] ?? message;
+  process.stderr.write(`${name}: ${terminalLine(first)}\nsee \`${name} --help\`\n`);
+  return USAGE_EXIT_CODE;
+}
 
 export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
   argv: string[],

@@ -4,6 +4,7 @@
  * its own module and is imported lazily so `--help` and `agent` start fast.
  */
 import pkg from "../../package.json" with { type: "json" };
+import { reportUsageError } from "./flags.ts";
 
 interface CommandEntry {
   summary: string;
@@ -48,6 +49,7 @@ Environment:
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === "help" && rest.length > 0) return main([...rest, "--help"]);
   if (first === undefined || first === "-h" || first === "--help" || first === "help") {
     process.stdout.write(HELP);
     return 0;
@@ -56,12 +58,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  const command = COMMANDS[first];
+  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (!command) {
-    process.stderr.write(
-      `shard: unknown command "${first}". Commands: ${Object.keys(COMMANDS).join(", ")}. See 'shard --help'.\n`,
-    );
-    return 2;
+    const what = first.startsWith("-") ? "option" : "command";
+    return reportUsageError("", `unknown ${what} "${first}". Commands: ${Object.keys(COMMANDS).join(", ")}`);
   }
   return command.run(rest);
 }

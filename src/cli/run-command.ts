@@ -1,27 +1,33 @@
 /**
- * `shard run "prompt"`: one-shot print mode for scripts. Streams the assistant text to
- * stdout and one line per tool call to stderr (or, with --json, every protocol event as
- * JSONL). Permission requests are answered by --allow / --yes, otherwise denied and reported.
+ * `shard run "prompt"`: one-shot print mode for scripts. Argument parsing and wiring only:
+ * the terminal text comes from src/terminal/run-renderer.ts (or, with --json, every protocol
+ * event is printed as JSONL). Permission requests are answered by --allow / --yes, otherwise
+ * denied and reported.
  */
 
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
-import type { Message } from "../types/shared.ts";
+import { RunRenderer } from "../terminal/run-renderer.ts";
+import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
-import { discoverModelIfNeeded, runtimeConfigFrom } from "./agent-command.ts";
+import { discoverModelIfNeeded, runtimeConfigFrom, usageErrorOf } from "./agent-command.ts";
+import { parseAllowList, unknownAllowed } from "./allow-list.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, parseFlags, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { readPrompt } from "./prompt-input.ts";
 
 export const RUN_HELP = `Usage: shard run [options] "prompt"
+       echo "prompt" | shard run [options]      (or: shard run [options] - )
 
 Runs one prompt to completion and exits. The answer streams to stdout; each tool call is
-summarized on stderr. Exit code 1 when the run failed, 2 for bad usage.
+summarized on stderr, and the session id is printed there at the end. Exit code 1 when the
+run failed, 2 for bad usage.
 
 Options:
   --json                 print every protocol event as JSONL on stdout instead
-  --allow TOOL[,TOOL]    answer permission requests for these tools with "allow"
-  --yes                  allow every permission request
+  --allow TOOL[,TOOL]    answer permission requests for these tools with "allow" (repeatable)
+  -y, --yes              allow every permission request
   (plus every option of 'shard agent': --cwd, --model, --mode, --session, --tools, ...)
 `;
 
@@ -32,90 +38,74 @@ const RUN_FLAGS = {
   yes: { type: "boolean", short: "y" },
 } as const;
 
-type Event = { type: string } & Record<string, unknown>;
-
 export async function runCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
   let prompt: string;
   let json = false;
   let yes = false;
-  const allowed = new Set<string>();
+  let allowed: Set<string>;
+  let flags: ReturnType<typeof parseFlags<typeof RUN_FLAGS>>["values"];
   try {
     const { values, positionals } = parseFlags(argv, RUN_FLAGS, true);
     if (values.help) {
       process.stdout.write(RUN_HELP);
       return 0;
     }
-    prompt = positionals.join(" ").trim();
-    if (prompt === "") throw new UsageError("a prompt is required");
+    flags = values;
     json = values.json === true;
     yes = values.yes === true;
-    for (const list of values.allow ?? [])
-      for (const t of list.split(",")) if (t.trim()) allowed.add(t.trim());
+    allowed = parseAllowList(values.allow ?? []);
     config = runtimeConfigFrom(values, process.env);
+    prompt = await readPrompt(positionals, {
+      stdinIsTty: process.stdin.isTTY === true,
+      stdin: () => Bun.stdin.stream(),
+    });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`shard run: ${err.message}\n${RUN_HELP}`);
-    return 2;
+    return reportUsageError("run", err.message);
   }
 
   await discoverModelIfNeeded(config);
   const created = createRuntime(config);
   if (!created.ok) {
-    process.stderr.write(`shard run: ${created.error.code}: ${created.error.message}\n`);
+    const usage = usageErrorOf(created, flags);
+    if (usage !== undefined) return reportUsageError("run", usage);
+    process.stderr.write(`shard run: ${created.error.code}: ${terminalLine(created.error.message)}\n`);
     return 1;
   }
   const { runtime, warnings } = created.value;
-  for (const w of warnings) process.stderr.write(`shard run: warning: ${w.message}\n`);
+  // Checked against the tools this run really has (after --tools), so no list is kept twice.
+  const unknownTools = unknownAllowed(allowed, [...runtime.tools.keys()]);
+  if (unknownTools !== undefined) {
+    await runtime.close();
+    return reportUsageError("run", unknownTools);
+  }
+  for (const w of warnings) process.stderr.write(`shard run: warning: ${terminalLine(w.message)}\n`);
 
   const out = new BatchedWriter((s) => process.stdout.write(s));
+  const renderer = new RunRenderer({
+    answer: (text) => out.write(text),
+    status: (line) => process.stderr.write(line),
+    // Raw bytes for a pipe or file (scripts get exactly what the model wrote); escaped for a terminal.
+    escapeAnswer: process.stdout.isTTY === true,
+  });
   let failed = false;
-  let endedWithText = true;
   let finish!: () => void;
   const finished = new Promise<void>((r) => {
     finish = r;
   });
-  const pendingTools = new Map<string, string>();
 
   const connection: Connection = {
     id: "run",
     role: "interactive",
-    send(message) {
-      const event = message as Event;
+    send(event) {
       if (json) out.write(encodeJsonLine(event));
+      else renderer.handle(event);
       switch (event.type) {
-        case "message_delta":
-          if (!json && event.kind === "text" && typeof event.text_delta === "string") {
-            out.write(event.text_delta);
-            endedWithText = event.text_delta.endsWith("\n");
-          }
-          break;
-        case "message_complete":
-          // A call denied or cut off before it ran gets no tool_call event; label it from the message.
-          for (const block of (event.message as Message).content) {
-            if (block.type === "tool_call")
-              pendingTools.set(block.id, `${block.name} ${summarizeArgs(block.args)}`);
-          }
-          break;
-        case "tool_call":
-          pendingTools.set(event.tool_call_id as string, `${event.name} ${summarizeArgs(event.args)}`);
-          break;
-        case "tool_result":
-          if (!json) {
-            const label = pendingTools.get(event.tool_call_id as string) ?? String(event.tool_call_id);
-            const exit = event.exit_code === undefined ? "" : ` exit ${event.exit_code}`;
-            const ms = event.duration_ms === undefined ? "" : ` ${event.duration_ms}ms`;
-            const mark = event.is_error ? "✗" : "✓";
-            const why = event.is_error ? ` — ${errorText(event.content)}` : "";
-            process.stderr.write(`${mark} ${label}${exit}${ms}${why}\n`);
-          }
-          break;
         case "permission_request": {
-          const tool = event.tool_name as string;
+          const tool = event.tool_name;
           const allow = yes || allowed.has(tool);
-          if (!allow) {
-            process.stderr.write(`denied: ${event.prompt} (use --allow ${tool} or --yes to allow)\n`);
-          }
+          if (!allow && !json) renderer.denied(event, `use --allow ${tool} or --yes to allow`);
           queueMicrotask(() =>
             handleInbound(runtime, connection, {
               type: "permission_response",
@@ -135,19 +125,12 @@ export async function runCommand(argv: string[]): Promise<number> {
             }),
           );
           break;
-        case "status":
-          // Progress the user would otherwise wait through in silence, e.g. "retrying in 2 s, …".
-          if (!json && typeof event.detail === "string") process.stderr.write(`${event.detail}\n`);
-          break;
         case "error":
           failed = true;
-          if (!json) process.stderr.write(`error: ${event.code}: ${event.message}\n`);
           break;
         case "response":
-          if (event.success === false) {
+          if (!event.success) {
             failed = true;
-            const err = event.error as { code: string; message: string };
-            process.stderr.write(`error: ${err.code}: ${err.message}\n`);
             finish();
           }
           break;
@@ -178,25 +161,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
-  if (!json && !endedWithText) out.write("\n");
+  if (!json) renderer.end();
   await out.flush();
-  if (!json) process.stderr.write(`session: ${runtime.session.sessionId}\n`);
+  // Also with --json: stdout is the event stream, and the id is what --session resumes.
+  process.stderr.write(`session: ${runtime.session.sessionId}\n`);
   if (interrupted) return 130;
   return failed ? 1 : 0;
-}
-
-function summarizeArgs(args: unknown): string {
-  if (!args || typeof args !== "object") return "";
-  const a = args as Record<string, unknown>;
-  const main = a.command ?? a.path ?? a.pattern ?? a.question;
-  const text = typeof main === "string" ? main : JSON.stringify(a);
-  const oneLine = text.replace(/\s+/g, " ");
-  return oneLine.length > 100 ? `${oneLine.slice(0, 97)}...` : oneLine;
-}
-
-function errorText(content: unknown): string {
-  const c = content as { kind?: string; message?: string; text?: string };
-  const text = c?.message ?? c?.text ?? "";
-  const first = text.split("\n")[0] ?? "";
-  return first.length > 160 ? `${first.slice(0, 157)}...` : first;
 }

@@ -4,9 +4,9 @@
  */
 import { relative } from "node:path";
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
+import { escapeForDisplay, summaryLine } from "../support/display-text.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
 import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
-import { escapeForDisplay, summaryLine } from "./display-text.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
 export const CHOICE_ALLOW_ONCE = "allow_once";

@@ -6,17 +6,8 @@
  * written by a newer Shard with an additive field still opens.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { ForkProvenanceSchema } from "./session-first.ts";
 import { MessageSchema } from "./shared.ts";
-
-export const ForkProvenanceSchema = Type.Object(
-  {
-    fork_id: Type.String({ minLength: 1 }),
-    source_session_id: Type.String({ minLength: 1 }),
-    source_entry_id: Type.String({ minLength: 1 }),
-  },
-  { $id: "ForkProvenance" },
-);
-export type ForkProvenance = Static<typeof ForkProvenanceSchema>;
 
 export const SessionHeaderSchema = Type.Object(
   {

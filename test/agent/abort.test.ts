@@ -46,7 +46,7 @@ async function startSleeper(agent: AgentProcess, from: number): Promise<number> 
 describe("abort", () => {
   test("during a held-open stream: success, turn_end, idle, partial message reconciled", async () => {
     const agent = await spawn();
-    llm().enqueue({ steps: [{ text: "Partial answer", chunks: 2 }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Partial answer", chunks: 2 }, { hold: "until-abort" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "write a long essay" });
     await agent.waitFor((e) => e.type === "message_delta" && e.kind === "text", from);
@@ -153,7 +153,7 @@ describe("stdin EOF", () => {
 
   test("mid-stream: exit code 0", async () => {
     const agent = await spawn();
-    llm().enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Streaming" }, { hold: "until-eof" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "long answer" });
     await agent.waitType("message_delta", from);

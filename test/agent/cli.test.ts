@@ -7,6 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { collect, type Ran, shard, spawnShard } from "../cli/support/shard-cli.ts";
 import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { assistantMessages, blockText, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
@@ -14,38 +15,6 @@ import { useAgentHarness } from "./support/harness.ts";
 setDefaultTimeout(60_000);
 
 const { llm, start } = useAgentHarness();
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts a command as a user would: fresh HOME and SHARD_HOME, only PATH from this process. */
-function spawnShard(command: string[], env: Record<string, string> = {}) {
-  const home = tempDir("home");
-  return Bun.spawn(command, {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
-  });
-}
-
-async function collect(proc: ReturnType<typeof spawnShard>): Promise<Ran> {
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 45_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
-
-function shard(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return collect(spawnShard([process.execPath, SHARD_MAIN, ...args], env));
-}
 
 /** The environment of a user with only OPENAI_BASE_URL pointing at a compatible server. */
 function openAiEnv(extraEnv: Record<string, string> = {}): Record<string, string> {
@@ -97,9 +66,9 @@ describe("shard agent", () => {
     expect(res.stderr).toContain("--bogus");
   });
 
-  test("an unknown model is a fatal error event on stdout and exit 1", async () => {
+  test("an unknown --model is a usage error (exit 2) and still a fatal error event on stdout", async () => {
     const res = await shard(["agent", "--model", "nope/x", "--cwd", tempDir("cwd")]);
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(2);
     const events = jsonLines(res.stdout);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "error", code: "NOT_FOUND", fatal: true });
@@ -185,6 +154,22 @@ describe("shard run", () => {
     expect(res.stdout).not.toContain("session:");
   });
 
+  test("--json prints the session id on stderr, and --session resumes it", async () => {
+    const cwd = tempDir("cwd");
+    llm().enqueue({ steps: [{ text: "First." }] }, { steps: [{ text: "Second." }] });
+    const home = tempDir("home");
+    const first = await run(["--json", "remember the word kumquat"], cwd, { SHARD_HOME: home });
+    expect(first.code).toBe(0);
+    const id = /^session: (\S+)$/m.exec(first.stderr)?.[1];
+    expect(id).toMatch(/^ses_/);
+    expect(jsonLines(first.stdout).find((e) => e.type === "sync")?.session_id).toBe(id);
+    const base = llm().requests.length;
+    const second = await run(["--json", "--session", id!, "which word?"], cwd, { SHARD_HOME: home });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`session: ${id}`);
+    expect(JSON.stringify(llm().requests[base]?.body.messages)).toContain("kumquat");
+  });
+
   test("a mutating tool call is denied without --allow and reported on stderr", async () => {
     const cwd = tempDir("cwd");
     llm().enqueue(
@@ -241,6 +226,8 @@ describe("shard run", () => {
     expect(llm().requests.length - base).toBe(2);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain("PROVIDER_ERROR");
+    // The retry is shown while it happens, from the runtime's status detail.
+    expect(res.stderr.split("\n").filter((l) => /^retrying in .*attempt/.test(l))).toHaveLength(1);
   });
 });
 

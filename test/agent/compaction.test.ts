@@ -127,8 +127,11 @@ describe("automatic compaction", () => {
     expect(lastMessage).toBeLessThan(turnEnd);
     expect(events[compaction - 1]).toMatchObject({ type: "status", status: "compacting" });
     expect(events[compaction + 1]).toMatchObject({ type: "status", status: "streaming" });
-    // Only one compaction: after it the usage is small again, so the between-turns tier stays quiet.
-    await Bun.sleep(200);
+    // Only one compaction: after it the usage is small again, so the between-turns tier stays quiet
+    // (it would have begun, with `status compacting`, as the turn went idle: before the barrier).
+    const idle = events.findIndex((m, i) => i > turnEnd && m.type === "status" && m.status === "idle");
+    await agent.barrier();
+    expect(agent.events.slice(from + idle + 1).filter((m) => m.type === "status")).toEqual([]);
     expect(agent.events.slice(from).filter((m) => m.type === "compaction")).toHaveLength(1);
 
     // The second provider call of the turn already sees the summary, and the tool exchange intact.

@@ -98,6 +98,7 @@ describe("--tools", () => {
     const fatal = await agent.waitType("error");
     expect(fatal).toMatchObject({ code: "INVALID_REQUEST", fatal: true });
     expect(fatal.message).toContain("teleport");
-    expect(await agent.exited).toBe(1);
+    // A tool list on the command line that names no tool is bad usage (docs/runtime.md).
+    expect(await agent.exited).toBe(2);
   });
 });

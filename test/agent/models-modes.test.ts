@@ -148,7 +148,7 @@ describe("models", () => {
       {
         steps: [
           { text: "Old model speaking", chunks: 2 },
-          { delay_ms: 1500 },
+          { hold: "set-model-mid-stream" },
           { text: " still.", chunks: 1 },
           { tool_call: { name: "ls", args: { path: "." } } },
         ],
@@ -161,6 +161,7 @@ describe("models", () => {
     const set = await command(agent, { type: "set_model", model: "mock/other" });
     expect(set.res.data.effective).toBe("next_provider_call");
     expect(set.events.some((e) => e.type === "model_changed")).toBe(true);
+    llm().release("set-model-mid-stream");
 
     await agent.waitType("turn_end", from);
     const events = agent.events.slice(from);
@@ -180,7 +181,11 @@ describe("models", () => {
     const base = llm().requests.length;
     llm().enqueue(
       {
-        steps: [{ text: "Listing." }, { delay_ms: 1000 }, { tool_call: { name: "ls", args: { path: "." } } }],
+        steps: [
+          { text: "Listing." },
+          { hold: "cross-provider" },
+          { tool_call: { name: "ls", args: { path: "." } } },
+        ],
       },
       { steps: [{ text: "Claude continues." }] },
     );
@@ -188,6 +193,7 @@ describe("models", () => {
     await agent.request({ type: "prompt", message: "cross provider" });
     await agent.waitType("message_delta", from);
     await agent.request({ type: "set_model", model: "mockant/claude" });
+    llm().release("cross-provider");
     await agent.waitType("turn_end", from);
     expect(agent.events.slice(from).some((e) => e.type === "error")).toBe(false);
     expect(llm().requests[base]?.path).toBe("/v1/chat/completions");

@@ -36,8 +36,6 @@ function followUpBody(requestsBefore: number): string {
   return JSON.stringify(req?.body);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function lastStatus(agent: AgentProcess): string | undefined {
   return agent.events.findLast((m) => m.type === "status")?.status;
 }
@@ -72,7 +70,7 @@ describe("permission requests", () => {
       choice_id: "allow_everything_forever",
     });
     expect(bogus.success).toBe(true);
-    await sleep(250);
+    await agent.barrier();
     expect(agent.typesSince(from)).not.toContain("permission_resolved");
     expect(lastStatus(agent)).toBe("waiting_for_permission");
 
@@ -98,7 +96,7 @@ describe("permission requests", () => {
       decision: "deny",
     });
     expect(late.success).toBe(true);
-    await sleep(250);
+    await agent.barrier();
     expect(agent.events.slice(from).filter((m) => m.type === "permission_resolved")).toHaveLength(1);
   });
 
@@ -434,7 +432,9 @@ describe("headless policy (in-process runtime, observer client)", () => {
       await handleInbound(runtime, observer, { type: "prompt", id: "p1", message: "go" });
       const req = await observer.waitType("permission_request");
       await observer.waitFor((m) => m.type === "status" && m.status === "waiting_for_permission");
-      await sleep(250);
+      // Barrier: a later command's response; nothing resolved the request before it.
+      await handleInbound(runtime, observer, { type: "list_modes", id: "barrier-1" });
+      await observer.waitFor((m) => m.type === "response" && m.id === "barrier-1");
       expect(observer.events.map((m) => m.type)).not.toContain("permission_resolved");
       expect(runtime.state.status).toBe("waiting_for_permission");
 

@@ -133,7 +133,7 @@ describe("every signal that ends the agent kills the bash group first", () => {
 
 describe("the turn ends for the client before the agent exits", () => {
   async function midStream(agent: AgentProcess): Promise<number> {
-    llm().enqueue({ steps: [{ text: "Streaming" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "Streaming" }, { hold: "until-the-agent-stops" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "long answer" });
     await agent.waitType("message_delta", from);

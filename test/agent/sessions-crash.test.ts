@@ -6,7 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { appendFileSync } from "node:fs";
 import { type AgentProcess, type Msg, mockHome, tempDir, writeFiles } from "./support/agent-process.ts";
-import { activeSession, answerNextPermission, sessionFile } from "./support/events.ts";
+import { activeSession, answerNextPermission, openGate, sessionFile, waitForGate } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -54,7 +54,7 @@ describe("kill -9 mid-turn, then resume", () => {
     const agent = start({ home, cwd });
     llm().enqueue(
       { steps: [{ tool_call: { id: "call_ls", name: "ls", args: {} } }] },
-      { steps: [{ text: "partial answer" }, { delay_ms: 30_000 }] },
+      { steps: [{ text: "partial answer" }, { hold: "until-kill" }] },
     );
     const from = agent.events.length;
     const res = await agent.request({ type: "prompt", message: "look around" });
@@ -89,7 +89,7 @@ describe("kill -9 mid-turn, then resume", () => {
     const cwd = tempDir("cwd");
     const agent = start({ home, cwd });
     llm().enqueue({
-      steps: [{ tool_call: { id: "call_sleep", name: "bash", args: { command: "sleep 3" } } }],
+      steps: [{ tool_call: { id: "call_sleep", name: "bash", args: { command: waitForGate("never") } } }],
     });
     const from = agent.events.length;
     expect((await agent.request({ type: "prompt", message: "wait a bit" })).success).toBe(true);
@@ -98,6 +98,7 @@ describe("kill -9 mid-turn, then resume", () => {
     await agent.waitType("tool_call", from);
     const acked = acknowledged(agent, from);
     await agent.kill9();
+    openGate(cwd, "never"); // the orphaned bash loop ends by itself
 
     const resumed = start({ home, cwd, args: ["--session", sessionId] });
     const sync = await resumed.waitType("sync");
@@ -149,7 +150,7 @@ describe("queued steer and follow-up messages survive a crash", () => {
     const home = mockHome(llm().url);
     const cwd = tempDir("cwd");
     const agent = start({ home, cwd });
-    llm().enqueue({ steps: [{ text }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text }, { hold: "held-turn" }] });
     const from = agent.events.length;
     await agent.request({ type: "prompt", message: "start" });
     const sessionId = await activeSession(agent);

@@ -29,13 +29,6 @@ async function say(agent: AgentProcess, prompt: string, reply: string): Promise<
   return agent.prompt(prompt);
 }
 
-/** Waits for the process to end and the stdout reader to deliver what it wrote. */
-async function exitOf(agent: AgentProcess): Promise<number> {
-  const code = await agent.exited;
-  await Bun.sleep(50);
-  return code;
-}
-
 describe("resume", () => {
   test("a new agent with --session restores history, mode, model and reasoning level", async () => {
     const home = mockHome(llm().url);
@@ -129,7 +122,7 @@ describe("resume", () => {
     lines[2] = `${lines[2]?.slice(0, 20)}#garbage`;
     writeFileSync(path, lines.join("\n"));
     const corrupt = start({ home, cwd, args: ["--session", id] });
-    expect(await exitOf(corrupt)).not.toBe(0);
+    expect(await corrupt.exit()).not.toBe(0);
     const fatal = corrupt.events.find((m) => m.type === "error");
     expect(fatal).toMatchObject({ code: "SESSION_CORRUPT", fatal: true });
     expect(fatal?.message).toContain("line 3");
@@ -155,7 +148,7 @@ describe("single writer", () => {
     const id = await activeSession(first);
 
     const refused = start({ home, cwd, args: ["--session", id] });
-    expect(await exitOf(refused)).not.toBe(0);
+    expect(await refused.exit()).not.toBe(0);
     const error = refused.events.find((m) => m.type === "error");
     expect(error).toMatchObject({ code: "CONFLICT", fatal: true });
     expect(error?.message).toContain(`pid ${first.proc.pid}`);
@@ -285,7 +278,7 @@ describe("session_op compact", () => {
     const agent = start({ home: mockHome(llm().url), cwd: tempDir("cwd") });
     await say(agent, "q", "a");
     const entryId = entriesOf(sessionFile(agent.home, await activeSession(agent)))[0]?.id;
-    llm().enqueue({ steps: [{ text: "thinking..." }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "thinking..." }, { hold: "in-flight" }] });
     const from = agent.events.length;
     expect((await agent.request({ type: "prompt", message: "long one" })).success).toBe(true);
     await agent.waitType("message_delta", from);

@@ -5,7 +5,13 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Msg } from "./support/agent-process.ts";
-import { answerNextPermission, assistantMessages, blockText } from "./support/events.ts";
+import {
+  answerNextPermission,
+  assistantMessages,
+  blockText,
+  openGate,
+  waitForGate,
+} from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -33,7 +39,7 @@ describe("steer", () => {
       {
         steps: [
           { text: "Sleeping." },
-          { tool_call: { name: "bash", args: { command: "sleep 2; echo slept" } } },
+          { tool_call: { name: "bash", args: { command: `${waitForGate("steer")}; echo slept` } } },
         ],
       },
       { steps: [{ text: "Noted the steer." }] },
@@ -59,6 +65,7 @@ describe("steer", () => {
     const steerAt = agent.events.indexOf(steer);
     // The steer was accepted while the bash call was still running.
     expect(agent.events.slice(from, steerAt).some((e) => e.type === "tool_result")).toBe(false);
+    openGate(agent.cwd, "steer");
 
     await agent.waitTurnEnd(from);
     expect(llm().requests.length - base).toBe(2);
@@ -100,7 +107,11 @@ describe("steer", () => {
     const base = llm().requests.length;
     llm().enqueue(
       {
-        steps: [{ text: "Looking." }, { delay_ms: 1500 }, { tool_call: { name: "ls", args: { path: "." } } }],
+        steps: [
+          { text: "Looking." },
+          { hold: "steer-shorthand" },
+          { tool_call: { name: "ls", args: { path: "." } } },
+        ],
       },
       { steps: [{ text: "Listed." }] },
     );
@@ -110,6 +121,7 @@ describe("steer", () => {
     const res = await agent.request({ type: "steer", message: "SHORTHAND steer text" });
     expect(res.success).toBe(true);
     expect(res.command).toBe("steer");
+    llm().release("steer-shorthand");
     await agent.waitType("turn_end", from);
     expect(llm().requests.length - base).toBe(2);
     expect(indexOfText(chatHistory(base), "SHORTHAND")).toBe(-1);
@@ -125,7 +137,7 @@ describe("follow-up", () => {
     const agent = await spawn();
     const base = llm().requests.length;
     llm().enqueue(
-      { steps: [{ tool_call: { name: "bash", args: { command: "sleep 1; echo first" } } }] },
+      { steps: [{ tool_call: { name: "bash", args: { command: `${waitForGate("first")}; echo first` } } }] },
       { steps: [{ text: "First turn done." }] },
       { steps: [{ text: "Follow-up answered." }] },
     );
@@ -139,6 +151,7 @@ describe("follow-up", () => {
       streaming_behavior: "follow_up",
     });
     expect(res.success).toBe(true);
+    openGate(agent.cwd, "first");
 
     const firstEnd = await agent.waitType("turn_end", from);
     const endAt = agent.events.indexOf(firstEnd);
@@ -203,7 +216,12 @@ describe("live tool output", () => {
       {
         steps: [
           {
-            tool_call: { name: "bash", args: { command: "for i in 1 2 3; do echo line$i; sleep 0.3; done" } },
+            tool_call: {
+              name: "bash",
+              args: {
+                command: `echo line1; ${waitForGate("2")}; echo line2; ${waitForGate("3")}; echo line3`,
+              },
+            },
           },
         ],
       },
@@ -216,7 +234,10 @@ describe("live tool output", () => {
     const first = await agent.waitType("tool_output", from);
     const resultSoFar = agent.events.slice(from).find((e) => e.type === "tool_result");
     expect(resultSoFar).toBeUndefined();
-    expect(first.text_delta).toContain("line1");
+    expect(first.text_delta).toBe("line1\n");
+    openGate(agent.cwd, "2");
+    await agent.waitFor((e) => e.type === "tool_output" && e.text_delta.includes("line2"), from);
+    openGate(agent.cwd, "3");
     const events = await agent.waitTurnEnd(from);
     const call = events.findIndex((e) => e.type === "tool_call");
     const result = events.findIndex((e) => e.type === "tool_result");

@@ -7,7 +7,6 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockHome } from "./support/agent-process.ts";
-import { until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
@@ -68,19 +67,18 @@ describe("a manual compaction with the model summarizer", () => {
 
   test("does not hold up later commands, and abort cancels it without writing a compaction", async () => {
     const agent = await agentWithHistory();
-    // The summarizer's model call never finishes by itself.
-    const before = llm().requests.length;
-    llm().enqueue({ steps: [{ text: "partial summary" }, { delay_ms: 600_000 }] });
+    // The summarizer's model call is held open: it never finishes by itself.
+    llm().enqueue({ steps: [{ text: "partial summary" }, { hold: "summarizer" }] });
     const from = agent.events.length;
     agent.send({ type: "session_op", id: "compact", op: "compact", args: { keep_recent_tokens: 1 } });
-    await until(() => (llm().requests.length > before ? true : undefined));
+    await llm().waitForHold("summarizer");
     // Answered while the compaction runs.
     const modes = await agent.request({ type: "list_modes" });
     expect(modes.success).toBe(true);
     expect(agent.events.find((e) => e.type === "response" && e.id === "compact")).toBeUndefined();
     const aborted = await agent.request({ type: "abort" });
     expect(aborted.success).toBe(true);
-    const compact = await until(() => agent.events.find((e) => e.type === "response" && e.id === "compact"));
+    const compact = await agent.waitFor((e) => e.type === "response" && e.id === "compact", from);
     expect(compact.success).toBe(false);
     expect(compact.error).toEqual({ code: "CONFLICT", message: "compaction aborted: nothing was written" });
     await agent.waitStatus("idle", from);

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { PermissionAsk } from "../../src/contracts/permission-gate.ts";
 import type { AnyTool } from "../../src/contracts/tool.ts";
-import { escapeForDisplay, summaryLine } from "../../src/permissions/display-text.ts";
 import { createPermissionGate } from "../../src/permissions/gate.ts";
+import { escapeForDisplay, summaryLine } from "../../src/support/display-text.ts";
 import { bashTool, check, recordingAsker, tempDir, writeTool } from "./fixtures.ts";
 
 const root = tempDir("prompt");

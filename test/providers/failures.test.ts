@@ -59,8 +59,8 @@ for (const api of APIS) {
     });
 
     test("abort during a stream ends it promptly with an aborted error", async () => {
-      // The server would stall for a minute; only the abort can end this before the test timeout.
-      server().enqueue({ steps: [{ text: "first" }, { delay_ms: 60_000 }, { text: "never" }] });
+      // The server holds the stream open; only the abort can end it before the hold times out.
+      server().enqueue({ steps: [{ text: "first" }, { hold: "never-released" }, { text: "never" }] });
       const controller = new AbortController();
       const events: ProviderEvent[] = [];
       for await (const e of mockProvider(server(), api).stream(request({ signal: controller.signal }))) {

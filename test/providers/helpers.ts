@@ -12,7 +12,11 @@ import type { MockLlmServer } from "../support/mock-llm/types.ts";
 
 export const APIS: ProviderApi[] = ["anthropic-messages", "openai-completions", "openai-responses"];
 
-export function mockSpec(server: MockLlmServer, api: ProviderApi, extra: Partial<ModelSpec> = {}): ModelSpec {
+export function mockSpec(
+  server: Pick<MockLlmServer, "url">,
+  api: ProviderApi,
+  extra: Partial<ModelSpec> = {},
+): ModelSpec {
   return {
     id: `mock/${api}-model`,
     provider: "mock",
@@ -30,7 +34,7 @@ export function mockSpec(server: MockLlmServer, api: ProviderApi, extra: Partial
 }
 
 export function mockProvider(
-  server: MockLlmServer,
+  server: Pick<MockLlmServer, "url">,
   api: ProviderApi,
   options: { maxAttempts?: number; retryBaseMs?: number; spec?: Partial<ModelSpec> } = {},
 ): Provider {

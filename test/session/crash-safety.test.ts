@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createSession } from "../../src/session/create-session.ts";
 import { openSession } from "../../src/session/open-session.ts";
 import type { SessionWarning } from "../../src/session/session-warning.ts";
@@ -17,6 +18,19 @@ function sessionWith(count: number): { id: string; path: string } {
   return { id: store.sessionId, path: store.path };
 }
 
+/** Polls `done` with this thread blocked (no I/O is serviced meanwhile), at most `limitMs`. */
+function blockUntil(done: () => boolean, limitMs: number): void {
+  const deadline = Date.now() + limitMs;
+  while (!done() && Date.now() < deadline) Bun.sleepSync(5);
+}
+
+/** Whether a child still runs; `ps` sees an unreaped dead child as a zombie (state Z). */
+function isRunning(pid: number): boolean {
+  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)]);
+  const state = new TextDecoder().decode(ps.stdout).trim();
+  return state !== "" && !state.startsWith("Z");
+}
+
 function replaceLine(path: string, lineNo: number, text: string): void {
   const lines = readFileSync(path, "utf8").split("\n");
   lines[lineNo - 1] = text;
@@ -24,13 +38,19 @@ function replaceLine(path: string, lineNo: number, text: string): void {
 }
 
 describe("crash safety", () => {
-  test("kill -9 mid-append: every acknowledged entry survives and the session opens", async () => {
-    const child = spawnFixture("append-loop.ts", [home, "/tmp/p"]);
-    const out = lineReader(child.stdout);
+  test("kill -9 mid-append while the reader lags: every acknowledged entry survives and the session opens", async () => {
+    const fullNotice = join(home, "stdout-was-full");
+    const child = spawnFixture("append-loop.ts", [home, "/tmp/p", fullNotice]);
+    const out = lineReader(child.stdout, { name: "append-loop.ts", stderr: child.stderr });
+    // Fall behind on purpose: this thread blocks, so nothing drains the pipe, until the child
+    // reports that it met a full pipe (or it is gone: a writer that dies of EAGAIN never reports).
+    blockUntil(() => existsSync(fullNotice) || !isRunning(child.pid), 20_000);
     const first = await out.until((l) => l.startsWith("session "));
     const sessionId = first.slice("session ".length);
-    // Let it run hot for a while, then kill it without warning mid-loop.
-    await out.until(() => out.lines.length > 400);
+    // It carried on past the full pipe: 400 more appends, then it dies without warning mid-loop.
+    const outBeforeFull = existsSync(fullNotice) ? Number(readFileSync(fullNotice, "utf8")) : 0;
+    await out.until(() => out.lines.length > outBeforeFull + 400, "400 more ids after the pipe was full");
+    expect(existsSync(fullNotice)).toBe(true);
     child.kill(9);
     await child.exited;
     await out.done;
@@ -51,7 +71,7 @@ describe("crash safety", () => {
     const again = openSession({ home, idOrPath: sessionId });
     expect(again.ok).toBe(true);
     if (again.ok) again.store.close();
-  }, 60_000);
+  });
 
   test("torn tail without newline is truncated, reported, and appends continue", () => {
     const { id, path } = sessionWith(3);

@@ -55,38 +55,79 @@ export function spawnFixture(name: string, args: string[]) {
   });
 }
 
-/** Reads LF-terminated lines from a stream, resolving `until` when a predicate matches. */
-export function lineReader(stream: ReadableStream<Uint8Array>) {
+export interface LineReaderSource {
+  /** Names the stream in errors, e.g. the fixture's file name. */
+  name?: string;
+  /** The process's stderr: its tail goes into errors (a crashed fixture says why there). */
+  stderr?: ReadableStream<Uint8Array>;
+}
+
+/**
+ * Reads LF-terminated lines from a stream. `until` resolves with the first line (already read or
+ * still to come) that matches, and rejects, naming what it waited for, once the stream has ended
+ * without one: a child that died early fails the test at once instead of at its timeout.
+ */
+export function lineReader(stream: ReadableStream<Uint8Array>, source: LineReaderSource = {}) {
   const lines: string[] = [];
-  type Waiter = { pred: (line: string) => boolean; resolve: (line: string) => void };
-  const waiting: { current: Waiter | null } = { current: null };
-  let pending = "";
+  type Waiter = {
+    pred: (line: string) => boolean;
+    what: string;
+    resolve: (line: string) => void;
+    reject: (err: Error) => void;
+  };
+  let waiters: Waiter[] = [];
+  let ended = false;
+  let stderr = "";
+  const stderrDone = (async () => {
+    if (!source.stderr) return;
+    const decoder = new TextDecoder();
+    for await (const chunk of source.stderr) stderr += decoder.decode(chunk, { stream: true });
+  })();
+  const endedError = (what: string): Error => {
+    const last = lines.length > 0 ? `; last: ${JSON.stringify(lines.at(-1)?.slice(0, 200))}` : "";
+    const err = stderr.trim() ? `\nstderr: ${stderr.trim().slice(-2000)}` : "";
+    return new Error(
+      `${source.name ?? "stream"}: output ended before a line matching ${what} (${lines.length} lines read${last})${err}`,
+    );
+  };
+  const push = (line: string) => {
+    lines.push(line);
+    waiters = waiters.filter((w) => {
+      if (!w.pred(line)) return true;
+      w.resolve(line);
+      return false;
+    });
+  };
   const done = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      pending += decoder.decode(chunk, { stream: true });
-      let nl = pending.indexOf("\n");
-      while (nl >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        lines.push(line);
-        const w = waiting.current;
-        if (w?.pred(line)) {
-          waiting.current = null;
-          w.resolve(line);
+    let pending = "";
+    try {
+      for await (const chunk of stream) {
+        pending += decoder.decode(chunk, { stream: true });
+        let nl = pending.indexOf("\n");
+        while (nl >= 0) {
+          push(pending.slice(0, nl));
+          pending = pending.slice(nl + 1);
+          nl = pending.indexOf("\n");
         }
-        nl = pending.indexOf("\n");
       }
+    } finally {
+      ended = true;
+      // The process closes both streams as it exits: read all of stderr, so the error says why.
+      await stderrDone;
+      for (const w of waiters.splice(0)) w.reject(endedError(w.what));
     }
   })();
   return {
     lines,
     done,
-    until(pred: (line: string) => boolean): Promise<string> {
+    /** `what` describes the awaited line in the error; by default the predicate's source. */
+    until(pred: (line: string) => boolean, what: string = pred.toString()): Promise<string> {
       const hit = lines.find(pred);
       if (hit !== undefined) return Promise.resolve(hit);
-      return new Promise((resolve) => {
-        waiting.current = { pred, resolve };
+      if (ended) return Promise.reject(endedError(what));
+      return new Promise((resolve, reject) => {
+        waiters.push({ pred, what, resolve, reject });
       });
     },
   };

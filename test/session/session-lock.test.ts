@@ -37,7 +37,7 @@ describe("one writer per session", () => {
   test("a writer in another process is named in the CONFLICT; closing releases the lock", async () => {
     const { id, lock } = newSession();
     const child = spawnFixture("hold-session.ts", [home, id, "close"]);
-    const out = lineReader(child.stdout);
+    const out = lineReader(child.stdout, { name: "hold-session.ts", stderr: child.stderr });
     const line = await out.until((l) => l.startsWith("locked ") || l.startsWith("error "));
     expect(line).toBe(`locked ${child.pid}`);
 
@@ -60,7 +60,7 @@ describe("one writer per session", () => {
   test("the lock is removed when the holder exits without closing", async () => {
     const { id, lock } = newSession();
     const child = spawnFixture("hold-session.ts", [home, id, "exit"]);
-    const out = lineReader(child.stdout);
+    const out = lineReader(child.stdout, { name: "hold-session.ts", stderr: child.stderr });
     await out.until((l) => l.startsWith("locked "));
     expect(existsSync(lock)).toBe(true);
     child.stdin.end();

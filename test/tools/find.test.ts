@@ -3,7 +3,7 @@ import type { ToolResult } from "../../src/contracts/tool.ts";
 import { createFindTool, type FindArgs } from "../../src/tools/find.ts";
 import type { SearchBackendChoice } from "../../src/tools/search/backend.ts";
 import { resultText, toolContext } from "./helpers.ts";
-import { describeEachBackend, skipRg, useSearchTree } from "./search-tree.ts";
+import { describeEachBackend, RG_SKIPPED, skipRg, useSearchTree } from "./search-tree.ts";
 
 const root = useSearchTree();
 
@@ -69,7 +69,7 @@ describeEachBackend("find", (backend) => {
   });
 });
 
-describe.skipIf(skipRg)("find backends agree", () => {
+describe.skipIf(skipRg)(`find backends agree${RG_SKIPPED}`, () => {
   const queries: FindArgs[] = [
     { pattern: "*" },
     { pattern: "*.txt" },

@@ -5,7 +5,7 @@ import type { ToolResult } from "../../src/contracts/tool.ts";
 import { createGrepTool, type GrepArgs } from "../../src/tools/grep.ts";
 import type { SearchBackendChoice } from "../../src/tools/search/backend.ts";
 import { makeTempDir, removeDir, resultText, toolContext, writeTree } from "./helpers.ts";
-import { describeEachBackend, skipRg, useSearchTree } from "./search-tree.ts";
+import { describeEachBackend, RG_SKIPPED, skipRg, useSearchTree } from "./search-tree.ts";
 
 const root = useSearchTree();
 
@@ -116,7 +116,7 @@ describeEachBackend("grep", (backend) => {
   });
 });
 
-describe.skipIf(skipRg)("grep backends agree", () => {
+describe.skipIf(skipRg)(`grep backends agree${RG_SKIPPED}`, () => {
   const queries: GrepArgs[] = [
     { pattern: "alpha" },
     { pattern: "alpha", glob: "*.ts" },

@@ -11,10 +11,19 @@ import { makeTempDir, removeDir, writeTree } from "./helpers.ts";
  */
 export const skipRg = Bun.which("rg") === null && process.env.CI !== "true";
 
+/** Appended to the name of a skipped rg suite, so the test report says why it did not run. */
+export const RG_SKIPPED = skipRg ? " [skipped: ripgrep (rg) is not on PATH]" : "";
+
+if (skipRg)
+  console.warn(
+    "note: ripgrep (rg) is not on PATH, so the rg backend tests of grep and find are skipped; CI installs it (apt-get install ripgrep to run them here)",
+  );
+
 /** Declares the tests `body` makes once per search backend, as "`tool` (`backend` backend)". */
 export function describeEachBackend(tool: string, body: (backend: SearchBackendChoice) => void): void {
   for (const backend of ["rg", "builtin"] as const) {
-    describe.skipIf(backend === "rg" && skipRg)(`${tool} (${backend} backend)`, () => body(backend));
+    const skipped = backend === "rg" && skipRg;
+    describe.skipIf(skipped)(`${tool} (${backend} backend)${skipped ? RG_SKIPPED : ""}`, () => body(backend));
   }
 }
 

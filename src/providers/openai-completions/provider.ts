@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions provider; also serves OpenAI-compatible servers (Ollama, vLLM, llama.cpp…). */
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { withTimeouts } from "../timed-fetch.ts";
@@ -51,13 +52,7 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const { default: OpenAI } = await import("openai");
-          const client = new OpenAI({
-            apiKey: config.apiKey,
-            baseURL: config.baseUrl,
-            maxRetries: 0,
-            fetch,
-          });
+          const client = await openAIClient(config, fetch);
           const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
           yield* translateChatStream(stream);
         }),

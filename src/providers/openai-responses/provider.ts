@@ -1,6 +1,7 @@
 /** OpenAI Responses API provider (stateless: `store: false`, full history every call). */
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { withTimeouts } from "../timed-fetch.ts";
@@ -47,13 +48,7 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const { default: OpenAI } = await import("openai");
-          const client = new OpenAI({
-            apiKey: config.apiKey,
-            baseURL: config.baseUrl,
-            maxRetries: 0,
-            fetch,
-          });
+          const client = await openAIClient(config, fetch);
           const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
           yield* translateResponsesStream(stream);
         }),

@@ -98,8 +98,17 @@ export class AgentProcess {
   stderr = "";
   /** Every raw stdout byte chunk, for checks on the exact bytes written (e.g. escaping). */
   readonly stdoutChunks: Uint8Array[] = [];
-  private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
+  private waiters: {
+    pred: (m: Msg) => boolean;
+    from: number;
+    resolve: (m: Msg) => void;
+    reject: (err: Error) => void;
+  }[] = [];
+  /** Set once stdout has ended: nothing more can arrive, so a wait for more fails at once. */
+  private outputEnded = false;
   readonly exited: Promise<number>;
+  /** Settles once stdout has ended and every line the agent wrote is in `events`. */
+  readonly stdoutDone: Promise<void>;
 
   constructor(opts: AgentOptions) {
     this.home = opts.home ?? mockHome(opts.llmUrl);
@@ -125,16 +134,23 @@ export class AgentProcess {
         throw new Error(`agent wrote a bad line: ${e.message}`);
       },
     });
-    void (async () => {
-      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-        this.stdoutChunks.push(chunk.slice());
-        decoder.push(chunk);
-      }
-      decoder.end();
-    })();
-    void (async () => {
+    const stderrDone = (async () => {
       for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
         this.stderr += new TextDecoder().decode(chunk);
+      }
+    })();
+    this.stdoutDone = (async () => {
+      try {
+        for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+          this.stdoutChunks.push(chunk.slice());
+          decoder.push(chunk);
+        }
+        decoder.end();
+      } finally {
+        // An agent that died fails the waits on it now (with its stderr), not at their timeout.
+        this.outputEnded = true;
+        await Promise.all([stderrDone, proc.exited]); // the exit code and stderr go into the error
+        for (const w of this.waiters.splice(0)) w.reject(new Error(this.endedMessage()));
       }
     })();
     this.exited = proc.exited;
@@ -167,26 +183,38 @@ export class AgentProcess {
     stdin.flush();
   }
 
-  /** Waits for the first event at or after index `from` matching `pred`. */
+  private endedMessage(): string {
+    const code = this.proc.signalCode ?? this.proc.exitCode ?? "still running";
+    return `the agent's stdout ended (exit: ${code}) before the awaited event; got: ${this.events.map((e) => e.type).join(", ")}\nstderr: ${this.stderr}`;
+  }
+
+  /** Waits for the first event at or after index `from` matching `pred`; fails once stdout has ended. */
   waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = 20_000): Promise<Msg> {
     for (let i = from; i < this.events.length; i++)
       if (pred(this.events[i]!)) return Promise.resolve(this.events[i]!);
+    if (this.outputEnded) return Promise.reject(new Error(this.endedMessage()));
     return new Promise((resolvePromise, reject) => {
+      const waiter = {
+        pred,
+        from,
+        resolve: (m: Msg) => {
+          clearTimeout(timer);
+          resolvePromise(m);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
       const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(
           new Error(
             `timed out waiting for an event; got: ${this.events.map((e) => e.type).join(", ")}\nstderr: ${this.stderr}`,
           ),
         );
       }, timeoutMs);
-      this.waiters.push({
-        pred,
-        from,
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolvePromise(m);
-        },
-      });
+      this.waiters.push(waiter);
     });
   }
 
@@ -212,6 +240,24 @@ export class AgentProcess {
     const from = this.events.length;
     this.send({ ...message, id });
     return this.waitFor((m) => m.type === "response" && m.id === id, from);
+  }
+
+  /**
+   * The barrier before asserting that something did NOT happen: the agent handles stdin in
+   * order, so once the response to this later `list_modes` is in, every event that earlier
+   * input made the agent emit before then is in `events` too. Returns the index after it.
+   */
+  async barrier(): Promise<number> {
+    const res = await this.request({ type: "list_modes" });
+    if (!res.success) throw new Error(`barrier: list_modes failed: ${JSON.stringify(res.error)}`);
+    return this.events.length;
+  }
+
+  /** Waits for the process to end and for everything it wrote to be read; returns its exit code. */
+  async exit(): Promise<number> {
+    const code = await this.exited;
+    await this.stdoutDone;
+    return code;
   }
 
   /** Sends a prompt and waits for the end of the turn it starts. */

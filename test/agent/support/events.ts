@@ -1,5 +1,6 @@
 /** Small readers over a real agent's recorded events, processes and session files, shared by its tests. */
 import { expect } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentProcess, Msg } from "./agent-process.ts";
 
@@ -60,13 +61,20 @@ export function livingChildren(ppid: number): string[] {
   return livingProcesses("ppid", ppid);
 }
 
-/** Waits until `check` returns a value (polls a condition the agent cannot announce, e.g. a file). */
-export async function until<T>(check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+/**
+ * Waits until `check` returns a value (polls a condition the agent cannot announce, e.g. a file).
+ * `what` names the condition in the error; by default the check's source.
+ */
+export async function until<T>(
+  check: () => T | undefined,
+  timeoutMs = 20_000,
+  what: string = check.toString(),
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms: ${what}`);
     await Bun.sleep(20);
   }
 }
@@ -81,4 +89,17 @@ export async function activeSession(agent: AgentProcess): Promise<string> {
 /** The append-only file of a session under a SHARD_HOME. */
 export function sessionFile(home: string, sessionId: string): string {
   return join(home, "sessions", sessionId, "session.jsonl");
+}
+
+/**
+ * A shell snippet that waits until the test opens gate `name` in the agent's cwd: a bash call
+ * that runs exactly as long as the test needs, instead of a `sleep` it bets on being long enough.
+ */
+export function waitForGate(name: string): string {
+  return `while [ ! -e .gate-${name} ]; do sleep 0.01; done`;
+}
+
+/** Opens gate `name` in `cwd`: the `waitForGate(name)` in a running bash call goes on. */
+export function openGate(cwd: string, name: string): void {
+  writeFileSync(join(cwd, `.gate-${name}`), "");
 }

@@ -2,6 +2,8 @@
  * Standalone mock LLM server for manual testing and out-of-process benchmarks:
  *   bun test/support/mock-llm/main.ts --port 8787 --script replies.json
  * The script is a JSON array of MockReply, served cyclically. Prints the URL on stdout.
+ * Streams held at a `{ "hold": name }` step are released with `POST <url>/_mock/release/<name>`
+ * (see server.ts).
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -2,9 +2,23 @@
  * A real local HTTP server speaking the streaming wire formats of the Anthropic Messages,
  * OpenAI Chat Completions and OpenAI Responses APIs, driven by a queue of scripted replies.
  * Paths are accepted with or without the `/v1` prefix.
+ *
+ * Holds: a reply step `{ hold: "name" }` sends everything before it, then waits until the test
+ * calls `server.release("name")` (`await server.waitForHold("name")` first to know it is there):
+ *   server.enqueue({ steps: [{ text: "Looking." }, { hold: "mid" }, { tool_call: … }] });
+ *   … await server.waitForHold("mid"); send a steer; server.release("mid"); …
+ * Use a hold, never a delay, when a test must act while a stream is open. Holds never leak:
+ * `close()` cuts every held stream, a client that disconnects ends its hold, and a hold not
+ * released within `holdTimeoutMs` (default 20 s; per step `timeout_ms`) cuts its stream and
+ * says so on stderr. A server in another process (main.ts) is driven over HTTP:
+ *   POST /_mock/release/<name>  → {"released": n}
+ *   GET  /_mock/held/<name>     → 200 {"held": name} once a stream waits there, 408 after
+ *                                 `?timeout_ms=` (default 10000)
+ * Control requests are neither counted nor recorded in `requests`.
  */
 import { anthropicError, anthropicFrames } from "./anthropic-sse.ts";
 import { chatCompletionFrames, openaiError } from "./chat-completions-sse.ts";
+import { Holds } from "./holds.ts";
 import { responsesFrames } from "./responses-sse.ts";
 import { DEFAULT_REPLY } from "./sse-frames.ts";
 import type { MockLlmServer, MockLlmServerOptions, MockReply, MockRequest, Segment } from "./types.ts";
@@ -14,11 +28,16 @@ const BATCH_CHARS = 64 * 1024;
 /** Let the already-written bytes reach the client before the connection is reset. */
 const DISCONNECT_GRACE_MS = 20;
 
-function segmentStream(segments: Iterator<Segment>): ReadableStream<Uint8Array> {
+function segmentStream(segments: Iterator<Segment>, holds: Holds): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cancelled = false;
   let cancelWait: (() => void) | undefined;
   let disconnectNext = false;
+  const hold = async (name: string, timeoutMs: number | undefined) => {
+    const held = holds.hold(name, timeoutMs);
+    cancelWait = held.cancel;
+    return held.outcome;
+  };
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -55,6 +74,15 @@ function segmentStream(segments: Iterator<Segment>): ReadableStream<Uint8Array> 
           } else if ("delay_ms" in segment) {
             flush();
             await wait(segment.delay_ms);
+          } else if ("hold" in segment) {
+            flush();
+            const outcome = await hold(segment.hold, segment.timeout_ms);
+            if (outcome === "cancelled") return;
+            if (outcome !== "released") {
+              // Server closed or nobody released it: cut the stream, as a dead server would.
+              controller.error();
+              return;
+            }
           } else {
             flush();
             disconnectNext = true;
@@ -88,7 +116,7 @@ interface RequestBody {
   stream_options?: { include_usage?: unknown };
 }
 
-function respond(api: Api, reply: MockReply, body: RequestBody | undefined): Response {
+function respond(api: Api, reply: MockReply, body: RequestBody | undefined, holds: Holds): Response {
   const isError = (reply.status !== undefined && reply.status !== 200) || reply.error_type !== undefined;
   if (isError) {
     const { status, body: errorBody } = api === "anthropic" ? anthropicError(reply) : openaiError(reply);
@@ -103,7 +131,29 @@ function respond(api: Api, reply: MockReply, body: RequestBody | undefined): Res
       : api === "chat"
         ? chatCompletionFrames(reply, model, body?.stream_options?.include_usage === true)
         : responsesFrames(reply, model);
-  return new Response(segmentStream(frames), { headers: SSE_HEADERS });
+  return new Response(segmentStream(frames, holds), { headers: SSE_HEADERS });
+}
+
+/** The `/_mock/…` endpoints that drive holds from another process; undefined for API routes. */
+async function controlRoute(req: Request, url: URL, holds: Holds): Promise<Response | undefined> {
+  const match = /^\/_mock\/(release|held)\/(.+)$/.exec(url.pathname);
+  if (!match) return undefined;
+  const action = match[1];
+  const name = decodeURIComponent(match[2] ?? "");
+  if (action === "release" && req.method === "POST") return Response.json({ released: holds.release(name) });
+  if (action === "held" && req.method === "GET") {
+    const timeoutMs = Number(url.searchParams.get("timeout_ms") ?? 10_000);
+    try {
+      await holds.waitFor(name, timeoutMs);
+      return Response.json({ held: name });
+    } catch (err) {
+      return Response.json({ error: { message: (err as Error).message } }, { status: 408 });
+    }
+  }
+  return Response.json(
+    { error: { message: `mock: no route for ${req.method} ${url.pathname}` } },
+    { status: 405 },
+  );
 }
 
 export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
@@ -111,6 +161,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const record = options.recordRequests ?? true;
+  const holds = new Holds(options.holdTimeoutMs, options.onHoldTimeout);
   let requestCount = 0;
   let scriptIndex = 0;
 
@@ -128,6 +179,8 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      const control = await controlRoute(req, url, holds);
+      if (control) return control;
       const text = await req.text();
       let body: unknown = text;
       try {
@@ -164,6 +217,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         api,
         nextReply(),
         typeof body === "object" && body !== null ? (body as RequestBody) : undefined,
+        holds,
       );
     },
   });
@@ -192,7 +246,17 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         waiters.push(waiter);
       });
     },
+    waitForHold(name: string, timeoutMs = 10_000): Promise<void> {
+      return holds.waitFor(name, timeoutMs);
+    },
+    release(name: string): number {
+      return holds.release(name);
+    },
+    held(): string[] {
+      return holds.names();
+    },
     async close() {
+      holds.close();
       await server.stop(true);
     },
   };

@@ -40,16 +40,16 @@ export function usageOf(reply: MockReply): { input: number; output: number; cach
   };
 }
 
-type ControlStep = Extract<MockStep, { delay_ms: number } | { disconnect: true }>;
+type ControlStep = Extract<MockStep, { delay_ms: number } | { hold: string } | { disconnect: true }>;
 /** A step that becomes wire content: text, thinking or a tool call. */
 export type ContentStep = Exclude<MockStep, ControlStep>;
 
 function isControl(step: MockStep): step is ControlStep {
-  return "delay_ms" in step || "disconnect" in step;
+  return "delay_ms" in step || "hold" in step || "disconnect" in step;
 }
 
 /**
- * Walks a reply's steps in order: content steps through `encode`, control steps (delay,
+ * Walks a reply's steps in order: content steps through `encode`, control steps (delay, hold,
  * disconnect) straight to the writer. Returns false when a disconnect cut the stream there, so
  * the encoder must not write its closing frames.
  */

@@ -5,6 +5,9 @@ export type MockStep =
   | { thinking: string; chunks?: number; signature?: string }
   | { tool_call: { id?: string; name: string; args: Record<string, unknown> | string; chunks?: number } }
   | { delay_ms: number }
+  // Send everything before it, then wait until the test calls `release(hold)`; the stream is
+  // cut if it is not released within `timeout_ms` (default: the server's `holdTimeoutMs`).
+  | { hold: string; timeout_ms?: number }
   | { disconnect: true }; // drop the connection mid-stream
 
 export interface MockReply {
@@ -37,6 +40,16 @@ export interface MockLlmServer {
   enqueue(...replies: MockReply[]): void;
   requests: MockRequest[];
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once a stream is held at `{ hold: name }` (at once if one is); rejects after `timeoutMs` (10 s). */
+  waitForHold(name: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Lets every stream held at `name` go on; returns how many were held. A release before any
+   * stream reached `name` is kept for the next one that does.
+   */
+  release(name: string): number;
+  /** The hold names streams wait at now, once per held stream (empty when nothing is held). */
+  held(): string[];
+  /** Stops the server; every held stream is cut. */
   close(): Promise<void>;
 }
 
@@ -49,7 +62,15 @@ export interface MockLlmServerOptions {
   recordRequests?: boolean;
   /** The model id `GET /v1/models` lists (default "mock-model"). */
   modelId?: string;
+  /** How long a `{ hold }` step waits for its release before the stream is cut (default 20 s). */
+  holdTimeoutMs?: number;
+  /** Told when a hold times out (default: console.error). */
+  onHoldTimeout?: (message: string) => void;
 }
 
 /** What a wire-format encoder yields: SSE text, or a control instruction for the writer. */
-export type Segment = string | { delay_ms: number } | { disconnect: true };
+export type Segment =
+  | string
+  | { delay_ms: number }
+  | { hold: string; timeout_ms?: number }
+  | { disconnect: true };

@@ -2,7 +2,7 @@
 
 import { DEFAULT_IDLE_RUNTIME_TIMEOUT_S, DEFAULT_PORT, startDaemon } from "../daemon/daemon.ts";
 import { shardHome } from "../support/shard-home.ts";
-import { parseFlags, UsageError } from "./flags.ts";
+import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const DAEMON_HELP = `Usage: shard daemon [options]
 
@@ -46,8 +46,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     );
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`shard daemon: ${err.message}\n${DAEMON_HELP}`);
-    return 2;
+    return reportUsageError("daemon", err.message);
   }
   let stopped!: () => void;
   const done = new Promise<void>((resolve) => {

@@ -29,6 +29,8 @@ export interface DaemonOptions {
   startTimeoutMs?: number;
   maxMessageBytes?: number;
   outboundCapBytes?: number;
+  /** WebSocket keepalive: seconds of silence before a ping (default 30). */
+  wsIdleTimeoutS?: number;
   authenticator?: Authenticator;
   shardCommand?: string[];
   /** Called once the daemon has stopped after `daemon.shutdown`. */
@@ -93,7 +95,12 @@ export async function startDaemon(
       hostname: "127.0.0.1",
       port: options.port,
       fetch: (request, srv) => app.fetch(request, { server: srv }),
-      websocket: websocketHandler(broker, { maxMessageBytes, outboundCapBytes, log: write }),
+      websocket: websocketHandler(broker, {
+        maxMessageBytes,
+        outboundCapBytes,
+        log: write,
+        ...(options.wsIdleTimeoutS !== undefined ? { idleTimeoutS: options.wsIdleTimeoutS } : {}),
+      }),
     });
   } catch (err) {
     socket.stop(true);

@@ -19,6 +19,8 @@ export interface WsData {
 export interface WebSocketOptions {
   maxMessageBytes: number;
   outboundCapBytes: number;
+  /** Seconds of silence before the server pings; 30 unless a test says otherwise. */
+  idleTimeoutS?: number;
   log(line: string): void;
 }
 
@@ -127,7 +129,7 @@ export function websocketHandler(broker: Broker, options: WebSocketOptions): Web
     // (which closes the client) has seen the buffer over the cap.
     backpressureLimit: options.outboundCapBytes + LARGE_FRAME_ALLOWANCE_BYTES,
     closeOnBackpressureLimit: false,
-    idleTimeout: WS_IDLE_TIMEOUT_S,
+    idleTimeout: options.idleTimeoutS ?? WS_IDLE_TIMEOUT_S,
     sendPings: true,
     open(ws) {
       const client = new WsClient(ws, broker, options);

@@ -18,6 +18,7 @@ export interface HarnessOptions {
   authenticator?: Authenticator;
   startTimeoutMs?: number;
   shardCommand?: string[];
+  wsIdleTimeoutS?: number;
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -56,6 +57,7 @@ export class DaemonHarness {
       ...(options.outboundCapBytes !== undefined ? { outboundCapBytes: options.outboundCapBytes } : {}),
       ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
       ...(options.shardCommand !== undefined ? { shardCommand: options.shardCommand } : {}),
+      ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new DaemonHarness(home, started.daemon);

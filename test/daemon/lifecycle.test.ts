@@ -199,6 +199,23 @@ describe("runtime generations", () => {
     await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped", from);
   });
 
+  test("an active runtime is never reaped, however long its turn", async () => {
+    harness = await DaemonHarness.start(llm().url, { idleRuntimeTimeoutMs: 200 });
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue({ steps: [{ text: "slow" }, { delay_ms: 1200 }, { text: " and steady" }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "take longer than the idle timeout" });
+    const end = a.messages.indexOf(await a.waitAgent(agentId, "turn_end", from));
+    const before = a.messages.slice(from, end);
+    expect(before.some((m) => m.type === "agent_status_changed" && m.runtime_state !== "running")).toBe(
+      false,
+    );
+    // Once idle again, the timeout applies.
+    await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped", end);
+  });
+
   test("terminate stops an idle runtime at once; the durable agent stays", async () => {
     harness = await DaemonHarness.start(llm().url);
     const a = await harness.unixClient();

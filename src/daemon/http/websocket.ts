@@ -36,6 +36,8 @@ class WsClient implements DaemonClient {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private largestInFlight = 0;
+  private pending: string[] = [];
+  private scheduled = false;
 
   constructor(
     private readonly ws: ServerWebSocket<WsData>,
@@ -47,22 +49,35 @@ class WsClient implements DaemonClient {
     this.sendEncoded(EncodedMessage.of(message));
   }
 
+  /** Frames of this task leave together, corked (one write), at its end. */
   sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    const frame = message.json;
-    // 0: Bun dropped the frame (past backpressureLimit). A gap is never acceptable: close instead.
-    if (this.ws.send(frame) === 0) {
-      this.overCap(this.ws.getBufferedAmount());
+    this.pending.push(message.json);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const frames = this.pending;
+    this.pending = [];
+    if (this.closed || frames.length === 0) return;
+    // 0: Bun dropped a frame (past backpressureLimit). A gap is never acceptable: close instead.
+    const dropped = this.ws.cork(() => frames.some((frame) => this.ws.send(frame) === 0));
+    const buffered = this.ws.getBufferedAmount();
+    if (dropped) {
+      this.overCap(buffered);
       return;
     }
-    const buffered = this.ws.getBufferedAmount();
     if (buffered <= this.options.outboundCapBytes) {
       this.largestInFlight = 0;
       return;
     }
     // Like the socket's buffer, the cap counts what waits behind the largest frame in flight,
     // so one large frame (a long message_complete) never closes a client that is reading.
-    this.largestInFlight = Math.max(this.largestInFlight, Buffer.byteLength(frame));
+    for (const frame of frames)
+      this.largestInFlight = Math.max(this.largestInFlight, Buffer.byteLength(frame));
     if (buffered - this.largestInFlight > this.options.outboundCapBytes) this.overCap(buffered);
   }
 

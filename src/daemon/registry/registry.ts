@@ -4,13 +4,11 @@
  * generation ends. It knows nothing about clients; the broker hears about everything through
  * `RegistryEvents`.
  */
-import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { newId } from "../../support/ids.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
-import type { AgentCreateCommand } from "../../types/orchestrator.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
+import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import { runtimeArgs } from "./runtime-args.ts";
@@ -20,7 +18,6 @@ import {
   RuntimeProcess,
   type RuntimeReady,
 } from "./runtime-process.ts";
-import { lookUpSession } from "./session-lookup.ts";
 
 export interface GenerationEnded {
   exit: RuntimeExit;
@@ -65,8 +62,6 @@ interface AgentRecord extends DurableAgent {
   terminateWhenIdle: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
-
-export type CreateParams = Omit<AgentCreateCommand, "type" | "id">;
 
 export class Registry {
   private readonly agents = new Map<string, AgentRecord>();
@@ -135,26 +130,12 @@ export class Registry {
   async create(
     params: CreateParams,
   ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
-    const cwd = canonicalDirectory(params.cwd);
-    if (!cwd.ok) return cwd;
-    if (params.session_id !== undefined) {
-      const adoptable = this.adoptable(params.session_id, cwd.path);
-      if (!adoptable.ok) return adoptable;
-    }
-    const model = modelId(params.model, params.provider);
-    const manifest: AgentManifest = {
-      version: 1,
-      agent_id: newId("agent"),
-      cwd: cwd.path,
-      created_at: Date.now(),
-      headless_policy: params.headless_policy ?? "deny",
-      ...(params.session_id !== undefined ? { session_id: params.session_id } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...(params.mode !== undefined ? { mode: params.mode } : {}),
-      ...(params.tools !== undefined ? { tools: params.tools } : {}),
-      ...(params.name !== undefined ? { name: params.name } : {}),
-      ...(params.parent_agent_id !== undefined ? { parent_agent_id: params.parent_agent_id } : {}),
-    };
+    const built = newManifest(params, {
+      home: this.options.home,
+      adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
+    });
+    if (!built.ok) return built;
+    const { manifest } = built;
     try {
       this.manifests.save(manifest);
     } catch (err) {
@@ -168,27 +149,6 @@ export class Registry {
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
-  }
-
-  /** Adoption rules (PROTOCOL §10.1): once per session, only from its own project, only if it can be restored. */
-  private adoptable(sessionId: string, cwd: string): { ok: true } | Failure {
-    const owner = this.bySession(sessionId);
-    if (owner) {
-      return failure(
-        "INVALID_REQUEST",
-        `agent.create: session ${sessionId} is already adopted by agent ${owner.manifest.agent_id}; attach to it, or use session.activate`,
-      );
-    }
-    const session = lookUpSession(this.options.home, sessionId);
-    if (!session.ok) return session;
-    const sessionCwd = canonicalDirectory(session.cwd);
-    if (!sessionCwd.ok || sessionCwd.path !== cwd) {
-      return failure(
-        "INVALID_REQUEST",
-        `agent.create: session ${sessionId} belongs to another project (${session.cwd}); pass its cwd`,
-      );
-    }
-    return { ok: true };
   }
 
   /** Starts a generation unless one is running or starting (concurrent callers share it). */
@@ -350,24 +310,4 @@ export class Registry {
     record.runtimeState = state;
     this.options.events.stateChanged(record.manifest.agent_id, state);
   }
-}
-
-function canonicalDirectory(dir: string): { ok: true; path: string } | Failure {
-  try {
-    const path = realpathSync(dir);
-    if (statSync(path).isDirectory()) return { ok: true, path };
-    return failure("INVALID_REQUEST", `agent.create: field "cwd": ${dir} is not a directory`);
-  } catch {
-    return failure(
-      "INVALID_REQUEST",
-      `agent.create: field "cwd": ${dir} does not exist; create it or pass another directory`,
-    );
-  }
-}
-
-/** A model id on the wire is `provider/model`; `provider` + a bare `model` mean the same. */
-function modelId(model: string | undefined, provider: string | undefined): string | undefined {
-  if (model === undefined) return undefined;
-  if (provider !== undefined && !model.includes("/")) return `${provider}/${model}`;
-  return model;
 }

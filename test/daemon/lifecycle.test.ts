@@ -279,6 +279,24 @@ describe("the daemon process", () => {
     expect(await daemon.exited).toBe(0);
   });
 
+  test("daemon.shutdown with force stops at once, mid-turn", async () => {
+    const home = mockHome(llm().url);
+    const daemon = new DaemonProcess(home);
+    processes.push(daemon);
+    await daemon.url();
+    const a = await daemon.client();
+    const created = await a.ok({ type: "agent.create", cwd: tempDir("cwd"), model: "mock/chat" });
+    await a.ok({ type: "agent.attach", agent_id: created.agent_id });
+    llm().enqueue({ steps: [{ text: "this takes" }, { delay_ms: 30_000 }, { text: " forever" }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: created.agent_id, message: "long" });
+    await a.waitAgent(created.agent_id, "message_delta", from);
+    await a.ok({ type: "daemon.shutdown", force: true });
+    // Well before the turn could end (it waits 30 s): the process exits and takes the runtime with it.
+    expect(await daemon.exited).toBe(0);
+    expect(a.agentEvents(created.agent_id, from).some((m) => m.type === "turn_end")).toBe(false);
+  });
+
   test("a second daemon on the same home exits with a message naming the running one", async () => {
     const home = mockHome(llm().url);
     const first = new DaemonProcess(home);

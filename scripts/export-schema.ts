@@ -11,6 +11,7 @@ import * as agentCommands from "../src/types/agent-commands.ts";
 import * as agentEvents from "../src/types/agent-events.ts";
 import * as agentInfo from "../src/types/agent-info.ts";
 import * as agentResults from "../src/types/agent-results.ts";
+import * as auth from "../src/types/auth.ts";
 import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../src/types/catalog.ts";
 import * as controls from "../src/types/controls.ts";
 import * as envelope from "../src/types/envelope.ts";
@@ -51,6 +52,7 @@ const TYPE_MODULES: readonly Record<string, unknown>[] = [
   subagent,
   workspaceProjection,
   workspace,
+  auth,
 ];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,6 +1,7 @@
 /** `shard daemon`: the registry, broker and transports in one process (src/daemon). */
 
 import { DEFAULT_IDLE_RUNTIME_TIMEOUT_S, DEFAULT_PORT, startDaemon } from "../daemon/daemon.ts";
+import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
@@ -12,11 +13,25 @@ $SHARD_HOME/daemon.sock (JSONL); the HTTP/WebSocket server listens on 127.0.0.1.
 Options:
   --port N                         HTTP/WebSocket port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --idle-runtime-timeout SECONDS   stop an inactive agent runtime after this long (default ${DEFAULT_IDLE_RUNTIME_TIMEOUT_S}; 0 never)
+
+Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
+  --web-host IP                    bind the HTTP server to this address instead of 127.0.0.1
+  --public-host HOST:PORT          the exact Host browsers use (required in remote mode)
+  --allowed-origin ORIGIN          an origin the web client runs at, e.g. https://shard.example.com (repeatable; required)
+  --trust-proxy UPSTREAM           honour X-Forwarded-Proto/-Host from this peer only: loopback, or an exact IP
+  --allow-insecure-remote          accept plain http beyond loopback (the session cookie can be intercepted)
+
+With no browser enrolled, the daemon prints a one-time enrollment URL (#enroll=<code>).
 `;
 
 const OPTIONS = {
   port: { type: "string" },
   "idle-runtime-timeout": { type: "string" },
+  "web-host": { type: "string" },
+  "public-host": { type: "string" },
+  "allowed-origin": { type: "string", multiple: true },
+  "trust-proxy": { type: "string" },
+  "allow-insecure-remote": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -31,6 +46,7 @@ function nonNegativeInteger(flag: string, value: string | undefined, fallback: n
 export async function daemonCommand(argv: string[]): Promise<number> {
   let port: number;
   let idleSeconds: number;
+  let web: WebConfig;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
     if (values.help) {
@@ -44,6 +60,15 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
       31_536_000,
     );
+    const checked = webConfigFromFlags({
+      ...(values["web-host"] !== undefined ? { webHost: values["web-host"] } : {}),
+      ...(values["public-host"] !== undefined ? { publicHost: values["public-host"] } : {}),
+      allowedOrigins: values["allowed-origin"] ?? [],
+      allowInsecureRemote: values["allow-insecure-remote"] === true,
+      ...(values["trust-proxy"] !== undefined ? { trustProxy: values["trust-proxy"] } : {}),
+    });
+    if (!checked.ok) throw new UsageError(checked.message);
+    web = checked.config;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("daemon", err.message);
@@ -56,6 +81,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     home: shardHome(process.env),
     port,
     idleRuntimeTimeoutMs: idleSeconds * 1000,
+    web,
     onShutdown: () => stopped(),
   });
   if (!started.ok) {
@@ -63,7 +89,10 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const { daemon } = started;
+  for (const warning of daemon.warnings) process.stderr.write(`shard daemon: ${warning}\n`);
+  // The bound address first (one line), then the enrollment URL: the code lives on this terminal only.
   process.stdout.write(`${daemon.url}\n`);
+  if (daemon.enrollmentUrl !== undefined) process.stdout.write(`${daemon.enrollmentUrl}\n`);
   const onSignal = () => void daemon.stop(false).then(() => stopped());
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);

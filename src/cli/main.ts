@@ -16,6 +16,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "run one headless agent speaking JSONL on stdin/stdout",
     run: async (argv) => (await import("./agent-command.ts")).agentCommand(argv),
   },
+  auth: {
+    summary: "enroll, list and revoke the browsers of the web client (shard auth --help)",
+    run: async (argv) => (await import("./auth-command.ts")).authCommand(argv),
+  },
   daemon: {
     summary: "run the daemon: durable agents for many clients (unix socket + WebSocket)",
     run: async (argv) => (await import("./daemon-command.ts")).daemonCommand(argv),

@@ -7,11 +7,18 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/jsonl-decoder.ts";
-import { type Authenticator, refuseEveryUpgrade } from "./auth/authenticator.ts";
+import { authCommandHandler } from "./auth/auth-commands.ts";
+import type { Authenticator } from "./auth/authenticator.ts";
+import { BrowserAuth } from "./auth/browser-auth.ts";
+import { type Clock, systemClock } from "./auth/clock.ts";
+import { SecurityStore } from "./auth/security-store.ts";
 import { Broker } from "./broker/broker.ts";
 import { DaemonLog } from "./daemon-log.ts";
 import { createApp } from "./http/app.ts";
+import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
+import { type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { websocketHandler } from "./http/websocket.ts";
+import { WsConnections } from "./http/ws-connections.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
 import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
@@ -31,14 +38,24 @@ export interface DaemonOptions {
   outboundCapBytes?: number;
   /** WebSocket keepalive: seconds of silence before a ping (default 30). */
   wsIdleTimeoutS?: number;
+  /** Loopback unless the remote flags chose otherwise (validated by webConfigFromFlags). */
+  web?: WebConfig;
+  /** Replaces browser authentication for the WebSocket: in-process tests only. */
   authenticator?: Authenticator;
+  /** Expiry of codes and tickets; tests move it instead of sleeping. */
+  clock?: Clock;
   shardCommand?: string[];
   /** Called once the daemon has stopped after `daemon.shutdown`. */
   onShutdown?: () => void;
 }
 
 export interface RunningDaemon {
+  /** The address the server bound. */
   url: string;
+  /** The one-time enrollment URL, minted at start when no browser is enrolled yet. */
+  enrollmentUrl?: string;
+  /** Start-up warnings, one line each (also in daemon.log). */
+  warnings: string[];
   port: number;
   socketPath: string;
   stop(force: boolean): Promise<void>;
@@ -53,6 +70,8 @@ export async function startDaemon(
 ): Promise<{ ok: true; daemon: RunningDaemon } | { ok: false; message: string }> {
   const home = secureHome(options.home);
   if (!home.ok) return home;
+  const store = SecurityStore.open(options.home);
+  if (!store.ok) return store;
   const socketPath = join(options.home, "daemon.sock");
   const claim = await claimSocketPath(socketPath, options.home);
   if (!claim.ok) return claim;
@@ -61,8 +80,25 @@ export async function startDaemon(
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
   const outboundCapBytes = options.outboundCapBytes ?? DEFAULT_OUTBOUND_CAP_BYTES;
 
+  const web = options.web ?? { mode: "loopback" };
+  let policy: WebPolicy | undefined;
+  const browserAuth = new BrowserAuth({
+    store: store.store,
+    clock: options.clock ?? systemClock,
+    allowedOrigins: () => policy?.allowedOrigins ?? new Set(),
+    log: write,
+  });
+  const connections = new WsConnections();
+  const enrollmentUrl = (code: string) => `${policy?.publicOrigin ?? policy?.boundUrl}/#enroll=${code}`;
+
   let stopping: Promise<void> | undefined;
   const broker = new Broker({
+    authCommands: authCommandHandler({
+      auth: browserAuth,
+      enrollmentUrl,
+      closeConnections: (browserId) =>
+        connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
+    }),
     headlessTimeoutMs: options.headlessTimeoutMs ?? DEFAULT_HEADLESS_TIMEOUT_MS,
     log: write,
     requestShutdown: (force) => {
@@ -88,16 +124,22 @@ export async function startDaemon(
     outboundCapBytes,
     log: write,
   });
-  const app = createApp({ authenticator: options.authenticator ?? refuseEveryUpgrade });
+  const app = createApp({
+    authenticator: options.authenticator ?? browserAuth,
+    browserAuth,
+    policy: () => policy,
+  });
+  const hostname = web.mode === "loopback" ? LOOPBACK_HOST : web.bindHost;
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({
-      hostname: "127.0.0.1",
+      hostname,
       port: options.port,
       fetch: (request, srv) => app.fetch(request, { server: srv }),
       websocket: websocketHandler(broker, {
         maxMessageBytes,
         outboundCapBytes,
+        connections,
         log: write,
         ...(options.wsIdleTimeoutS !== undefined ? { idleTimeoutS: options.wsIdleTimeoutS } : {}),
       }),
@@ -107,14 +149,20 @@ export async function startDaemon(
     rmSync(socketPath, { force: true });
     return {
       ok: false,
-      message: `cannot listen on 127.0.0.1:${options.port}: ${(err as Error).message}; pass --port 0 for a free port`,
+      message: `cannot listen on ${hostname}:${options.port}: ${(err as Error).message}; pass --port 0 for a free port`,
     };
   }
   const port = server.port ?? options.port;
-  const url = `http://127.0.0.1:${port}`;
+  policy = webPolicy(web, port);
+  const url = policy.boundUrl;
   const recordPath = join(options.home, "daemon.json");
   atomicWriteFileSync(recordPath, `${JSON.stringify({ pid: process.pid, url, started_at: Date.now() })}\n`);
   write(`daemon started (pid ${process.pid}, ${url}, ${registry.list().length} durable agents)`);
+  const warnings: string[] = [];
+  if (web.mode !== "loopback" && web.allowInsecureRemote) warnings.push(PLAINTEXT_COOKIE_WARNING);
+  for (const warning of warnings) write(warning);
+  // The code goes to the caller (the terminal) only; the log says that one was minted.
+  const firstCode = browserAuth.hasBrowsers() ? undefined : browserAuth.mintCode().code;
 
   function stop(force: boolean): Promise<void> {
     stopping ??= (async () => {
@@ -129,5 +177,15 @@ export async function startDaemon(
     return stopping;
   }
 
-  return { ok: true, daemon: { url, port, socketPath, stop } };
+  return {
+    ok: true,
+    daemon: {
+      url,
+      ...(firstCode !== undefined ? { enrollmentUrl: enrollmentUrl(firstCode) } : {}),
+      warnings,
+      port,
+      socketPath,
+      stop,
+    },
+  };
 }

@@ -22,6 +22,8 @@ export interface SocketOptions {
 
 class SocketClient implements DaemonClient {
   readonly id = newId("conn");
+  /** The 0600 socket is local trust (PROTOCOL §4.2): the auth.* commands are answered here. */
+  readonly localTrust = true;
   readonly decoder: JsonlDecoder;
   readonly outbound: OutboundBuffer;
   /** Inbound messages are handled one after another (an attach finishes before the next line). */

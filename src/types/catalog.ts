@@ -30,6 +30,7 @@ import {
   SetModeResultSchema,
   SetReasoningLevelResultSchema,
 } from "./agent-results.ts";
+import { AuthEnrollCommandSchema, AuthListCommandSchema, AuthRevokeCommandSchema } from "./auth.ts";
 import {
   AgentAttachCommandSchema,
   AgentCreateCommandSchema,
@@ -129,6 +130,9 @@ const orchestratorCommandSchemas = [
   SubagentStopCommandSchema,
   SessionListCommandSchema,
   SessionActivateCommandSchema,
+  AuthEnrollCommandSchema,
+  AuthListCommandSchema,
+  AuthRevokeCommandSchema,
 ] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */

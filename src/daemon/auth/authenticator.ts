@@ -1,10 +1,17 @@
 /**
- * Who may open the WebSocket (PROTOCOL §4.1). Browser enrollment and single-use tickets come
- * with the browser-auth work; until then the daemon refuses every upgrade with 401. Tests plug
- * in an authenticator of their own, in-process only: there is no flag that disables this.
+ * Who may open the WebSocket (PROTOCOL §4.1). The daemon's authenticator is BrowserAuth
+ * (enrollment, session cookie, single-use ticket). Tests may plug in another one, in-process
+ * only: there is no flag that disables authentication.
  */
 export type UpgradeDecision =
-  | { ok: true; principal: string }
+  | {
+      ok: true;
+      /** The enrolled browser (or a test's name for its client). */
+      principal: string;
+      session?: string;
+      /** The subprotocol to answer with (`shard.v1`), when the client offered one. */
+      protocol?: string;
+    }
   | { ok: false; status: 400 | 401; message: string };
 
 export interface Authenticator {
@@ -15,6 +22,6 @@ export const refuseEveryUpgrade: Authenticator = {
   authenticateUpgrade: async () => ({
     ok: false,
     status: 401,
-    message: "WebSocket authentication is not available yet; use the unix socket ($SHARD_HOME/daemon.sock)",
+    message: "WebSocket upgrades are refused here; use the unix socket ($SHARD_HOME/daemon.sock)",
   }),
 };

@@ -11,6 +11,7 @@ import type { AgentStatus } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
 import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
+import { type AuthCommand, asAuthCommand } from "../auth/auth-commands.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
 import { type Activity, nextActivity, sameActivity } from "./activity.ts";
@@ -33,6 +34,8 @@ import { RuntimeForwarder } from "./runtime-forwarder.ts";
 import { asSessionCommand, handleSessionCommand } from "./session-commands.ts";
 
 export interface BrokerOptions {
+  /** Answers the auth.* commands (browser enrollment, src/daemon/auth). */
+  authCommands(client: DaemonClient, command: AuthCommand): Promise<void>;
   /** How long an unanswerable request waits before the headless path denies it. */
   headlessTimeoutMs: number;
   requestShutdown(force: boolean): void;
@@ -94,6 +97,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
       const sessionCommand = asSessionCommand(checked.message);
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
+      const authCommand = asAuthCommand(checked.message);
+      if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);
       const known = ORCHESTRATOR_COMMANDS.has(type.type);
       client.send(

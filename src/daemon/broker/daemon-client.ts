@@ -23,6 +23,8 @@ export type DaemonMessage = AgentServerMessage | OrchestratorEvent;
 export interface DaemonClient {
   /** Names the client in `permission_resolved.source` when it answers. */
   readonly id: string;
+  /** Local trust (the unix socket, PROTOCOL §4.2): only such clients may manage browser auth. */
+  readonly localTrust: boolean;
   send(message: DaemonMessage): void;
   /** The same message already serialized (fan-out encodes once for every client). */
   sendEncoded(message: EncodedMessage): void;

@@ -1,31 +1,52 @@
 /**
- * The daemon's HTTP surface (a Hono app): `/ws` upgrades to the WebSocket transport once the
- * authenticator has said yes. The upgrade is done here, with Bun's server, so the WebSocket
- * limits stay ours (websocket.ts) rather than a helper's defaults.
+ * The daemon's HTTP surface (a Hono app). Every route, `/ws` and 404s included, passes the
+ * security headers, the exact Host check and the forwarded-header rules first. `/enroll` and
+ * `/bootstrap` are browser authentication; `/ws` upgrades once the authenticator has said yes.
+ * The upgrade is done here, with Bun's server, so the WebSocket limits stay ours (websocket.ts).
  */
-import type { Server } from "bun";
 import { Hono } from "hono";
 import type { Authenticator } from "../auth/authenticator.ts";
+import type { BrowserAuth } from "../auth/browser-auth.ts";
+import { mountAuthRoutes } from "./auth-routes.ts";
+import type { DaemonEnv } from "./daemon-env.ts";
+import { forwardedHeaders } from "./forwarded.ts";
+import { hostCheck } from "./host-check.ts";
+import { httpError } from "./http-error.ts";
+import { securityHeaders } from "./security-headers.ts";
+import type { WebPolicy } from "./web-policy.ts";
 import type { WsData } from "./websocket.ts";
 
 export interface AppDeps {
+  /** Decides WebSocket upgrades (BrowserAuth in the daemon; tests may plug in another). */
   authenticator: Authenticator;
+  browserAuth: BrowserAuth;
+  /** Undefined until the server listens: requests are refused until then. */
+  policy: () => WebPolicy | undefined;
 }
 
-export type DaemonServer = Server<WsData>;
-
-export function createApp(deps: AppDeps): Hono<{ Bindings: { server: DaemonServer } }> {
-  const app = new Hono<{ Bindings: { server: DaemonServer } }>();
+export function createApp(deps: AppDeps): Hono<DaemonEnv> {
+  const app = new Hono<DaemonEnv>();
+  app.use(securityHeaders);
+  app.use(hostCheck(deps.policy));
+  app.use(forwardedHeaders(deps.policy));
+  mountAuthRoutes(app, deps.browserAuth, deps.policy);
   app.get("/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-      return c.text("expected a WebSocket upgrade", 426);
+      return httpError(c, 426, "INVALID_REQUEST", "expected a WebSocket upgrade");
     }
     const decision = await deps.authenticator.authenticateUpgrade(c.req.raw);
-    if (!decision.ok) return c.text(decision.message, decision.status);
-    const data: WsData = { principal: decision.principal };
-    if (c.env.server.upgrade(c.req.raw, { data })) return new Response(null);
-    return c.text("WebSocket upgrade failed", 400);
+    if (!decision.ok) return httpError(c, decision.status, "PERMISSION_DENIED", decision.message);
+    const data: WsData = {
+      principal: decision.principal,
+      ...(decision.session !== undefined ? { session: decision.session } : {}),
+    };
+    const headers =
+      decision.protocol !== undefined ? { "Sec-WebSocket-Protocol": decision.protocol } : undefined;
+    if (c.env.server.upgrade(c.req.raw, { data, ...(headers ? { headers } : {}) })) {
+      return new Response(null);
+    }
+    return httpError(c, 400, "INVALID_REQUEST", "WebSocket upgrade failed");
   });
-  app.notFound((c) => c.text("not found", 404));
+  app.notFound((c) => httpError(c, 404, "NOT_FOUND", "not found"));
   return app;
 }

@@ -10,9 +10,12 @@ import type { Broker } from "../broker/broker.ts";
 import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
 import { EncodedMessage } from "../broker/encoded-message.ts";
 import { daemonHello } from "../daemon-hello.ts";
+import type { WsConnections } from "./ws-connections.ts";
 
 export interface WsData {
   principal: string;
+  /** The browser session the ticket belonged to (browser authentication only). */
+  session?: string;
   client?: WsClient;
 }
 
@@ -21,6 +24,8 @@ export interface WebSocketOptions {
   outboundCapBytes: number;
   /** Seconds of silence before the server pings; 30 unless a test says otherwise. */
   idleTimeoutS?: number;
+  /** Open connections by principal, so revoking a browser closes its sockets. */
+  connections: WsConnections;
   log(line: string): void;
 }
 
@@ -33,6 +38,8 @@ export const CLOSE_SLOW_CLIENT = 1008;
 
 class WsClient implements DaemonClient {
   readonly id = newId("conn");
+  /** Browser-authenticated, not local: the auth.* commands are refused here. */
+  readonly localTrust = false;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private largestInFlight = 0;
@@ -149,6 +156,7 @@ export function websocketHandler(broker: Broker, options: WebSocketOptions): Web
     open(ws) {
       const client = new WsClient(ws, broker, options);
       ws.data.client = client;
+      options.connections.add(ws.data.principal, client);
       broker.open(client);
       client.send(daemonHello("websocket"));
     },
@@ -156,7 +164,10 @@ export function websocketHandler(broker: Broker, options: WebSocketOptions): Web
       ws.data.client?.receive(frame);
     },
     close(ws) {
-      ws.data.client?.shut();
+      const client = ws.data.client;
+      if (!client) return;
+      options.connections.remove(ws.data.principal, client);
+      client.shut();
     },
   };
 }

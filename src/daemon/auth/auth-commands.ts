@@ -1,0 +1,69 @@
+/**
+ * `auth.enroll`, `auth.list`, `auth.revoke` (docs/protocol-additions.md §10): answered only to
+ * a client of local trust (the unix socket). A WebSocket client — a browser — can neither mint
+ * codes nor revoke browsers: PERMISSION_DENIED.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { AuthEnrollCommandSchema, AuthListCommandSchema, AuthRevokeCommandSchema } from "../../types/auth.ts";
+import { errorResponse, okResponse } from "../../wire/response.ts";
+import type { DaemonClient } from "../broker/daemon-client.ts";
+import type { BrowserAuth } from "./browser-auth.ts";
+
+const AuthCommandSchema = Type.Union([
+  AuthEnrollCommandSchema,
+  AuthListCommandSchema,
+  AuthRevokeCommandSchema,
+]);
+export type AuthCommand = Static<typeof AuthCommandSchema>;
+const authCommandCheck = TypeCompiler.Compile(AuthCommandSchema);
+
+export function asAuthCommand(message: unknown): AuthCommand | undefined {
+  return authCommandCheck.Check(message) ? message : undefined;
+}
+
+export interface AuthCommandDeps {
+  auth: BrowserAuth;
+  /** The URL that carries a code in its fragment (loopback or public origin). */
+  enrollmentUrl(code: string): string;
+  /** Closes the browser's open WebSockets; returns how many. */
+  closeConnections(browserId: string): number;
+}
+
+export function authCommandHandler(deps: AuthCommandDeps) {
+  return async (client: DaemonClient, command: AuthCommand): Promise<void> => {
+    if (!client.localTrust) {
+      client.send(
+        errorResponse(command, {
+          code: "PERMISSION_DENIED",
+          message: `${command.type} is answered on the unix socket only; run \`shard auth\` on the daemon's machine`,
+        }),
+      );
+      return;
+    }
+    switch (command.type) {
+      case "auth.enroll": {
+        const { code, expires_at } = deps.auth.mintCode();
+        client.send(okResponse(command, { url: deps.enrollmentUrl(code), expires_at }));
+        return;
+      }
+      case "auth.list":
+        client.send(okResponse(command, { browsers: deps.auth.list() }));
+        return;
+      case "auth.revoke": {
+        if (!deps.auth.revoke(command.browser_id)) {
+          client.send(
+            errorResponse(command, {
+              code: "NOT_FOUND",
+              message: `no enrolled browser ${command.browser_id}; shard auth list shows them`,
+            }),
+          );
+          return;
+        }
+        const closed = deps.closeConnections(command.browser_id);
+        client.send(okResponse(command, { browser_id: command.browser_id, closed_connections: closed }));
+        return;
+      }
+    }
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Browser authentication (PROTOCOL §4.1, ARCHITECTURE §14.2): an enrollment code turns into a
+ * principal (the browser) with a session cookie; the cookie buys single-use WS tickets; a
+ * ticket opens one WebSocket. Raw secrets exist only in the response that carries them and in
+ * the request that presents them: the store keeps hashes, memory keeps hashes, logs keep ids.
+ */
+import type { BrowserInfo } from "../../types/auth.ts";
+import type { Authenticator, UpgradeDecision } from "./authenticator.ts";
+import type { Clock } from "./clock.ts";
+import { EnrollmentCodes } from "./enrollment-codes.ts";
+import { hashSecret, newSecret } from "./secrets.ts";
+import type { SecurityStore } from "./security-store.ts";
+import { readSessionCookie, type Scheme, setCookieHeader } from "./session-cookie.ts";
+import { parseTicketProtocols, SHARD_SUBPROTOCOL } from "./ticket-protocol.ts";
+import { WsTickets } from "./ws-tickets.ts";
+
+export type AuthRefusal = { ok: false; status: 401 | 403 | 409 | 429; message: string; retryAfterS?: number };
+
+export interface BrowserAuthOptions {
+  store: SecurityStore;
+  clock: Clock;
+  /** The allowed origins right now (they depend on the port the server got). */
+  allowedOrigins: () => ReadonlySet<string>;
+  log(line: string): void;
+}
+
+export class BrowserAuth implements Authenticator {
+  private readonly codes: EnrollmentCodes;
+  private readonly tickets: WsTickets;
+
+  constructor(private readonly options: BrowserAuthOptions) {
+    this.codes = new EnrollmentCodes(options.clock);
+    this.tickets = new WsTickets(options.clock);
+  }
+
+  mintCode(): { code: string; expires_at: number } {
+    this.options.log("enrollment code minted (valid 10 minutes, single use)");
+    return this.codes.mint();
+  }
+
+  hasBrowsers(): boolean {
+    return this.options.store.hasBrowsers();
+  }
+
+  /** Redeems a code for a new browser and returns the Set-Cookie header of its session. */
+  enroll(
+    code: string,
+    label: string,
+    scheme: Scheme,
+  ): { ok: true; browserId: string; setCookie: string } | AuthRefusal {
+    const { store } = this.options;
+    if (store.isFull()) {
+      return {
+        ok: false,
+        status: 409,
+        message: "too many enrolled browsers; revoke one (shard auth list, shard auth revoke <id>)",
+      };
+    }
+    const redeemed = this.codes.redeem(code);
+    if (redeemed === "rate_limited") {
+      const retryAfterS = Math.ceil(this.codes.retryAfterMs() / 1000);
+      this.options.log("enrollment refused: too many failed attempts");
+      return {
+        ok: false,
+        status: 429,
+        message: `too many failed enrollment attempts; try again in ${retryAfterS} s`,
+        retryAfterS,
+      };
+    }
+    if (redeemed === "invalid") {
+      this.options.log("enrollment refused: unknown, used or expired code");
+      return {
+        ok: false,
+        status: 401,
+        message:
+          "this enrollment code is unknown, already used or expired; run `shard auth enroll` for a new one",
+      };
+    }
+    const token = newSecret();
+    const { browserId } = store.enroll(label, hashSecret(token), scheme === "https", this.options.clock());
+    this.options.log(`browser ${browserId} enrolled`);
+    return { ok: true, browserId, setCookie: setCookieHeader(scheme, token) };
+  }
+
+  /** A WS ticket for the session of this cookie, bound to the request's exact Origin. */
+  bootstrap(
+    cookieHeader: string | undefined,
+    scheme: Scheme,
+    origin: string,
+  ): { ok: true; ticket: string; expires_at: number } | AuthRefusal {
+    const cookie = readSessionCookie(cookieHeader, scheme);
+    if (cookie.kind === "none") {
+      return {
+        ok: false,
+        status: 401,
+        message: "no session cookie: enroll this browser with the URL `shard auth enroll` prints",
+      };
+    }
+    if (cookie.kind === "refused") return { ok: false, status: 401, message: cookie.message };
+    const session = this.options.store.sessionByTokenHash(hashSecret(cookie.token));
+    if (!session) {
+      return {
+        ok: false,
+        status: 401,
+        message: "this session is unknown or revoked; enroll this browser again (shard auth enroll)",
+      };
+    }
+    if (session.secure !== (scheme === "https")) {
+      return {
+        ok: false,
+        status: 401,
+        message: "this session was issued over another scheme; use the address it was enrolled on",
+      };
+    }
+    this.options.store.touch(session.browser_id, this.options.clock());
+    return {
+      ok: true,
+      ...this.tickets.issue({ browserId: session.browser_id, sessionId: session.id, origin }),
+    };
+  }
+
+  /** Called after the Origin passed the allowlist (http/app.ts answers 400 before that). */
+  async authenticateUpgrade(request: Request): Promise<UpgradeDecision> {
+    const origin = request.headers.get("origin");
+    if (origin === null || !this.options.allowedOrigins().has(origin)) {
+      return { ok: false, status: 400, message: "the Origin header is missing or not allowed" };
+    }
+    const offered = parseTicketProtocols(request.headers.get("sec-websocket-protocol"));
+    if (!offered.ok) return { ok: false, status: 401, message: offered.message };
+    const checked = this.tickets.consume(offered.ticket, origin);
+    if (!checked.ok) {
+      const why = {
+        unknown: "unknown or already used",
+        expired: "expired",
+        wrong_origin: "issued for another origin",
+      }[checked.reason];
+      return {
+        ok: false,
+        status: 401,
+        message: `the WebSocket ticket is ${why}; POST /bootstrap for a new one`,
+      };
+    }
+    const { browserId, sessionId } = checked.binding;
+    const session = this.options.store.sessionById(sessionId);
+    if (!session || session.browser_id !== browserId) {
+      return {
+        ok: false,
+        status: 401,
+        message: "the ticket's session was revoked; enroll this browser again",
+      };
+    }
+    return { ok: true, principal: browserId, session: sessionId, protocol: SHARD_SUBPROTOCOL };
+  }
+
+  list(): BrowserInfo[] {
+    return this.options.store.browsers();
+  }
+
+  /** Forgets the browser, its sessions and its open tickets; false when it is not enrolled. */
+  revoke(browserId: string): boolean {
+    this.tickets.revokeBrowser(browserId);
+    const revoked = this.options.store.revoke(browserId);
+    if (revoked) this.options.log(`browser ${browserId} revoked`);
+    return revoked;
+  }
+}

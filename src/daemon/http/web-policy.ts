@@ -1,0 +1,42 @@
+/**
+ * What every HTTP request is judged against once the daemon knows its port: the exact Host,
+ * the allowed Origins and the one peer whose forwarded headers count (PROTOCOL §4.1.1-§4.1.2).
+ * The implicit `http://127.0.0.1:<port>` origin exists only in pure loopback mode.
+ */
+import { LOOPBACK_HOST, type WebConfig } from "./web-config.ts";
+
+export interface WebPolicy {
+  /** The address the server bound, as a URL (printed at start-up). */
+  boundUrl: string;
+  expectedHost: string;
+  allowedOrigins: ReadonlySet<string>;
+  /** `loopback` or an exact IP; undefined: no forwarded header is ever honoured. */
+  trustProxy?: string;
+  /** The origin a remote browser opens (for the public enrollment URL). */
+  publicOrigin?: string;
+}
+
+export function webPolicy(config: WebConfig, port: number): WebPolicy {
+  if (config.mode === "loopback") {
+    const origin = `http://${LOOPBACK_HOST}:${port}`;
+    return { boundUrl: origin, expectedHost: `${LOOPBACK_HOST}:${port}`, allowedOrigins: new Set([origin]) };
+  }
+  const bound = config.bindHost.includes(":") ? `[${config.bindHost}]` : config.bindHost;
+  const publicOrigin =
+    config.allowedOrigins.find((o) => new URL(o).host === config.publicHost) ?? config.allowedOrigins[0];
+  return {
+    boundUrl: `http://${bound}:${port}`,
+    expectedHost: config.publicHost,
+    allowedOrigins: new Set(config.allowedOrigins),
+    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
+    ...(publicOrigin !== undefined ? { publicOrigin } : {}),
+  };
+}
+
+/** Whether the direct peer is the configured upstream proxy. */
+export function isTrustedPeer(peer: string | undefined, trustProxy: string | undefined): boolean {
+  if (peer === undefined || trustProxy === undefined) return false;
+  const address = peer.toLowerCase().startsWith("::ffff:") ? peer.slice(7) : peer;
+  if (trustProxy === "loopback") return address === "127.0.0.1" || address === "::1";
+  return address === trustProxy;
+}

@@ -1,0 +1,128 @@
+/**
+ * POST /enroll (one-time code → session cookie) and POST /bootstrap (cookie → WS ticket),
+ * PROTOCOL §4.1 / §4.1.1. Negative first; expiry uses the daemon's injectable clock.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ENROLLMENT_CODE_TTL_MS, MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
+import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
+import { rawRequest } from "./raw-http.ts";
+
+let now = Date.now();
+let d: AuthDaemon;
+beforeAll(async () => {
+  d = await AuthDaemon.start({ clock: () => now });
+});
+afterAll(() => d.stop());
+
+describe("POST /enroll", () => {
+  test("a code works once: the second use is refused", async () => {
+    const code = await d.mintCode();
+    expect((await d.enroll(code)).status).toBe(200);
+    const again = await d.enroll(code);
+    expect(again.status).toBe(401);
+    expect(again.header("set-cookie")).toBeUndefined();
+    expect(JSON.parse(again.body)).toMatchObject({ code: "PERMISSION_DENIED" });
+    expect(JSON.parse(again.body).message).toContain("shard auth enroll");
+  });
+
+  test("a code expires after 10 minutes", async () => {
+    const code = await d.mintCode();
+    now += ENROLLMENT_CODE_TTL_MS;
+    expect((await d.enroll(code)).status).toBe(401);
+    const fresh = await d.mintCode();
+    now += ENROLLMENT_CODE_TTL_MS - 1;
+    expect((await d.enroll(fresh)).status).toBe(200);
+  });
+
+  test("GET, a non-JSON body and a body without a code are refused", async () => {
+    const code = await d.mintCode();
+    expect((await d.enroll(code, {}, "GET")).status).toBe(405);
+    const form = await d.enroll(code, { "Content-Type": "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    const wrong = await rawRequest(d.port, {
+      method: "POST",
+      path: "/enroll",
+      headers: { Host: d.host, Origin: d.origin, "Content-Type": "application/json" },
+      body: JSON.stringify({ kode: code }),
+    });
+    expect(wrong.status).toBe(400);
+    expect((await d.enroll(code)).status).toBe(200);
+  });
+
+  test("the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over http, and the answer is not cached", async () => {
+    const res = await d.enroll(await d.mintCode());
+    const cookie = res.header("set-cookie") ?? "";
+    expect(cookie).toMatch(/^shard_session=[A-Za-z0-9_-]{43}; /);
+    const attributes = cookie.split("; ").slice(1);
+    expect(attributes).toContain("HttpOnly");
+    expect(attributes).toContain("SameSite=Strict");
+    expect(attributes).toContain("Path=/");
+    expect(attributes).not.toContain("Secure");
+    expect(attributes.some((a) => a.startsWith("Domain"))).toBe(false);
+    expect(res.header("cache-control")).toBe("no-store");
+  });
+
+  test("failed attempts are rate-limited: past the limit even a right code waits", async () => {
+    const good = await d.mintCode();
+    for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) {
+      expect((await d.enroll(`wrong-${i}`)).status).toBe(401);
+    }
+    const limited = await d.enroll(good);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.header("retry-after"))).toBeGreaterThan(0);
+    now += 61_000;
+    expect((await d.enroll(good)).status).toBe(200);
+  });
+});
+
+describe("POST /bootstrap", () => {
+  test("without a cookie, or with an unknown or malformed one: 401, no ticket", async () => {
+    for (const cookie of [undefined, `shard_session=${"A".repeat(43)}`, "shard_session=short", "other=1"]) {
+      const res = await d.bootstrap(cookie);
+      expect(res.status).toBe(401);
+      expect(res.body).not.toContain('"ticket"');
+    }
+  });
+
+  test("GET is refused", async () => {
+    const cookie = await d.enrolledCookie();
+    const res = await d.bootstrap(cookie, {}, "GET");
+    expect(res.status).toBe(405);
+    expect(res.body).not.toContain('"ticket"');
+  });
+
+  test("a Secure (__Host-) cookie over plain http is refused", async () => {
+    const value = (await d.enrolledCookie()).split("=")[1];
+    const res = await d.bootstrap(`__Host-shard_session=${value}`);
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body).message).toContain("plain http");
+  });
+
+  test("two cookies of our name are refused rather than guessed between", async () => {
+    const a = await d.enrolledCookie();
+    const b = await d.enrolledCookie();
+    expect((await d.bootstrap(`${a}; ${b}`)).status).toBe(401);
+  });
+
+  test("a revoked browser's cookie gets no ticket", async () => {
+    const res = await d.enroll(await d.mintCode());
+    const cookie = cookieOf(res);
+    const browserId = JSON.parse(res.body).browser_id;
+    expect((await d.bootstrap(cookie)).status).toBe(200);
+    const unix = await d.unix();
+    await unix.ok({ type: "auth.revoke", browser_id: browserId });
+    const after = await d.bootstrap(cookie);
+    expect(after.status).toBe(401);
+    expect(JSON.parse(after.body).message).toContain("revoked");
+  });
+
+  test("the right cookie, Origin and Host get a ticket of at most 30 s, not cached", async () => {
+    const res = await d.bootstrap(await d.enrolledCookie());
+    expect(res.status).toBe(200);
+    expect(res.header("cache-control")).toBe("no-store");
+    const body = JSON.parse(res.body);
+    expect(body.ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.expires_at - now).toBeLessThanOrEqual(30_000);
+    expect(body.expires_at).toBeGreaterThan(now);
+  });
+});

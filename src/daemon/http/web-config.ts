@@ -110,15 +110,16 @@ function isLoopbackAlias(ip: string): boolean {
   return ip === "::1" || ip.startsWith("127.") || ip.toLowerCase().startsWith("::ffff:127.");
 }
 
-const HOST_PORT = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?):([0-9]{1,5})$/;
+/** `host:port`, or `host` alone when browsers reach it on the scheme's default port (they omit it then). */
+const HOST_PORT = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::([0-9]{1,5}))?$/;
 
 function checkPublicHost(value: string): { ok: true; host: string } | { ok: false; message: string } {
   const match = HOST_PORT.exec(value);
-  const port = Number(match?.[2]);
+  const port = match?.[2] === undefined ? 1 : Number(match[2]);
   if (!match || port < 1 || port > 65_535) {
     return {
       ok: false,
-      message: `--public-host must be host:port in lower case, exactly as browsers send it in Host (got "${value}")`,
+      message: `--public-host must be host:port in lower case (host alone for the default port), exactly as browsers send it in Host (got "${value}")`,
     };
   }
   return { ok: true, host: value };

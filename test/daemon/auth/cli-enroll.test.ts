@@ -1,0 +1,151 @@
+/**
+ * The enrollment flow on the command line: `shard daemon` prints the one-time URL when no
+ * browser is enrolled; `shard auth enroll | list [--json] | revoke <id>` over the unix socket.
+ * No code, cookie or ticket is ever written under $SHARD_HOME (store, logs, records).
+ */
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { DaemonProcess } from "../support/daemon-harness.ts";
+import { codeOf } from "./auth-daemon.ts";
+import { rawRequest, upgradeHeaders } from "./raw-http.ts";
+
+async function shard(home: string, args: string[]) {
+  const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+/** Every regular file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(path);
+    return e.isFile() ? [path] : [];
+  });
+}
+
+test("enroll from the printed URL, list, revoke; no secret ever reaches a file under SHARD_HOME", async () => {
+  const home = tempDir("home");
+  const daemon = new DaemonProcess(home);
+  const url = await daemon.url();
+  const port = Number(new URL(url).port);
+  const control = await daemon.client();
+  await control.ok({ type: "agent.list" });
+  const lines = daemon.stdout.trim().split("\n");
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toBe(url);
+  expect(lines[1]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}$`));
+  const printedCode = codeOf(lines[1] ?? "");
+
+  const headers = { Host: `127.0.0.1:${port}`, Origin: url, "Content-Type": "application/json" };
+  const enrolled = await rawRequest(port, {
+    method: "POST",
+    path: "/enroll",
+    headers,
+    body: JSON.stringify({ code: printedCode, label: "test browser" }),
+  });
+  expect(enrolled.status).toBe(200);
+  const cookie = (enrolled.header("set-cookie") ?? "").split(";")[0] ?? "";
+  const browserId = JSON.parse(enrolled.body).browser_id;
+  const bootstrap = () =>
+    rawRequest(port, {
+      method: "POST",
+      path: "/bootstrap",
+      headers: { ...headers, Cookie: cookie },
+      body: "",
+    });
+  const usedTicket = JSON.parse((await bootstrap()).body).ticket;
+  const upgraded = await rawRequest(port, {
+    path: "/ws",
+    headers: upgradeHeaders(`127.0.0.1:${port}`, url, `shard.v1, shard.ticket.${usedTicket}`),
+  });
+  expect(upgraded.status).toBe(101);
+  const unusedTicket = JSON.parse((await bootstrap()).body).ticket;
+
+  const minted = await shard(home, ["auth", "enroll"]);
+  expect(minted.code).toBe(0);
+  expect(minted.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
+  const mintedCode = codeOf(minted.stdout.trim());
+
+  const listed = await shard(home, ["auth", "list", "--json"]);
+  expect(listed.code).toBe(0);
+  const browsers = JSON.parse(listed.stdout);
+  expect(browsers).toHaveLength(1);
+  expect(Object.keys(browsers[0]).sort()).toEqual(["created_at", "id", "label", "last_seen_at"]);
+  expect(browsers[0]).toMatchObject({ id: browserId, label: "test browser" });
+  const text = await shard(home, ["auth", "list"]);
+  expect(text.stdout).toContain(browserId);
+
+  // The daemon restarts: a browser is enrolled, so no enrollment URL this time.
+  await control.ok({ type: "daemon.shutdown" });
+  expect(await daemon.exited).toBe(0);
+  const again = new DaemonProcess(home);
+  const url2 = await again.url();
+  const control2 = await again.client();
+  await control2.ok({ type: "agent.list" });
+  expect(again.stdout.trim()).toBe(url2);
+  // The session survived the restart (it is in the store, as a hash).
+  const port2 = Number(new URL(url2).port);
+  const after = await rawRequest(port2, {
+    method: "POST",
+    path: "/bootstrap",
+    headers: { Host: `127.0.0.1:${port2}`, Origin: url2, Cookie: cookie },
+    body: "",
+  });
+  expect(after.status).toBe(200);
+  const restartTicket = JSON.parse(after.body).ticket;
+
+  const revoked = await shard(home, ["auth", "revoke", browserId]);
+  expect(revoked.code).toBe(0);
+  expect(JSON.parse((await shard(home, ["auth", "list", "--json"])).stdout)).toEqual([]);
+  const twice = await shard(home, ["auth", "revoke", browserId]);
+  expect(twice.code).toBe(1);
+  expect(twice.stderr).toContain("shard auth list");
+
+  await control2.ok({ type: "daemon.shutdown" });
+  expect(await again.exited).toBe(0);
+
+  const token = cookie.split("=")[1] ?? "";
+  const secrets = { printedCode, mintedCode, token, usedTicket, unusedTicket, restartTicket };
+  for (const value of Object.values(secrets)) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const files = filesUnder(home);
+  expect(files.some((f) => f.endsWith(join("security", "browsers.json")))).toBe(true);
+  expect(files.some((f) => f.endsWith(join("logs", "daemon.log")))).toBe(true);
+  for (const file of files) {
+    const content = readFileSync(file, "latin1");
+    for (const [name, value] of Object.entries(secrets)) {
+      if (content.includes(value)) throw new Error(`${name} found in ${file}`);
+    }
+  }
+  expect(statSync(join(home, "security")).mode & 0o777).toBe(0o700);
+  expect(statSync(join(home, "security", "browsers.json")).mode & 0o777).toBe(0o600);
+});
+
+test("shard auth without a daemon, and with bad arguments", async () => {
+  const home = tempDir("home");
+  const none = await shard(home, ["auth", "enroll"]);
+  expect(none.code).toBe(1);
+  expect(none.stderr).toContain("no daemon is running");
+  expect(none.stderr).toContain("shard daemon");
+  for (const args of [
+    ["auth"],
+    ["auth", "frob"],
+    ["auth", "revoke"],
+    ["auth", "enroll", "--json"],
+    ["auth", "list", "x"],
+  ]) {
+    const bad = await shard(home, args);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("shard auth --help");
+  }
+});

@@ -16,7 +16,7 @@ export function hostCheck(policy: () => WebPolicy | undefined): MiddlewareHandle
         c,
         421,
         "PERMISSION_DENIED",
-        `this daemon answers only to Host ${current.expectedHost}; open http://${current.expectedHost}/ (or the address shard printed)`,
+        `this daemon answers only to Host ${current.expectedHost}; open the address shard printed`,
       );
     }
     await next();

@@ -119,7 +119,7 @@ export class BrowserAuth implements Authenticator {
     };
   }
 
-  /** Called after the Origin passed the allowlist (http/app.ts answers 400 before that). */
+  /** The upgrade at /ws (after the Host check): 400 for the Origin, 401 for the ticket. */
   async authenticateUpgrade(request: Request): Promise<UpgradeDecision> {
     const origin = request.headers.get("origin");
     if (origin === null || !this.options.allowedOrigins().has(origin)) {

@@ -16,6 +16,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "run one headless agent speaking JSONL on stdin/stdout",
     run: async (argv) => (await import("./agent-command.ts")).agentCommand(argv),
   },
+  daemon: {
+    summary: "run the daemon: durable agents for many clients (unix socket + WebSocket)",
+    run: async (argv) => (await import("./daemon-command.ts")).daemonCommand(argv),
+  },
   run: {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',
     run: async (argv) => (await import("./run-command.ts")).runCommand(argv),

@@ -7,12 +7,15 @@ import { type TObject, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import {
   AGENT_COMMAND_SCHEMAS,
+  AGENT_EVENT_SCHEMAS,
   type AgentCommand,
+  type AgentEvent,
   COMMAND_SCHEMAS,
   EVENT_SCHEMAS,
   RESPONSE_SCHEMA,
   RESULT_SCHEMAS,
 } from "../types/catalog.ts";
+import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 
 export type Validation<T = Record<string, unknown>> =
@@ -109,6 +112,23 @@ const agentCommandUnion = () => Type.Union([...AGENT_COMMAND_SCHEMAS]);
 export function asAgentCommand(message: unknown): AgentCommand | undefined {
   agentCommandCheck ??= TypeCompiler.Compile(agentCommandUnion());
   return agentCommandCheck.Check(message) ? message : undefined;
+}
+
+let agentEventCheck: TypeCheck<ReturnType<typeof agentEventUnion>> | undefined;
+const agentEventUnion = () => Type.Union([...AGENT_EVENT_SCHEMAS]);
+
+/** Narrows what a runtime sent (the daemon reads its stdout) to the agent event union. */
+export function asAgentEvent(message: unknown): AgentEvent | undefined {
+  agentEventCheck ??= TypeCompiler.Compile(agentEventUnion());
+  return agentEventCheck.Check(message) ? message : undefined;
+}
+
+let responseCheck: TypeCheck<typeof RESPONSE_SCHEMA> | undefined;
+
+/** Narrows a runtime's message to a `response` envelope. */
+export function asResponse(message: unknown): Response | undefined {
+  responseCheck ??= TypeCompiler.Compile(RESPONSE_SCHEMA);
+  return responseCheck.Check(message) ? message : undefined;
 }
 
 const resultChecks = new Map<string, TypeCheck<TObject>>();

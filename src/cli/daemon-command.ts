@@ -1,0 +1,74 @@
+/** `shard daemon`: the registry, broker and transports in one process (src/daemon). */
+
+import { DEFAULT_IDLE_RUNTIME_TIMEOUT_S, DEFAULT_PORT, startDaemon } from "../daemon/daemon.ts";
+import { shardHome } from "../support/shard-home.ts";
+import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
+
+export const DAEMON_HELP = `Usage: shard daemon [options]
+
+Runs the Shard daemon: durable agents, many clients. Local clients use the unix socket
+$SHARD_HOME/daemon.sock (JSONL); the HTTP/WebSocket server listens on 127.0.0.1.
+
+Options:
+  --port N                         HTTP/WebSocket port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
+  --idle-runtime-timeout SECONDS   stop an inactive agent runtime after this long (default ${DEFAULT_IDLE_RUNTIME_TIMEOUT_S}; 0 never)
+`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  "idle-runtime-timeout": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function nonNegativeInteger(flag: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new UsageError(`--${flag} must be an integer from 0 to ${max}`);
+  return n;
+}
+
+export async function daemonCommand(argv: string[]): Promise<number> {
+  let port: number;
+  let idleSeconds: number;
+  try {
+    const { values } = parseFlags(argv, OPTIONS, false);
+    if (values.help) {
+      process.stdout.write(DAEMON_HELP);
+      return 0;
+    }
+    port = nonNegativeInteger("port", values.port, DEFAULT_PORT, 65_535);
+    idleSeconds = nonNegativeInteger(
+      "idle-runtime-timeout",
+      values["idle-runtime-timeout"],
+      DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
+      31_536_000,
+    );
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    return reportUsageError("daemon", err.message);
+  }
+  let stopped!: () => void;
+  const done = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  const started = await startDaemon({
+    home: shardHome(process.env),
+    port,
+    idleRuntimeTimeoutMs: idleSeconds * 1000,
+    onShutdown: () => stopped(),
+  });
+  if (!started.ok) {
+    process.stderr.write(`shard daemon: ${started.message}\n`);
+    return 1;
+  }
+  const { daemon } = started;
+  process.stdout.write(`${daemon.url}\n`);
+  const onSignal = () => void daemon.stop(false).then(() => stopped());
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  await done;
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
+  return 0;
+}

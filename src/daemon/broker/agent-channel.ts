@@ -1,0 +1,83 @@
+/**
+ * The broker's view of one agent (ARCHITECTURE §6.1): its `AgentSnapshot` (fed only through
+ * `applyEvent`), the daemon's per-agent `seq` that stays monotonic across runtime generations
+ * (a runtime's own `seq` restarts at 0), and the attached clients with their roles.
+ */
+import {
+  type AgentSnapshot,
+  emptySnapshot,
+  snapshotFromSync,
+  syncFromSnapshot,
+} from "../../snapshot/agent-snapshot.ts";
+import { applyEvent } from "../../snapshot/apply-event.ts";
+import type { SyncEvent } from "../../types/agent-events.ts";
+import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type { AttachRole } from "../../types/orchestrator.ts";
+import type { RuntimeReady } from "../registry/runtime-process.ts";
+import type { Activity } from "./activity.ts";
+import type { DaemonClient } from "./daemon-client.ts";
+import { EncodedMessage } from "./encoded-message.ts";
+import type { RequestArbiter } from "./request-arbiter.ts";
+
+/** Every agent event carries the routing `agent_id` on a daemon connection except the connection-scoped hello. */
+export type TaggableEvent = Exclude<UnsequencedAgentEvent, { type: "hello" }>;
+
+export interface Attachment {
+  client: DaemonClient;
+  role: AttachRole;
+}
+
+export class AgentChannel {
+  snapshot: AgentSnapshot = emptySnapshot();
+  readonly attachments = new Map<string, Attachment>();
+  /** Clients of an ancestor that were shown a request of this agent, by request id. */
+  readonly delegates = new Map<string, Map<string, DaemonClient>>();
+  /** The sanitized overview last broadcast as `agent_activity`. */
+  activity: Activity = { phase: "idle" };
+  /** Whether any generation has reached readiness since the daemon started. */
+  hasRuntimeState = false;
+  private seq = 0;
+
+  constructor(
+    readonly agentId: string,
+    readonly requests: RequestArbiter,
+  ) {}
+
+  /**
+   * A new generation is authoritative: its sync replaces the snapshot, keeping the daemon's
+   * `seq`, and `capabilities` come from the runtime's own hello (PROTOCOL §7).
+   */
+  replaceFromRuntime(epoch: number, ready: RuntimeReady): void {
+    this.snapshot = snapshotFromSync({
+      ...ready.sync,
+      seq: this.seq,
+      runtime_epoch: epoch,
+      capabilities: ready.hello.capabilities,
+    });
+    this.hasRuntimeState = true;
+  }
+
+  /** Stamps the daemon `seq`, folds the event into the snapshot and returns it tagged for clients. */
+  apply(event: TaggableEvent): AgentEvent {
+    this.seq += 1;
+    const stamped: AgentEvent = { ...event, seq: this.seq, agent_id: this.agentId };
+    this.snapshot = applyEvent(this.snapshot, stamped);
+    return stamped;
+  }
+
+  /** The `sync` an attaching client gets: the snapshot now, so every later event has a larger seq. */
+  sync(): SyncEvent {
+    return { ...syncFromSnapshot(this.snapshot), agent_id: this.agentId };
+  }
+
+  fanOut(event: AgentEvent): void {
+    if (this.attachments.size === 0) return;
+    const encoded = EncodedMessage.of(event);
+    for (const a of this.attachments.values()) a.client.sendEncoded(encoded);
+  }
+
+  hasInteractive(): boolean {
+    for (const a of this.attachments.values()) if (a.role === "interactive") return true;
+    return false;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Per-agent commands on a daemon connection (PROTOCOL §5.2, §6): they need `agent_id` and an
+ * attachment, go to the agent's runtime (restoring a stopped one for new work), and permission
+ * and UI answers pass the first-response-wins check before they reach it.
+ */
+import type { AgentCommand } from "../../types/catalog.ts";
+import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
+import type { WireError } from "../../wire/errors.ts";
+import { errorResponse, okResponse } from "../../wire/response.ts";
+import type { AgentChannel } from "./agent-channel.ts";
+import type { BrokerContext } from "./broker-context.ts";
+import type { DaemonClient } from "./daemon-client.ts";
+
+/** New work restores a stopped runtime; reads and aborts never wake one (PROTOCOL §9.2). */
+const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
+  "prompt",
+  "steer",
+  "set_mode",
+  "set_model",
+  "set_reasoning_level",
+  "session_op",
+]);
+
+export async function handleAgentCommand(
+  ctx: BrokerContext,
+  client: DaemonClient,
+  command: AgentCommand,
+): Promise<void> {
+  const reply = (error: WireError) => client.send(tagged(errorResponse(command, error), command.agent_id));
+  const agentId = command.agent_id;
+  if (agentId === undefined) {
+    return reply({
+      code: "NOT_ATTACHED",
+      message: `${command.type}: field "agent_id" is required on a daemon connection; agent.attach the agent first`,
+    });
+  }
+  if (!ctx.registry.get(agentId)) {
+    return reply({ code: "NOT_FOUND", message: `no agent ${agentId}; agent.list shows the agents` });
+  }
+  const channel = ctx.channel(agentId);
+  const attachment = channel.attachments.get(client.id);
+  const isAnswer = command.type === "permission_response" || command.type === "ui_response";
+  if (!attachment && isAnswer && ctx.answersFor(client, agentId)) {
+    // A child's request routed to this ancestor's client: it answers with the child's agent_id.
+    return answer(ctx, client, channel, command);
+  }
+  if (!attachment) {
+    return reply({
+      code: "NOT_ATTACHED",
+      message: `${command.type}: this connection is not attached to agent ${agentId}; send agent.attach first`,
+    });
+  }
+  if (command.type === "permission_response" || command.type === "ui_response") {
+    if (attachment.role === "observer") {
+      return reply({
+        code: "PERMISSION_DENIED",
+        message: `${command.type}: observer attachments cannot answer requests; attach with role "interactive"`,
+      });
+    }
+    return answer(ctx, client, channel, command);
+  }
+  if (!ctx.registry.isServing(agentId)) {
+    if (!RESTORES.has(command.type)) return notRunning(client, command, agentId);
+    const started = await ctx.registry.ensureRunning(agentId);
+    if (!started.ok) return reply({ ...started.error, data: { agent_id: agentId } });
+  }
+  if (!ctx.forwarder.forward(agentId, command, client)) {
+    reply({
+      code: "RUNTIME_START_FAILED",
+      message: `the runtime of agent ${agentId} is not running; send the command again to restart it`,
+    });
+  }
+}
+
+function notRunning(client: DaemonClient, command: AgentCommand, agentId: string): void {
+  if (command.type === "abort") {
+    client.send(tagged(okResponse(command), agentId));
+    return;
+  }
+  client.send(
+    tagged(
+      errorResponse(command, {
+        code: "CONFLICT",
+        message: `${command.type}: the runtime of agent ${agentId} is stopped; send a prompt or agent.attach to restore it`,
+      }),
+      agentId,
+    ),
+  );
+}
+
+/** First valid answer wins; late ones are accepted and dropped silently (PROTOCOL §6.3). */
+function answer(
+  ctx: BrokerContext,
+  client: DaemonClient,
+  channel: AgentChannel,
+  command: PermissionResponse | UiResponse,
+): void {
+  const agentId = channel.agentId;
+  const open = channel.snapshot.pending_requests.find((r) => r.request_id === command.request_id);
+  const kind = command.type === "permission_response" ? "permission_request" : "ui_request";
+  if (!open || open.type !== kind || channel.requests.isClaimed(command.request_id)) {
+    client.send(tagged(okResponse(command), agentId));
+    return;
+  }
+  if (
+    command.type === "permission_response" &&
+    command.choice_id !== undefined &&
+    open.type === "permission_request"
+  ) {
+    const choices = open.choices ?? [];
+    if (!choices.some((c) => c.id === command.choice_id)) {
+      const known = choices.map((c) => c.id).join(", ") || "none; answer with decision";
+      client.send(
+        tagged(
+          errorResponse(command, {
+            code: "INVALID_REQUEST",
+            message: `permission_response: field "choice_id": "${command.choice_id}" is not a choice of request ${command.request_id} (choices: ${known}); the request stays open`,
+          }),
+          agentId,
+        ),
+      );
+      return;
+    }
+  }
+  channel.requests.claim(command.request_id);
+  // The answering connection names itself: `permission_resolved.source` tells every client who won.
+  const forwarded = command.type === "permission_response" ? { ...command, source: client.id } : command;
+  if (!ctx.forwarder.forward(agentId, forwarded, client)) {
+    client.send(tagged(okResponse(command), agentId));
+  }
+}
+
+function tagged<T extends object>(message: T, agentId: string | undefined): T & { agent_id?: string } {
+  return agentId === undefined ? message : { ...message, agent_id: agentId };
+}

@@ -1,0 +1,41 @@
+/** The registry view of one agent (PROTOCOL §11 AgentInfo): durable manifest + live snapshot. */
+import type { AgentInfo } from "../../types/agent-info.ts";
+import type { AgentStatus } from "../../types/shared.ts";
+import type { DurableAgent } from "../registry/registry.ts";
+import type { AgentChannel } from "./agent-channel.ts";
+
+export function agentInfo(agent: DurableAgent, channel: AgentChannel | undefined): AgentInfo {
+  const { manifest } = agent;
+  const live = channel?.hasRuntimeState ? channel.snapshot : undefined;
+  const modelId = live?.model?.id ?? manifest.model;
+  const info: AgentInfo = {
+    agent_id: manifest.agent_id,
+    cwd: manifest.cwd,
+    status: agentStatus(agent, channel),
+    runtime_state: agent.runtimeState,
+    created_at: manifest.created_at,
+  };
+  if (manifest.name !== undefined) info.name = manifest.name;
+  if (modelId !== undefined) info.model = modelId;
+  const provider = live?.model?.provider ?? modelId?.split("/")[0];
+  if (provider) info.provider = provider;
+  const mode = live?.mode ?? manifest.mode;
+  if (mode !== undefined) info.mode = mode;
+  if (live) info.usage = live.usage;
+  if (manifest.parent_agent_id !== undefined) info.parent_agent_id = manifest.parent_agent_id;
+  return info;
+}
+
+/** A live runtime reports its own status; without one the agent is idle, or `error` after a crash. */
+export function agentStatus(agent: DurableAgent, channel: AgentChannel | undefined): AgentStatus {
+  switch (agent.runtimeState) {
+    case "running":
+    case "stopping":
+      return channel?.snapshot.status ?? "idle";
+    case "failed":
+      return "error";
+    case "starting":
+    case "stopped":
+      return "idle";
+  }
+}

@@ -1,0 +1,25 @@
+/** What the command handlers need from the broker (an interface, so handlers never import it). */
+import type { AgentInfo } from "../../types/agent-info.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { AgentChannel } from "./agent-channel.ts";
+import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
+import type { RuntimeForwarder } from "./runtime-forwarder.ts";
+
+export interface BrokerContext {
+  readonly registry: Registry;
+  readonly forwarder: RuntimeForwarder;
+  /** The channel of an agent the registry knows (created on first use). */
+  channel(agentId: string): AgentChannel;
+  agentInfo(agentId: string): AgentInfo | undefined;
+  broadcast(event: OrchestratorEvent): void;
+  /** Whether the client is still connected (an await may outlive it). */
+  isOpen(client: DaemonClient): boolean;
+  /**
+   * An attachment of `agentId` was added (`joined`) or removed: re-checks the headless timers of
+   * it and its descendants, and shows a joining responder the requests routed to it.
+   */
+  respondersChanged(agentId: string, joined?: DaemonClient): void;
+  /** Whether `client` answers for `agentId` as an interactive client of its nearest responding ancestor. */
+  answersFor(client: DaemonClient, agentId: string): boolean;
+  requestShutdown(force: boolean): void;
+}

@@ -1,0 +1,296 @@
+/**
+ * The broker (ARCHITECTURE §3, §6): owns every client connection, routes what they send, and
+ * turns what runtimes emit into the daemon's stream — per-agent `seq`, snapshot, fan-out to
+ * attachments tagged with `agent_id`, headless answers — plus registry events to everyone.
+ */
+import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
+import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
+import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import type { AgentStatus } from "../../types/shared.ts";
+import type { WireError } from "../../wire/errors.ts";
+import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
+import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
+import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
+import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
+import { type Activity, nextActivity, sameActivity } from "./activity.ts";
+import { AgentChannel } from "./agent-channel.ts";
+import { handleAgentCommand } from "./agent-commands.ts";
+import { agentInfo, agentStatus } from "./agent-info.ts";
+import type { BrokerContext } from "./broker-context.ts";
+import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
+import { EncodedMessage } from "./encoded-message.ts";
+import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
+import { RequestArbiter } from "./request-arbiter.ts";
+import {
+  closeDelegated,
+  type Hierarchy,
+  responderChannel,
+  respondersChanged,
+  routeRequest,
+} from "./responder-routing.ts";
+import { RuntimeForwarder } from "./runtime-forwarder.ts";
+import { asSessionCommand, handleSessionCommand } from "./session-commands.ts";
+
+export interface BrokerOptions {
+  /** How long an unanswerable request waits before the headless path denies it. */
+  headlessTimeoutMs: number;
+  requestShutdown(force: boolean): void;
+  log(line: string): void;
+}
+
+export class Broker implements BrokerContext, RegistryEvents {
+  readonly forwarder: RuntimeForwarder;
+  private registryRef: Registry | undefined;
+  private readonly clients = new Map<string, DaemonClient>();
+  private readonly channels = new Map<string, AgentChannel>();
+  /** Last status each agent was announced with, so `agent_status_changed` fires on change only. */
+  private readonly announced = new Map<string, string>();
+
+  constructor(private readonly options: BrokerOptions) {
+    this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
+  }
+
+  /** The registry and the broker talk both ways; the daemon wires them once at start. */
+  bind(registry: Registry): void {
+    this.registryRef = registry;
+  }
+
+  get registry(): Registry {
+    if (!this.registryRef) throw new Error("broker used before a registry was bound");
+    return this.registryRef;
+  }
+
+  // ── clients ────────────────────────────────────────────────────────────
+
+  open(client: DaemonClient): void {
+    this.clients.set(client.id, client);
+  }
+
+  isOpen(client: DaemonClient): boolean {
+    return this.clients.get(client.id) === client;
+  }
+
+  /** A closed connection detaches from everything; its open requests stay open (PROTOCOL §6.4). */
+  close(client: DaemonClient): void {
+    this.clients.delete(client.id);
+    this.forwarder.clientClosed(client.id);
+    for (const channel of this.channels.values()) {
+      if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId);
+    }
+  }
+
+  /** One parsed inbound message; every failure is a `response` with `{code, message}`. */
+  async receive(client: DaemonClient, raw: unknown): Promise<void> {
+    const checked = commandValidator.validate(raw);
+    if (!checked.ok) {
+      client.send(errorResponse(salvageCorrelation(raw), checked.error));
+      return;
+    }
+    try {
+      const agentCommand = asAgentCommand(checked.message);
+      if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
+      const registryCommand = asRegistryCommand(checked.message);
+      if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
+      const sessionCommand = asSessionCommand(checked.message);
+      if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
+      const type = salvageCorrelation(checked.message);
+      const known = ORCHESTRATOR_COMMANDS.has(type.type);
+      client.send(
+        errorResponse(type, {
+          code: "INVALID_REQUEST",
+          message: known
+            ? `"${type.type}" is not available in this daemon yet`
+            : `field "type": "${type.type}" is not a command`,
+        }),
+      );
+    } catch (err) {
+      this.options.log(`internal error handling ${salvageCorrelation(raw).type}: ${(err as Error).stack}`);
+      client.send(
+        errorResponse(salvageCorrelation(raw), { code: "INTERNAL_ERROR", message: (err as Error).message }),
+      );
+    }
+  }
+
+  /** Input that never parsed (bad JSON, over-size line or frame). */
+  unparsable(client: DaemonClient, error: WireError): void {
+    client.send(errorResponse({ type: "unknown" }, error));
+  }
+
+  // ── context for the command handlers ───────────────────────────────────
+
+  channel(agentId: string): AgentChannel {
+    let channel = this.channels.get(agentId);
+    if (!channel) {
+      const requests = new RequestArbiter({
+        policy: () => this.registry.get(agentId)?.manifest.headless_policy ?? "deny",
+        timeoutMs: this.options.headlessTimeoutMs,
+        answerHeadless: (request, reason) => this.answerHeadless(agentId, request, reason),
+        timedOut: (request) => {
+          const event = this.channel(agentId).apply({
+            type: "error",
+            code: "TIMEOUT",
+            message: `request ${request.request_id} timed out: nobody answered within ${this.options.headlessTimeoutMs} ms`,
+            fatal: false,
+          });
+          this.channel(agentId).fanOut(event);
+        },
+      });
+      channel = new AgentChannel(agentId, requests);
+      this.channels.set(agentId, channel);
+    }
+    return channel;
+  }
+
+  agentInfo(agentId: string): AgentInfo | undefined {
+    const agent = this.registry.get(agentId);
+    return agent ? agentInfo(agent, this.channels.get(agentId)) : undefined;
+  }
+
+  broadcast(event: OrchestratorEvent): void {
+    const encoded = EncodedMessage.of(event);
+    for (const client of this.clients.values()) client.sendEncoded(encoded);
+  }
+
+  respondersChanged(agentId: string, joined?: DaemonClient): void {
+    respondersChanged(this.hierarchy, agentId, joined);
+  }
+
+  answersFor(client: DaemonClient, agentId: string): boolean {
+    return responderChannel(this.hierarchy, agentId)?.attachments.get(client.id)?.role === "interactive";
+  }
+
+  private readonly hierarchy: Hierarchy = {
+    parentOf: (agentId) => this.registry.get(agentId)?.manifest.parent_agent_id,
+    channelOf: (agentId) => this.channels.get(agentId),
+    agentIds: () => this.registry.list().map((a) => a.manifest.agent_id),
+    isLive: (agentId) => this.registry.isServing(agentId),
+  };
+
+  requestShutdown(force: boolean): void {
+    this.options.requestShutdown(force);
+  }
+
+  /** Whether the agent is busy (never reaped, terminate deferred). */
+  isActive(agentId: string): boolean {
+    const channel = this.channels.get(agentId);
+    if (!channel) return false;
+    const status = channel.snapshot.status;
+    return status !== "idle" && status !== "error";
+  }
+
+  // ── registry events ────────────────────────────────────────────────────
+
+  ready(agentId: string, epoch: number, ready: RuntimeReady): void {
+    const channel = this.channel(agentId);
+    channel.requests.reset();
+    channel.replaceFromRuntime(epoch, ready);
+    // A replacement generation re-syncs everyone already attached (PROTOCOL §9.1 runtime_epoch).
+    if (channel.attachments.size > 0) {
+      const sync = EncodedMessage.of(channel.sync());
+      for (const a of channel.attachments.values()) a.client.sendEncoded(sync);
+    }
+  }
+
+  message(agentId: string, message: RuntimeMessage): void {
+    if (message.type === "response") {
+      this.forwarder.response(agentId, message);
+      return;
+    }
+    // hello and sync belong to start-up; a runtime does not send them again.
+    if (message.type === "hello" || message.type === "sync") return;
+    const channel = this.channel(agentId);
+    const before = channel.snapshot.status;
+    const event = channel.apply(message);
+    channel.fanOut(event);
+    switch (event.type) {
+      case "permission_request":
+      case "ui_request":
+        routeRequest(this.hierarchy, channel, event);
+        break;
+      case "permission_resolved":
+      case "ui_resolved":
+        channel.requests.resolved(event.request_id);
+        closeDelegated(channel, event);
+        break;
+      default:
+        break;
+    }
+    if (channel.snapshot.status !== before) {
+      this.registry.activityChanged(agentId);
+      this.announce(agentId);
+    }
+    this.reportActivity(channel, event);
+  }
+
+  stateChanged(agentId: string, _state: RuntimeState, ended?: GenerationEnded): void {
+    if (ended) {
+      const channel = this.channel(agentId);
+      channel.requests.reset();
+      channel.delegates.clear();
+      this.setActivity(
+        channel,
+        { phase: ended.expected ? "idle" : "error" },
+        ended.expected ? "idle" : "error",
+      );
+      this.forwarder.runtimeEnded(agentId, ended.exit.reason);
+      if (!ended.expected) {
+        this.broadcast({
+          type: "agent_exited",
+          agent_id: agentId,
+          runtime_state: "failed",
+          reason: ended.exit.reason,
+          exit_code: ended.exit.code,
+        });
+      }
+    }
+    this.announce(agentId);
+  }
+
+  private reportActivity(channel: AgentChannel, event: AgentEvent): void {
+    const next = nextActivity(channel.activity, event);
+    if (next) this.setActivity(channel, next, channel.snapshot.status);
+  }
+
+  private setActivity(channel: AgentChannel, next: Activity, status: AgentStatus): void {
+    if (sameActivity(next, channel.activity)) return;
+    channel.activity = next;
+    this.broadcast({
+      type: "agent_activity",
+      agent_id: channel.agentId,
+      timestamp: Date.now(),
+      phase: next.phase,
+      status,
+      ...(next.tool_name !== undefined ? { tool_name: next.tool_name } : {}),
+    });
+  }
+
+  private announce(agentId: string): void {
+    const agent = this.registry.get(agentId);
+    if (!agent) return;
+    const status = agentStatus(agent, this.channels.get(agentId));
+    const key = `${status}/${agent.runtimeState}`;
+    if (this.announced.get(agentId) === key) return;
+    this.announced.set(agentId, key);
+    this.broadcast({
+      type: "agent_status_changed",
+      agent_id: agentId,
+      status,
+      runtime_state: agent.runtimeState,
+    });
+  }
+
+  private answerHeadless(agentId: string, request: PendingRequest, reason: string): void {
+    const answer =
+      request.type === "permission_request"
+        ? {
+            type: "permission_response" as const,
+            request_id: request.request_id,
+            decision: "deny" as const,
+            source: "headless",
+            reason,
+          }
+        : { type: "ui_response" as const, request_id: request.request_id, value: null };
+    this.forwarder.forward(agentId, answer);
+  }
+}

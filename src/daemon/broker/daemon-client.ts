@@ -1,0 +1,29 @@
+/**
+ * One client connection of the daemon, whatever its transport. The transport owns framing and
+ * the bounded outbound buffer: a client over the cap is closed, never waited for (ARCHITECTURE §6.1).
+ */
+import type { AgentServerMessage } from "../../contracts/connection.ts";
+import type {
+  AgentActivityEvent,
+  AgentExitedEvent,
+  AgentSpawnedEvent,
+  AgentStatusChangedEvent,
+} from "../../types/orchestrator-events.ts";
+import type { EncodedMessage } from "./encoded-message.ts";
+
+export type OrchestratorEvent =
+  | AgentSpawnedEvent
+  | AgentExitedEvent
+  | AgentStatusChangedEvent
+  | AgentActivityEvent;
+
+/** Everything the daemon sends: tagged agent events, responses, its own hello and registry events. */
+export type DaemonMessage = AgentServerMessage | OrchestratorEvent;
+
+export interface DaemonClient {
+  /** Names the client in `permission_resolved.source` when it answers. */
+  readonly id: string;
+  send(message: DaemonMessage): void;
+  /** The same message already serialized (fan-out encodes once for every client). */
+  sendEncoded(message: EncodedMessage): void;
+}

@@ -1,0 +1,99 @@
+/**
+ * Hierarchical routing of permission and UI requests (PROTOCOL §6.3, ARCHITECTURE §6.3): a
+ * child agent with no interactive attachment of its own asks the nearest ancestor that has one,
+ * keeping the child's `agent_id`. Observers never count as responders.
+ */
+import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
+import type { PermissionResolved, UiResolved } from "../../types/permissions.ts";
+import type { AgentChannel } from "./agent-channel.ts";
+import type { DaemonClient } from "./daemon-client.ts";
+
+export interface Hierarchy {
+  parentOf(agentId: string): string | undefined;
+  channelOf(agentId: string): AgentChannel | undefined;
+  agentIds(): Iterable<string>;
+  /** Whether the agent has a runtime whose requests are still open (a dead one's died with it). */
+  isLive(agentId: string): boolean;
+}
+
+/** The agent's own channel, or its nearest ancestor's, with an interactive attachment. */
+export function responderChannel(hierarchy: Hierarchy, agentId: string): AgentChannel | undefined {
+  const seen = new Set<string>();
+  for (let id: string | undefined = agentId; id !== undefined && !seen.has(id); id = hierarchy.parentOf(id)) {
+    seen.add(id);
+    const channel = hierarchy.channelOf(id);
+    if (channel?.hasInteractive()) return channel;
+  }
+  return undefined;
+}
+
+/** `agentId` and every descendant, whose requests may route through it. */
+export function selfAndDescendants(hierarchy: Hierarchy, agentId: string): string[] {
+  const out: string[] = [];
+  for (const id of hierarchy.agentIds()) {
+    const seen = new Set<string>();
+    for (let at: string | undefined = id; at !== undefined && !seen.has(at); at = hierarchy.parentOf(at)) {
+      seen.add(at);
+      if (at === agentId) {
+        out.push(id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** A new request: fanned out already; also shown to the nearest responding ancestor's clients. */
+export function routeRequest(hierarchy: Hierarchy, channel: AgentChannel, request: PendingRequest): void {
+  const target = responderChannel(hierarchy, channel.agentId);
+  if (target && target !== channel) delegate(channel, request, interactiveClients(target));
+  channel.requests.asked(request, target !== undefined);
+}
+
+/** `*_resolved` also reaches every ancestor client the request was shown to. */
+export function closeDelegated(channel: AgentChannel, event: PermissionResolved | UiResolved): void {
+  const shown = channel.delegates.get(event.request_id);
+  channel.delegates.delete(event.request_id);
+  for (const client of shown?.values() ?? []) if (!channel.attachments.has(client.id)) client.send(event);
+}
+
+/**
+ * An attachment of `agentId` came or went: the open requests of it and its descendants have a
+ * responder again (timers stop) or none (the headless timeout runs), and an ancestor client that
+ * joined is shown the child requests routed to it — delegation survives a reconnect.
+ */
+export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?: DaemonClient): void {
+  for (const id of selfAndDescendants(hierarchy, agentId)) {
+    const channel = hierarchy.channelOf(id);
+    if (!channel || channel.snapshot.pending_requests.length === 0 || !hierarchy.isLive(id)) continue;
+    const target = responderChannel(hierarchy, id);
+    if (!target) {
+      channel.requests.responderLeft(channel.snapshot.pending_requests);
+      continue;
+    }
+    channel.requests.responderArrived();
+    const isResponder = joined !== undefined && target.attachments.get(joined.id)?.role === "interactive";
+    if (joined && isResponder && id !== agentId && target.agentId === agentId) {
+      for (const request of channel.snapshot.pending_requests)
+        delegate(channel, { ...request, agent_id: id }, [joined]);
+    }
+  }
+}
+
+/** Shows a request to ancestor clients that are not attached to the agent itself. */
+function delegate(channel: AgentChannel, request: PendingRequest, clients: DaemonClient[]): void {
+  for (const client of clients) {
+    if (channel.attachments.has(client.id)) continue;
+    let shown = channel.delegates.get(request.request_id);
+    if (!shown) {
+      shown = new Map();
+      channel.delegates.set(request.request_id, shown);
+    }
+    shown.set(client.id, client);
+    client.send(request);
+  }
+}
+
+function interactiveClients(channel: AgentChannel): DaemonClient[] {
+  return [...channel.attachments.values()].filter((a) => a.role === "interactive").map((a) => a.client);
+}

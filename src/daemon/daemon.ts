@@ -1,0 +1,133 @@
+/**
+ * One daemon process: the registry of durable agents, the broker, the unix socket and the
+ * HTTP/WebSocket server (ARCHITECTURE §1, §3). `startDaemon` resolves once both listen; the
+ * returned handle stops it (graceful lets turns finish, `force` kills runtimes at once).
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { DEFAULT_MAX_LINE_BYTES } from "../wire/jsonl-decoder.ts";
+import { type Authenticator, refuseEveryUpgrade } from "./auth/authenticator.ts";
+import { Broker } from "./broker/broker.ts";
+import { DaemonLog } from "./daemon-log.ts";
+import { createApp } from "./http/app.ts";
+import { websocketHandler } from "./http/websocket.ts";
+import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
+import { Registry } from "./registry/registry.ts";
+import { defaultShardCommand } from "./registry/shard-command.ts";
+import { listenUnixSocket } from "./socket.ts";
+import { claimSocketPath, secureHome } from "./socket-file.ts";
+
+export interface DaemonOptions {
+  home: string;
+  /** 127.0.0.1 port; 0 picks a free one. */
+  port: number;
+  env?: Record<string, string | undefined>;
+  /** Inactive runtimes are stopped after this long; 0 never. */
+  idleRuntimeTimeoutMs?: number;
+  headlessTimeoutMs?: number;
+  startTimeoutMs?: number;
+  maxMessageBytes?: number;
+  outboundCapBytes?: number;
+  /** WebSocket keepalive: seconds of silence before a ping (default 30). */
+  wsIdleTimeoutS?: number;
+  authenticator?: Authenticator;
+  shardCommand?: string[];
+  /** Called once the daemon has stopped after `daemon.shutdown`. */
+  onShutdown?: () => void;
+}
+
+export interface RunningDaemon {
+  url: string;
+  port: number;
+  socketPath: string;
+  stop(force: boolean): Promise<void>;
+}
+
+export const DEFAULT_PORT = 7777;
+export const DEFAULT_IDLE_RUNTIME_TIMEOUT_S = 900;
+export const DEFAULT_HEADLESS_TIMEOUT_MS = 300_000;
+
+export async function startDaemon(
+  options: DaemonOptions,
+): Promise<{ ok: true; daemon: RunningDaemon } | { ok: false; message: string }> {
+  const home = secureHome(options.home);
+  if (!home.ok) return home;
+  const socketPath = join(options.home, "daemon.sock");
+  const claim = await claimSocketPath(socketPath, options.home);
+  if (!claim.ok) return claim;
+  const log = new DaemonLog(join(options.home, "logs", "daemon.log"));
+  const write = (line: string) => log.write(line);
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const outboundCapBytes = options.outboundCapBytes ?? DEFAULT_OUTBOUND_CAP_BYTES;
+
+  let stopping: Promise<void> | undefined;
+  const broker = new Broker({
+    headlessTimeoutMs: options.headlessTimeoutMs ?? DEFAULT_HEADLESS_TIMEOUT_MS,
+    log: write,
+    requestShutdown: (force) => {
+      void stop(force).then(() => options.onShutdown?.());
+    },
+  });
+  const registry = new Registry({
+    home: options.home,
+    shardCommand: options.shardCommand ?? defaultShardCommand(),
+    env: options.env ?? process.env,
+    startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    idleTimeoutMs: options.idleRuntimeTimeoutMs ?? DEFAULT_IDLE_RUNTIME_TIMEOUT_S * 1000,
+    events: broker,
+    isActive: (agentId) => broker.isActive(agentId),
+    log: write,
+  });
+  broker.bind(registry);
+  registry.load();
+
+  const socket = listenUnixSocket(broker, {
+    path: socketPath,
+    maxMessageBytes,
+    outboundCapBytes,
+    log: write,
+  });
+  const app = createApp({ authenticator: options.authenticator ?? refuseEveryUpgrade });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: options.port,
+      fetch: (request, srv) => app.fetch(request, { server: srv }),
+      websocket: websocketHandler(broker, {
+        maxMessageBytes,
+        outboundCapBytes,
+        log: write,
+        ...(options.wsIdleTimeoutS !== undefined ? { idleTimeoutS: options.wsIdleTimeoutS } : {}),
+      }),
+    });
+  } catch (err) {
+    socket.stop(true);
+    rmSync(socketPath, { force: true });
+    return {
+      ok: false,
+      message: `cannot listen on 127.0.0.1:${options.port}: ${(err as Error).message}; pass --port 0 for a free port`,
+    };
+  }
+  const port = server.port ?? options.port;
+  const url = `http://127.0.0.1:${port}`;
+  const recordPath = join(options.home, "daemon.json");
+  atomicWriteFileSync(recordPath, `${JSON.stringify({ pid: process.pid, url, started_at: Date.now() })}\n`);
+  write(`daemon started (pid ${process.pid}, ${url}, ${registry.list().length} durable agents)`);
+
+  function stop(force: boolean): Promise<void> {
+    stopping ??= (async () => {
+      write(`daemon stopping${force ? " (force)" : ""}`);
+      await registry.shutdown(force);
+      socket.stop(true);
+      rmSync(socketPath, { force: true });
+      rmSync(recordPath, { force: true });
+      await server.stop(true);
+      write("daemon stopped");
+    })();
+    return stopping;
+  }
+
+  return { ok: true, daemon: { url, port, socketPath, stop } };
+}

@@ -1,0 +1,162 @@
+/**
+ * The WebSocket transport (PROTOCOL §2.2): one JSON message per text frame. A binary frame or
+ * an over-size one gets INVALID_REQUEST and the connection carries on; a frame past Bun's
+ * `maxPayloadLength` (twice our limit) is closed by Bun with 1009. The server pings shortly
+ * before `idleTimeout` and drops a peer that stops answering.
+ */
+import type { ServerWebSocket, WebSocketHandler } from "bun";
+import { newId } from "../../support/ids.ts";
+import type { Broker } from "../broker/broker.ts";
+import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import { EncodedMessage } from "../broker/encoded-message.ts";
+import { daemonHello } from "../daemon-hello.ts";
+
+export interface WsData {
+  principal: string;
+  client?: WsClient;
+}
+
+export interface WebSocketOptions {
+  maxMessageBytes: number;
+  outboundCapBytes: number;
+  /** Seconds of silence before the server pings; 30 unless a test says otherwise. */
+  idleTimeoutS?: number;
+  log(line: string): void;
+}
+
+/** Seconds without traffic before the server pings (and, unanswered, drops the peer). */
+export const WS_IDLE_TIMEOUT_S = 30;
+/** Bun's own backpressure limit sits this far above the cap. */
+export const LARGE_FRAME_ALLOWANCE_BYTES = 64 * 1024 * 1024;
+/** Close code for a client whose outbound buffer went over the cap (RFC 6455 1008 policy violation). */
+export const CLOSE_SLOW_CLIENT = 1008;
+
+class WsClient implements DaemonClient {
+  readonly id = newId("conn");
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private largestInFlight = 0;
+  private pending: string[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly ws: ServerWebSocket<WsData>,
+    private readonly broker: Broker,
+    private readonly options: WebSocketOptions,
+  ) {}
+
+  send(message: DaemonMessage): void {
+    this.sendEncoded(EncodedMessage.of(message));
+  }
+
+  /** Frames of this task leave together, corked (one write), at its end. */
+  sendEncoded(message: EncodedMessage): void {
+    if (this.closed) return;
+    this.pending.push(message.json);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const frames = this.pending;
+    this.pending = [];
+    if (this.closed || frames.length === 0) return;
+    // 0: Bun dropped a frame (past backpressureLimit). A gap is never acceptable: close instead.
+    const dropped = this.ws.cork(() => frames.some((frame) => this.ws.send(frame) === 0));
+    const buffered = this.ws.getBufferedAmount();
+    if (dropped) {
+      this.overCap(buffered);
+      return;
+    }
+    if (buffered <= this.options.outboundCapBytes) {
+      this.largestInFlight = 0;
+      return;
+    }
+    // Like the socket's buffer, the cap counts what waits behind the largest frame in flight,
+    // so one large frame (a long message_complete) never closes a client that is reading.
+    for (const frame of frames)
+      this.largestInFlight = Math.max(this.largestInFlight, Buffer.byteLength(frame));
+    if (buffered - this.largestInFlight > this.options.outboundCapBytes) this.overCap(buffered);
+  }
+
+  private overCap(buffered: number): void {
+    this.options.log(
+      `connection ${this.id}: closed: ${buffered} bytes unread, over the ${this.options.outboundCapBytes}-byte outbound cap`,
+    );
+    this.shut(
+      `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
+    );
+  }
+
+  receive(frame: string | Buffer): void {
+    if (typeof frame !== "string") {
+      this.enqueue(async () =>
+        this.broker.unparsable(this, {
+          code: "INVALID_REQUEST",
+          message: "binary frames are not used; send one JSON message per text frame",
+        }),
+      );
+      return;
+    }
+    if (
+      frame.length * 3 > this.options.maxMessageBytes &&
+      Buffer.byteLength(frame) > this.options.maxMessageBytes
+    ) {
+      this.enqueue(async () =>
+        this.broker.unparsable(this, {
+          code: "INVALID_REQUEST",
+          message: `frame exceeds the ${this.options.maxMessageBytes}-byte limit and was skipped`,
+        }),
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame);
+    } catch (err) {
+      const message = `bad JSON: ${(err as Error).message}`;
+      this.enqueue(async () => this.broker.unparsable(this, { code: "INVALID_REQUEST", message }));
+      return;
+    }
+    this.enqueue(() => this.broker.receive(this, value));
+  }
+
+  shut(reason?: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.broker.close(this);
+    if (reason !== undefined) this.ws.close(CLOSE_SLOW_CLIENT, reason);
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch(() => undefined);
+  }
+}
+
+export function websocketHandler(broker: Broker, options: WebSocketOptions): WebSocketHandler<WsData> {
+  return {
+    data: { principal: "" },
+    // Bun closes past this; frames between our limit and it get INVALID_REQUEST instead.
+    maxPayloadLength: options.maxMessageBytes * 2,
+    // Room for our cap plus one large frame: Bun never drops a frame before our own check
+    // (which closes the client) has seen the buffer over the cap.
+    backpressureLimit: options.outboundCapBytes + LARGE_FRAME_ALLOWANCE_BYTES,
+    closeOnBackpressureLimit: false,
+    idleTimeout: options.idleTimeoutS ?? WS_IDLE_TIMEOUT_S,
+    sendPings: true,
+    open(ws) {
+      const client = new WsClient(ws, broker, options);
+      ws.data.client = client;
+      broker.open(client);
+      client.send(daemonHello("websocket"));
+    },
+    message(ws, frame) {
+      ws.data.client?.receive(frame);
+    },
+    close(ws) {
+      ws.data.client?.shut();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The manifest of a new durable agent (PROTOCOL §10.1 `agent.create`): a managed create with a
+ * canonical cwd and a `provider/model` id, or the legacy adoption of an existing session — once
+ * per session, from its own project, and only if it can be restored.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { newId } from "../../support/ids.ts";
+import type { AgentCreateCommand } from "../../types/orchestrator.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
+import type { AgentManifest } from "./manifest.ts";
+import { lookUpSession } from "./session-lookup.ts";
+
+export type CreateParams = Omit<AgentCreateCommand, "type" | "id">;
+
+export interface CreationContext {
+  home: string;
+  /** The agent already driving a session, if any. */
+  adoptedBy(sessionId: string): string | undefined;
+}
+
+export function newManifest(
+  params: CreateParams,
+  context: CreationContext,
+): { ok: true; manifest: AgentManifest } | Failure {
+  const cwd = canonicalDirectory(params.cwd);
+  if (!cwd.ok) return cwd;
+  if (params.session_id !== undefined) {
+    const adoptable = checkAdoptable(params.session_id, cwd.path, context);
+    if (!adoptable.ok) return adoptable;
+  }
+  const model = modelId(params.model, params.provider);
+  const manifest: AgentManifest = {
+    version: 1,
+    agent_id: newId("agent"),
+    cwd: cwd.path,
+    created_at: Date.now(),
+    headless_policy: params.headless_policy ?? "deny",
+    ...(params.session_id !== undefined ? { session_id: params.session_id } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(params.mode !== undefined ? { mode: params.mode } : {}),
+    ...(params.tools !== undefined ? { tools: params.tools } : {}),
+    ...(params.name !== undefined ? { name: params.name } : {}),
+    ...(params.parent_agent_id !== undefined ? { parent_agent_id: params.parent_agent_id } : {}),
+  };
+  return { ok: true, manifest };
+}
+
+function checkAdoptable(sessionId: string, cwd: string, context: CreationContext): { ok: true } | Failure {
+  const owner = context.adoptedBy(sessionId);
+  if (owner !== undefined) {
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: session ${sessionId} is already adopted by agent ${owner}; attach to it, or use session.activate`,
+    );
+  }
+  const session = lookUpSession(context.home, sessionId);
+  if (!session.ok) return session;
+  const sessionCwd = canonicalDirectory(session.cwd);
+  if (!sessionCwd.ok || sessionCwd.path !== cwd) {
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: session ${sessionId} belongs to another project (${session.cwd}); pass its cwd`,
+    );
+  }
+  return { ok: true };
+}
+
+function canonicalDirectory(dir: string): { ok: true; path: string } | Failure {
+  try {
+    const path = realpathSync(dir);
+    if (statSync(path).isDirectory()) return { ok: true, path };
+    return failure("INVALID_REQUEST", `agent.create: field "cwd": ${dir} is not a directory`);
+  } catch {
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "cwd": ${dir} does not exist; create it or pass another directory`,
+    );
+  }
+}
+
+/** A model id on the wire is `provider/model`; `provider` + a bare `model` mean the same. */
+function modelId(model: string | undefined, provider: string | undefined): string | undefined {
+  if (model === undefined) return undefined;
+  if (provider !== undefined && !model.includes("/")) return `${provider}/${model}`;
+  return model;
+}

@@ -1,0 +1,49 @@
+/**
+ * The durable half of an agent (ARCHITECTURE §3, §8): `agents/<agent_id>/manifest.json`
+ * under `$SHARD_HOME`, written atomically before any runtime starts. A runtime generation
+ * is rebuilt from it alone, so a daemon restart lists every agent again.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { HeadlessPolicySchema } from "../../types/orchestrator.ts";
+
+export const AgentManifestSchema = Type.Object({
+  version: Type.Literal(1),
+  agent_id: Type.String({ pattern: "^agent_[A-Za-z0-9_-]+$" }),
+  /** Canonical (realpath) working directory. */
+  cwd: Type.String({ minLength: 1 }),
+  /** Epoch milliseconds. */
+  created_at: Type.Number(),
+  /** Set once the first runtime generation has created the session; later ones resume it. */
+  session_id: Type.Optional(Type.String({ minLength: 1 })),
+  /** `provider/model`, applied when the session is created (a resumed session keeps its own). */
+  model: Type.Optional(Type.String({ minLength: 1 })),
+  mode: Type.Optional(Type.String({ minLength: 1 })),
+  tools: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  headless_policy: HeadlessPolicySchema,
+  name: Type.Optional(Type.String()),
+  parent_agent_id: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type AgentManifest = Static<typeof AgentManifestSchema>;
+
+const manifestCheck = TypeCompiler.Compile(AgentManifestSchema);
+
+/** A parsed manifest, or why the file cannot be used (the caller logs it and skips the agent). */
+export function parseManifest(
+  text: string,
+): { ok: true; manifest: AgentManifest } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
+  }
+  if (manifestCheck.Check(value)) return { ok: true, manifest: value };
+  const first = manifestCheck.Errors(value).First();
+  return {
+    ok: false,
+    reason: `${first?.path || "(manifest)"}: ${first?.message ?? "does not match its schema"}`,
+  };
+}
+
+export const AGENT_ID_PATTERN = /^agent_[A-Za-z0-9_-]+$/;

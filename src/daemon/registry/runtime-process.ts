@@ -1,0 +1,181 @@
+/**
+ * One Runtime generation: a `shard agent` child in its own process group (ARCHITECTURE §3),
+ * JSONL on stdin/stdout, stderr always drained into the agent's log. It is ready once it has
+ * sent `hello` and `sync`; everything after that goes to `onMessage`.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { constants } from "node:os";
+import { dirname } from "node:path";
+import type { FileSink, Subprocess } from "bun";
+import type { HelloEvent, SyncEvent } from "../../types/agent-events.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
+import type { Response } from "../../types/response.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
+import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
+import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
+import { asAgentEvent, asResponse } from "../../wire/validate.ts";
+
+export type RuntimeMessage = AgentEvent | Response;
+
+export interface RuntimeReady {
+  ok: true;
+  hello: HelloEvent;
+  sync: SyncEvent;
+}
+
+export interface RuntimeExit {
+  /** The exit status, or 128 + the signal number for a signal. */
+  code: number;
+  reason: string;
+}
+
+export interface RuntimeProcessOptions {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  logPath: string;
+  startTimeoutMs: number;
+  /** Called synchronously at readiness, before any later message reaches `onMessage`. */
+  onReady: (ready: RuntimeReady) => void;
+  onMessage: (message: RuntimeMessage) => void;
+  onExit: (exit: RuntimeExit) => void;
+}
+
+export class RuntimeProcess {
+  readonly ready: Promise<RuntimeReady | Failure>;
+  readonly whenExited: Promise<RuntimeExit>;
+  private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  private settleReady!: (result: RuntimeReady | Failure) => void;
+  private hello: HelloEvent | undefined;
+  private readyDone = false;
+  /** A fatal `error` the runtime sent before it was ready: the best start-failure message. */
+  private startError: string | undefined;
+  private exitedFlag = false;
+
+  constructor(private readonly options: RuntimeProcessOptions) {
+    this.ready = new Promise((resolve) => {
+      this.settleReady = resolve;
+    });
+    mkdirSync(dirname(options.logPath), { recursive: true, mode: 0o700 });
+    const log = openSync(options.logPath, "a", 0o600);
+    this.proc = Bun.spawn(options.argv, {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
+    const timer = setTimeout(() => {
+      if (this.readyDone) return;
+      this.failStart(`did not become ready within ${options.startTimeoutMs} ms`);
+      this.kill("SIGKILL");
+    }, options.startTimeoutMs);
+    void this.ready.then(() => clearTimeout(timer));
+    // Every line the runtime wrote is handled before its exit is reported.
+    const outputDone = Promise.all([this.readStdout(), drainInto(this.proc.stderr, log)]);
+    this.whenExited = this.proc.exited.then(async () => {
+      clearTimeout(timer);
+      this.exitedFlag = true;
+      await outputDone.catch(() => undefined);
+      const exit = describeExit(this.proc.exitCode, this.proc.signalCode);
+      this.failStart(
+        this.startError ?? `exited before it was ready (${exit.reason}); see ${options.logPath}`,
+      );
+      options.onExit(exit);
+      return exit;
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  get exited(): boolean {
+    return this.exitedFlag;
+  }
+
+  /** One JSONL line to the runtime; false when its stdin is gone (it is exiting). */
+  send(message: object): boolean {
+    if (this.exitedFlag) return false;
+    try {
+      const stdin: FileSink = this.proc.stdin;
+      stdin.write(encodeJsonLine(message));
+      stdin.flush();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Graceful stop: the runtime ends its work and exits on stdin EOF. */
+  closeInput(): void {
+    try {
+      this.proc.stdin.end();
+    } catch {
+      // already closed
+    }
+  }
+
+  /** Signals the whole process group, so tools the runtime started go too. */
+  kill(signal: "SIGTERM" | "SIGKILL"): void {
+    if (this.exitedFlag) return;
+    try {
+      process.kill(-this.proc.pid, signal);
+    } catch {
+      // the group is already gone
+    }
+  }
+
+  private failStart(message: string): void {
+    if (this.readyDone) return;
+    this.readyDone = true;
+    this.settleReady(failure("RUNTIME_START_FAILED", `the agent runtime ${message}`));
+  }
+
+  private async readStdout(): Promise<void> {
+    const decoder = new JsonlDecoder({
+      value: (value) => this.receive(value),
+      // A runtime never writes a bad line; if one does, the agent log says so and it carries on.
+      error: () => {},
+    });
+    for await (const chunk of this.proc.stdout) decoder.push(chunk);
+    decoder.end();
+  }
+
+  private receive(value: unknown): void {
+    const event = asAgentEvent(value);
+    const message = event ?? asResponse(value);
+    if (!message) return;
+    if (this.readyDone) {
+      this.options.onMessage(message);
+      return;
+    }
+    if (message.type === "hello") this.hello = message;
+    else if (message.type === "error" && message.fatal)
+      this.startError = `failed: ${message.code}: ${message.message}`;
+    else if (message.type === "sync" && this.hello) {
+      this.readyDone = true;
+      const ready: RuntimeReady = { ok: true, hello: this.hello, sync: message };
+      this.options.onReady(ready);
+      this.settleReady(ready);
+    }
+  }
+}
+
+async function drainInto(stream: ReadableStream<Uint8Array>, fd: number): Promise<void> {
+  try {
+    for await (const chunk of stream) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function describeExit(code: number | null, signal: string | number | null): RuntimeExit {
+  if (code !== null) return { code, reason: `exited with code ${code}` };
+  const number =
+    typeof signal === "number"
+      ? signal
+      : Object.entries(constants.signals).find(([name]) => name === signal)?.[1];
+  return { code: 128 + (number ?? 0), reason: `killed by ${signal ?? "a signal"}` };
+}

@@ -1,0 +1,34 @@
+/** `shard daemon` flags: bad values are usage errors (exit 2) that say what to do. */
+import { expect, test } from "bun:test";
+import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
+
+async function run(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  const home = tempDir("home");
+  const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stderr, stdout };
+}
+
+test("a bad --port or --idle-runtime-timeout is a usage error", async () => {
+  for (const args of [["--port", "abc"], ["--port", "70000"], ["--idle-runtime-timeout", "-1"], ["--nope"]]) {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain("shard daemon:");
+    expect(stderr).toContain("shard daemon --help");
+  }
+});
+
+test("--help describes the flags", async () => {
+  const { code, stdout } = await run(["--help"]);
+  expect(code).toBe(0);
+  expect(stdout).toContain("--port N");
+  expect(stdout).toContain("--idle-runtime-timeout SECONDS");
+});

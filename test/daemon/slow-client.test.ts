@@ -1,0 +1,126 @@
+/**
+ * A client that stops reading (ARCHITECTURE §6.1, PROTOCOL P2): once its outbound buffer is over
+ * the cap the daemon closes it, and the agent and the other clients never wait for it.
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MockStep } from "../support/mock-llm/types.ts";
+import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { DaemonHarness } from "./support/daemon-harness.ts";
+
+setDefaultTimeout(60_000);
+
+const llm = useMockLlmServer();
+let harness: DaemonHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+/**
+ * Connects (unix socket, or TCP with a WebSocket handshake and masked text frames), attaches as an
+ * observer, then reads nothing until a line arrives on stdin; then reads to EOF and prints how
+ * many bytes it got and whether the close reason came with them. It ends only if the daemon
+ * closed the connection.
+ */
+const STALLED_CLIENT = `
+import socket, sys, json, os
+transport, address, agent_id = sys.argv[1], sys.argv[2], sys.argv[3]
+attach = json.dumps({"type": "agent.attach", "id": "a", "agent_id": agent_id, "role": "observer"})
+if transport == "unix":
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(address)
+    s.sendall((attach + "\\n").encode())
+else:
+    host, port = address.split(":")
+    s = socket.socket()
+    # A small receive window: the kernel then holds little on this side (the sender's buffer
+    # still autotunes up to tcp_wmem's maximum, hence the bigger flood for this transport).
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    s.connect((host, int(port)))
+    s.sendall(("GET /ws HTTP/1.1\\r\\nHost: %s\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\n"
+               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n" % address).encode())
+    head = b""
+    while b"\\r\\n\\r\\n" not in head:
+        head += s.recv(1)
+    assert b" 101 " in head, head
+    payload = attach.encode()
+    mask = os.urandom(4)
+    s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+print("attached", flush=True)
+sys.stdin.readline()
+total, tail = 0, b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    total += len(chunk)
+    tail = (tail + chunk)[-4096:]
+print(json.dumps({"total": total, "reason": b"outbound buffer over" in tail}), flush=True)
+`;
+
+/** The next whole line of the child's output (chunks may split or be empty). */
+async function readLine(
+  reader: ReadableStreamDefaultReader<string>,
+  carry: { text: string },
+): Promise<string> {
+  for (;;) {
+    const nl = carry.text.indexOf("\n");
+    if (nl >= 0) {
+      const line = carry.text.slice(0, nl);
+      carry.text = carry.text.slice(nl + 1);
+      return line;
+    }
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stalled client ended early; its output: ${carry.text}`);
+    carry.text += value;
+  }
+}
+
+for (const transport of ["unix", "websocket"] as const) {
+  describe(`slow client over ${transport}`, () => {
+    test("a client that stops reading is closed over the cap while another client gets every event", async () => {
+      harness = await DaemonHarness.start(llm().url, { outboundCapBytes: 1024 * 1024 });
+      const fast = await harness.client(transport);
+      const agentId = await harness.createAgent(fast);
+      await fast.ok({ type: "agent.attach", agent_id: agentId });
+      const address = transport === "unix" ? harness.socketPath : harness.daemon.url.replace("http://", "");
+      const stalled = Bun.spawn(["python3", "-c", STALLED_CLIENT, transport, address, agentId], {
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "inherit",
+      });
+      const lines = stalled.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      const carry = { text: "" };
+      expect(await readLine(lines, carry)).toBe("attached");
+      // The stalled client's attach is in before this later request is answered.
+      await fast.ok({ type: "agent.list" });
+
+      // 1 KB deltas, paced so the reading client (in this same process) keeps up; more than the
+      // kernel's socket buffers and the cap can hold for the stalled one.
+      const pieces = transport === "unix" ? 300 : 900;
+      const piece = "x".repeat(10_000);
+      const steps: MockStep[] = [];
+      for (let i = 0; i < pieces; i++) steps.push({ text: piece, chunks: 10 }, { delay_ms: 2 });
+      const text = piece.repeat(pieces);
+      llm().enqueue({ steps });
+      const from = fast.messages.length;
+      await fast.ok({ type: "prompt", agent_id: agentId, message: "flood" });
+      await fast.waitAgent(agentId, "turn_end", from);
+      const deltas = fast.agentEvents(agentId, from).filter((m) => m.type === "message_delta");
+      expect(deltas.map((m) => m.text_delta).join("")).toBe(text);
+      const seqs = fast.agentEvents(agentId, from).map((m) => m.seq);
+      expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+
+      // Now it reads: it gets what was in flight, then EOF — the daemon closed it.
+      stalled.stdin.write("go\n");
+      stalled.stdin.flush();
+      const outcome = JSON.parse(await readLine(lines, carry));
+      expect(await stalled.exited).toBe(0);
+      expect(outcome.total).toBeLessThan(text.length);
+      if (transport === "websocket") expect(outcome.reason).toBe(true);
+      expect(readFileSync(join(harness.home, "logs", "daemon.log"), "utf8")).toContain("outbound cap");
+    });
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * A real client of the daemon over the unix socket (JSONL) or the WebSocket (one JSON message
+ * per text frame). It records everything received, checks each message against the protocol
+ * schemas, and waits for messages the way a client would.
+ */
+import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
+import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
+import { eventValidator } from "../../../src/wire/validate.ts";
+import type { Msg } from "../../agent/support/agent-process.ts";
+
+export type { Msg };
+
+interface Wire {
+  send(text: string): void;
+  sendBinary(bytes: Uint8Array): void;
+  close(): void;
+}
+
+export class DaemonClient {
+  readonly messages: Msg[] = [];
+  readonly schemaViolations: string[] = [];
+  closed = false;
+  closeReason = "";
+  private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
+  private closeWaiters: (() => void)[] = [];
+  private wire: Wire | undefined;
+  private nextId = 0;
+
+  static async unix(path: string): Promise<DaemonClient> {
+    const client = new DaemonClient();
+    const decoder = new JsonlDecoder({
+      value: (v) => client.receive(v as Msg),
+      error: (e) => client.schemaViolations.push(`bad line from the daemon: ${e.message}`),
+    });
+    const socket = await Bun.connect({
+      unix: path,
+      socket: {
+        data: (_s, chunk) => decoder.push(chunk),
+        close: () => client.onClose("socket closed"),
+        error: (_s, err) => client.onClose(err.message),
+      },
+    });
+    client.wire = {
+      send: (text) => {
+        socket.write(text);
+        socket.flush();
+      },
+      sendBinary: (bytes) => {
+        socket.write(bytes);
+        socket.flush();
+      },
+      close: () => socket.end(),
+    };
+    await client.waitType("hello");
+    return client;
+  }
+
+  static async websocket(url: string): Promise<DaemonClient> {
+    const client = new DaemonClient();
+    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`);
+    ws.onmessage = (e) => {
+      if (typeof e.data === "string") client.receive(JSON.parse(e.data) as Msg);
+      else client.schemaViolations.push("binary frame from the daemon");
+    };
+    ws.onclose = (e) => client.onClose(`${e.code} ${e.reason}`);
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new Error("WebSocket did not open"));
+    });
+    client.wire = {
+      send: (text) => ws.send(text),
+      sendBinary: (bytes) => ws.send(new Uint8Array(bytes)),
+      close: () => ws.close(),
+    };
+    await client.waitType("hello");
+    return client;
+  }
+
+  private receive(msg: Msg): void {
+    const checked = eventValidator.validate(msg);
+    if (!checked.ok)
+      this.schemaViolations.push(`${checked.error.message} in ${JSON.stringify(msg).slice(0, 300)}`);
+    this.messages.push(msg);
+    const index = this.messages.length - 1;
+    this.waiters = this.waiters.filter((w) => {
+      if (index >= w.from && w.pred(msg)) {
+        w.resolve(msg);
+        return false;
+      }
+      return true;
+    });
+  }
+
+  private onClose(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    for (const w of this.closeWaiters) w();
+  }
+
+  whenClosed(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  send(message: object): void {
+    this.wire?.send(encodeJsonLine(message));
+  }
+
+  /** Raw bytes or text exactly as given (for malformed-input tests). */
+  sendRaw(text: string): void {
+    this.wire?.send(text);
+  }
+
+  sendBinary(bytes: Uint8Array): void {
+    this.wire?.sendBinary(bytes);
+  }
+
+  close(): void {
+    this.wire?.close();
+  }
+
+  waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = 20_000): Promise<Msg> {
+    for (let i = from; i < this.messages.length; i++)
+      if (pred(this.messages[i]!)) return Promise.resolve(this.messages[i]!);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out after ${this.messages.length} messages; the last: ${this.messages
+                .slice(-20)
+                .map((m) => m.type)
+                .join(", ")}${this.closed ? `; closed: ${this.closeReason}` : ""}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      this.waiters.push({
+        pred,
+        from,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  }
+
+  waitType(type: string, from = 0): Promise<Msg> {
+    return this.waitFor((m) => m.type === type, from);
+  }
+
+  /** Waits for an event of `agentId` (tagged) of this type. */
+  waitAgent(agentId: string, type: string, from = 0, extra: (m: Msg) => boolean = () => true): Promise<Msg> {
+    return this.waitFor((m) => m.type === type && m.agent_id === agentId && extra(m), from);
+  }
+
+  async request(message: Msg): Promise<Msg> {
+    this.nextId += 1;
+    const id = message.id ?? `c${this.nextId}`;
+    const from = this.messages.length;
+    this.send({ ...message, id });
+    return this.waitFor((m) => m.type === "response" && m.id === id, from);
+  }
+
+  /** Sends a command and fails the test unless it succeeds; returns `data`. */
+  async ok(message: Msg): Promise<Msg["data"]> {
+    const res = await this.request(message);
+    if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
+    return res.data;
+  }
+
+  /** The agent's events with a daemon seq, in arrival order. */
+  agentEvents(agentId: string, from = 0): Msg[] {
+    return this.messages
+      .slice(from)
+      .filter((m) => m.agent_id === agentId && typeof m.seq === "number" && m.type !== "response");
+  }
+}

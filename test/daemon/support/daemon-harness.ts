@@ -1,0 +1,148 @@
+/**
+ * An in-process daemon on a temporary SHARD_HOME whose models.json points at the mock LLM,
+ * spawning real `shard agent` children; and a `shard daemon` child process for the tests that
+ * need a whole process (restart, shutdown, a second daemon).
+ */
+import { join } from "node:path";
+import type { Authenticator } from "../../../src/daemon/auth/authenticator.ts";
+import { type RunningDaemon, startDaemon } from "../../../src/daemon/daemon.ts";
+import { mockHome, SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { DaemonClient } from "./daemon-client.ts";
+
+export interface HarnessOptions {
+  home?: string;
+  idleRuntimeTimeoutMs?: number;
+  headlessTimeoutMs?: number;
+  maxMessageBytes?: number;
+  outboundCapBytes?: number;
+  authenticator?: Authenticator;
+  startTimeoutMs?: number;
+  shardCommand?: string[];
+  wsIdleTimeoutS?: number;
+}
+
+/** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
+export const testAuthenticator: Authenticator = {
+  authenticateUpgrade: async () => ({ ok: true, principal: "test" }),
+};
+
+export const runtimeEnv = (home: string) => ({
+  PATH: process.env.PATH ?? "",
+  HOME: home,
+  SHARD_HOME: home,
+  SHARD_RETRY_BASE_MS: "5",
+});
+
+export class DaemonHarness {
+  readonly clients: DaemonClient[] = [];
+  readonly cwd = tempDir("cwd");
+
+  private constructor(
+    readonly home: string,
+    readonly daemon: RunningDaemon,
+  ) {}
+
+  static async start(llmUrl: string, options: HarnessOptions = {}): Promise<DaemonHarness> {
+    const home = options.home ?? mockHome(llmUrl);
+    const started = await startDaemon({
+      home,
+      port: 0,
+      env: runtimeEnv(home),
+      authenticator: options.authenticator ?? testAuthenticator,
+      ...(options.idleRuntimeTimeoutMs !== undefined
+        ? { idleRuntimeTimeoutMs: options.idleRuntimeTimeoutMs }
+        : {}),
+      ...(options.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: options.headlessTimeoutMs } : {}),
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      ...(options.outboundCapBytes !== undefined ? { outboundCapBytes: options.outboundCapBytes } : {}),
+      ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+      ...(options.shardCommand !== undefined ? { shardCommand: options.shardCommand } : {}),
+      ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),
+    });
+    if (!started.ok) throw new Error(started.message);
+    return new DaemonHarness(home, started.daemon);
+  }
+
+  get socketPath(): string {
+    return join(this.home, "daemon.sock");
+  }
+
+  async unixClient(): Promise<DaemonClient> {
+    const c = await DaemonClient.unix(this.socketPath);
+    this.clients.push(c);
+    return c;
+  }
+
+  async wsClient(): Promise<DaemonClient> {
+    const c = await DaemonClient.websocket(this.daemon.url);
+    this.clients.push(c);
+    return c;
+  }
+
+  client(transport: "unix" | "websocket"): Promise<DaemonClient> {
+    return transport === "unix" ? this.unixClient() : this.wsClient();
+  }
+
+  /** Creates an agent on the mock model and returns its id. */
+  async createAgent(client: DaemonClient, extra: object = {}): Promise<string> {
+    const data = await client.ok({ type: "agent.create", cwd: this.cwd, model: "mock/chat", ...extra });
+    return data.agent_id as string;
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clients) c.close();
+    await this.daemon.stop(true);
+  }
+}
+
+/** `shard daemon` as a child process, reading the URL it prints. */
+export class DaemonProcess {
+  readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<number>;
+  private readonly urlPromise: Promise<string>;
+
+  constructor(
+    readonly home: string,
+    args: string[] = ["--port", "0"],
+  ) {
+    const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", ...args], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: runtimeEnv(home),
+    });
+    this.proc = proc;
+    let gotUrl!: (url: string) => void;
+    this.urlPromise = new Promise((resolve) => {
+      gotUrl = resolve;
+    });
+    void (async () => {
+      for await (const chunk of proc.stdout) {
+        this.stdout += new TextDecoder().decode(chunk);
+        const url = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(this.stdout)?.[1];
+        if (url) gotUrl(url);
+      }
+    })();
+    void (async () => {
+      for await (const chunk of proc.stderr) this.stderr += new TextDecoder().decode(chunk);
+    })();
+    this.exited = this.proc.exited;
+  }
+
+  url(): Promise<string> {
+    return Promise.race([
+      this.urlPromise,
+      this.exited.then((code) => Promise.reject(new Error(`daemon exited ${code}: ${this.stderr}`))),
+    ]);
+  }
+
+  client(): Promise<DaemonClient> {
+    return DaemonClient.unix(join(this.home, "daemon.sock"));
+  }
+
+  kill(): void {
+    this.proc.kill("SIGKILL");
+  }
+}

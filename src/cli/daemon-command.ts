@@ -1,6 +1,11 @@
 /** `shard daemon`: the registry, broker and transports in one process (src/daemon). */
 
-import { DEFAULT_IDLE_RUNTIME_TIMEOUT_S, DEFAULT_PORT, startDaemon } from "../daemon/daemon.ts";
+import {
+  DEFAULT_HEADLESS_TIMEOUT_MS,
+  DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
+  DEFAULT_PORT,
+  startDaemon,
+} from "../daemon/daemon.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
@@ -12,11 +17,14 @@ $SHARD_HOME/daemon.sock (JSONL); the HTTP/WebSocket server listens on 127.0.0.1.
 Options:
   --port N                         HTTP/WebSocket port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --idle-runtime-timeout SECONDS   stop an inactive agent runtime after this long (default ${DEFAULT_IDLE_RUNTIME_TIMEOUT_S}; 0 never)
+  --headless-timeout SECONDS       how long a "queue" agent's request waits for an interactive client
+                                   before it is denied (default ${DEFAULT_HEADLESS_TIMEOUT_MS / 1000})
 `;
 
 const OPTIONS = {
   port: { type: "string" },
   "idle-runtime-timeout": { type: "string" },
+  "headless-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -31,6 +39,7 @@ function nonNegativeInteger(flag: string, value: string | undefined, fallback: n
 export async function daemonCommand(argv: string[]): Promise<number> {
   let port: number;
   let idleSeconds: number;
+  let headlessSeconds: number;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
     if (values.help) {
@@ -44,6 +53,13 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
       31_536_000,
     );
+    headlessSeconds = nonNegativeInteger(
+      "headless-timeout",
+      values["headless-timeout"],
+      DEFAULT_HEADLESS_TIMEOUT_MS / 1000,
+      31_536_000,
+    );
+    if (headlessSeconds === 0) throw new UsageError("--headless-timeout must be at least 1 second");
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("daemon", err.message);
@@ -56,6 +72,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     home: shardHome(process.env),
     port,
     idleRuntimeTimeoutMs: idleSeconds * 1000,
+    headlessTimeoutMs: headlessSeconds * 1000,
     onShutdown: () => stopped(),
   });
   if (!started.ok) {

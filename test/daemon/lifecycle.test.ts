@@ -292,6 +292,36 @@ describe("the daemon process", () => {
     expect(await daemon.exited).toBe(0);
   });
 
+  test("--headless-timeout sets how long a queued request waits for an interactive client", async () => {
+    const home = mockHome(llm().url);
+    const daemon = new DaemonProcess(home, ["--port", "0", "--headless-timeout", "1"]);
+    processes.push(daemon);
+    await daemon.url();
+    const a = await daemon.client();
+    const created = await a.ok({
+      type: "agent.create",
+      cwd: tempDir("cwd"),
+      model: "mock/chat",
+      headless_policy: "queue",
+    });
+    const agentId = created.agent_id;
+    await a.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command: "echo hi" } } }] },
+      { steps: [{ text: "ok" }] },
+    );
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "run it" });
+    const request = await a.waitAgent(agentId, "permission_request", from);
+    const timeout = await a.waitAgent(agentId, "error", from);
+    expect(timeout).toMatchObject({ code: "TIMEOUT" });
+    expect(timeout.message).toContain(request.request_id);
+    expect(timeout.message).toContain("1000 ms");
+    await a.waitAgent(agentId, "turn_end", from);
+    await a.ok({ type: "daemon.shutdown", force: true });
+    expect(await daemon.exited).toBe(0);
+  });
+
   test("daemon.shutdown with force stops at once, mid-turn", async () => {
     const home = mockHome(llm().url);
     const daemon = new DaemonProcess(home);

@@ -10,8 +10,6 @@ import { DEFAULT_MAX_LINE_BYTES } from "../wire/jsonl-decoder.ts";
 import { type Authenticator, refuseEveryUpgrade } from "./auth/authenticator.ts";
 import { Broker } from "./broker/broker.ts";
 import { DaemonLog } from "./daemon-log.ts";
-import { createApp } from "./http/app.ts";
-import { websocketHandler } from "./http/websocket.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
 import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
@@ -88,6 +86,11 @@ export async function startDaemon(
     outboundCapBytes,
     log: write,
   });
+  // The HTTP side loads once the unix socket listens: local clients need not wait for Hono.
+  const [{ createApp }, { websocketHandler }] = await Promise.all([
+    import("./http/app.ts"),
+    import("./http/websocket.ts"),
+  ]);
   const app = createApp({ authenticator: options.authenticator ?? refuseEveryUpgrade });
   let server: ReturnType<typeof Bun.serve>;
   try {

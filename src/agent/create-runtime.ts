@@ -12,6 +12,7 @@ import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } fro
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
+import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
 import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
@@ -132,7 +133,7 @@ export function createRuntime(
     if (recorded.model !== spec.id) session.append({ type: "model_change", model: spec.id });
   } catch (err) {
     session.close();
-    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+    return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
   }
 
   const compaction = loadCompactionConfig(config.home);
@@ -198,7 +199,7 @@ function locateSession(
       sessionWarning(`session: ${restored} queued message(s) the agent had not delivered were restored`);
   } catch (err) {
     session.close();
-    return fail("INTERNAL_ERROR", `session write failed: ${(err as Error).message}`);
+    return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
   }
   return { ok: true, resumed: session, cwd: cwd.path };
 }

@@ -11,6 +11,7 @@ import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
+import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
@@ -154,7 +155,7 @@ export class AgentRuntime {
     try {
       return this.session.append(entry);
     } catch (err) {
-      const message = `session write failed: ${(err as Error).message}`;
+      const message = `session write failed: ${describeError(err)}`;
       this.emit({ type: "error", code: "INTERNAL_ERROR", message, fatal: true });
       this.state.setFatal(message);
       throw err;
@@ -192,7 +193,7 @@ export class AgentRuntime {
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
-      error = { code: "INTERNAL_ERROR", message: (err as Error).message };
+      error = { code: "INTERNAL_ERROR", message: describeError(err) };
     }
     this.requests.cancelAll("turn ended");
     // A fatal failure (a session write) has already been reported by persist().
@@ -209,7 +210,7 @@ export class AgentRuntime {
       this.emit({
         type: "error",
         code: "INTERNAL_ERROR",
-        message: `compaction failed: ${(err as Error).message}`,
+        message: `compaction failed: ${describeError(err)}`,
         fatal: false,
       });
     }

@@ -13,6 +13,7 @@ import {
   wantsModelDiscovery,
 } from "../providers/discover-model.ts";
 import { loadModelsFile } from "../providers/models-file.ts";
+import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
@@ -58,7 +59,7 @@ export function runtimeConfigFrom(
     try {
       basePrompt = readFileSync(flags["system-prompt-file"], "utf8");
     } catch (err) {
-      throw new UsageError(`--system-prompt-file: ${(err as Error).message}`);
+      throw new UsageError(`--system-prompt-file: ${describeError(err)}`);
     }
   }
   const tools = flags.tools

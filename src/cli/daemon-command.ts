@@ -1,6 +1,11 @@
 /** `shard daemon`: the registry, broker and transports in one process (src/daemon). */
 
-import { DEFAULT_IDLE_RUNTIME_TIMEOUT_S, DEFAULT_PORT, startDaemon } from "../daemon/daemon.ts";
+import {
+  DEFAULT_HEADLESS_TIMEOUT_MS,
+  DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
+  DEFAULT_PORT,
+  startDaemon,
+} from "../daemon/daemon.ts";
 import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
@@ -13,6 +18,8 @@ $SHARD_HOME/daemon.sock (JSONL); the HTTP/WebSocket server listens on 127.0.0.1.
 Options:
   --port N                         HTTP/WebSocket port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 picks a free one)
   --idle-runtime-timeout SECONDS   stop an inactive agent runtime after this long (default ${DEFAULT_IDLE_RUNTIME_TIMEOUT_S}; 0 never)
+  --headless-timeout SECONDS       how long a "queue" agent's request waits for an interactive client
+                                   before it is denied (default ${DEFAULT_HEADLESS_TIMEOUT_MS / 1000})
 
 Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --web-host IP                    bind the HTTP server to this address instead of 127.0.0.1
@@ -27,6 +34,7 @@ With no browser enrolled, the daemon prints a one-time enrollment URL (#enroll=<
 const OPTIONS = {
   port: { type: "string" },
   "idle-runtime-timeout": { type: "string" },
+  "headless-timeout": { type: "string" },
   "web-host": { type: "string" },
   "public-host": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },
@@ -46,6 +54,7 @@ function nonNegativeInteger(flag: string, value: string | undefined, fallback: n
 export async function daemonCommand(argv: string[]): Promise<number> {
   let port: number;
   let idleSeconds: number;
+  let headlessSeconds: number;
   let web: WebConfig;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
@@ -60,6 +69,13 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
       31_536_000,
     );
+    headlessSeconds = nonNegativeInteger(
+      "headless-timeout",
+      values["headless-timeout"],
+      DEFAULT_HEADLESS_TIMEOUT_MS / 1000,
+      31_536_000,
+    );
+    if (headlessSeconds === 0) throw new UsageError("--headless-timeout must be at least 1 second");
     const checked = webConfigFromFlags({
       ...(values["web-host"] !== undefined ? { webHost: values["web-host"] } : {}),
       ...(values["public-host"] !== undefined ? { publicHost: values["public-host"] } : {}),
@@ -81,6 +97,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     home: shardHome(process.env),
     port,
     idleRuntimeTimeoutMs: idleSeconds * 1000,
+    headlessTimeoutMs: headlessSeconds * 1000,
     web,
     onShutdown: () => stopped(),
   });

@@ -1,5 +1,6 @@
 /** Flag parsing shared by `shard agent` and `shard run`. Bad flags are exit code 2. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { describeError } from "../support/describe-error.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 
 export const AGENT_FLAG_OPTIONS = {
@@ -39,6 +40,6 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(describeError(err));
   }
 }

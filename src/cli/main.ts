@@ -30,9 +30,13 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
 };
 
+/** Options that make a plain `shard --port 0` start the daemon, as `shard daemon --port 0` does. */
+const DAEMON_OPTIONS = new Set(["--port", "--idle-runtime-timeout"]);
+
 export const HELP = `shard ${pkg.version} — run LLM coding agents
 
 Usage:
+  shard [--port N] [--idle-runtime-timeout SECONDS]   start the daemon (same as shard daemon)
   shard <command> [options]
 
 Commands:
@@ -53,8 +57,11 @@ Environment:
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === undefined || DAEMON_OPTIONS.has(first.split("=", 1)[0] ?? "")) {
+    return (await import("./daemon-command.ts")).daemonCommand(argv);
+  }
   if (first === "help" && rest.length > 0) return main([...rest, "--help"]);
-  if (first === undefined || first === "-h" || first === "--help" || first === "help") {
+  if (first === "-h" || first === "--help" || first === "help") {
     process.stdout.write(HELP);
     return 0;
   }

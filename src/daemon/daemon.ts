@@ -14,10 +14,8 @@ import { type Clock, systemClock } from "./auth/clock.ts";
 import { SecurityStore } from "./auth/security-store.ts";
 import { Broker } from "./broker/broker.ts";
 import { DaemonLog } from "./daemon-log.ts";
-import { createApp } from "./http/app.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
 import { type WebPolicy, webPolicy } from "./http/web-policy.ts";
-import { websocketHandler } from "./http/websocket.ts";
 import { WsConnections } from "./http/ws-connections.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
 import { Registry } from "./registry/registry.ts";
@@ -124,6 +122,11 @@ export async function startDaemon(
     outboundCapBytes,
     log: write,
   });
+  // The HTTP side loads once the unix socket listens: local clients need not wait for Hono.
+  const [{ createApp }, { websocketHandler }] = await Promise.all([
+    import("./http/app.ts"),
+    import("./http/websocket.ts"),
+  ]);
   const app = createApp({
     authenticator: options.authenticator ?? browserAuth,
     browserAuth,

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Kind, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { ModelSpec, ProviderTimeouts } from "../contracts/provider.ts";
+import { describeError } from "../support/describe-error.ts";
 import { baseUrlProblem } from "./base-url.ts";
 
 export interface CatalogError {
@@ -137,7 +138,7 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { models: [], errors: [] };
     return {
       models: [],
-      errors: [{ file, field: "(file)", reason: `cannot read: ${(err as Error).message}` }],
+      errors: [{ file, field: "(file)", reason: `cannot read: ${describeError(err)}` }],
     };
   }
   let data: unknown;
@@ -146,7 +147,7 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
   } catch (err) {
     return {
       models: [],
-      errors: [{ file, field: "(file)", reason: `invalid JSON: ${(err as Error).message}` }],
+      errors: [{ file, field: "(file)", reason: `invalid JSON: ${describeError(err)}` }],
     };
   }
   const errors = validate(FileSchema, data, file, "");

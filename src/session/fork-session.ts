@@ -12,6 +12,7 @@
  */
 import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { describeError } from "../support/describe-error.ts";
 import type { ForkCheckpointEntry, SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { buildEntry } from "./entry-record.ts";
 import { newEntryId, newForkId, newSessionId } from "./ids.ts";
@@ -104,7 +105,7 @@ export function forkSession(store: SessionStore, fromId: string): ForkResult {
   } catch (err) {
     return {
       ok: false,
-      error: { code: "INTERNAL_ERROR", message: `cannot write fork ${path}: ${(err as Error).message}` },
+      error: { code: "INTERNAL_ERROR", message: `cannot write fork ${path}: ${describeError(err)}` },
     };
   }
   const head = rows.at(-1) as SessionEntry;

@@ -7,6 +7,7 @@
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
+import { describeError } from "../support/describe-error.ts";
 import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { countLines, forEachLine, lastLines } from "./jsonl-lines.ts";
 import { allSessionFiles } from "./session-directory.ts";
@@ -119,7 +120,7 @@ export function listSessions(
     try {
       result = summarize(path);
     } catch (err) {
-      result = `cannot read: ${(err as Error).message}`;
+      result = `cannot read: ${describeError(err)}`;
     }
     if (typeof result === "string") {
       onWarning({ kind: "session_skipped", message: `${path} ${result}` });

@@ -2,6 +2,8 @@
  * Read-only access to a session file another process may be writing: no lock, no
  * truncation. A torn final line is ignored (it may be a write in progress).
  */
+
+import { describeError } from "../support/describe-error.ts";
 import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { parseSessionFile } from "./session-file-parser.ts";
 
@@ -17,7 +19,7 @@ export function readSessionFile(path: string): ReadSessionResult {
   } catch (err) {
     return {
       ok: false,
-      error: { code: "NOT_FOUND", message: `cannot read ${path}: ${(err as Error).message}` },
+      error: { code: "NOT_FOUND", message: `cannot read ${path}: ${describeError(err)}` },
     };
   }
 }

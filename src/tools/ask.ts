@@ -1,7 +1,8 @@
 /** `ask`: put a question to the user through a `ui_request` (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, UiAsk } from "../contracts/tool.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { describeError } from "../support/describe-error.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 
 const AskParams = Type.Object({
   question: Type.String({ minLength: 1, description: "The question to show the user." }),

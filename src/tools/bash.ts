@@ -5,10 +5,11 @@
 import { constants } from "node:os";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { OutputTail } from "./output-tail.ts";
 import { killProcessGroup, processGroupAlive } from "./process-group.ts";
 import type { ProcessRegistry } from "./process-registry.ts";
-import { describeError, errorResult } from "./tool-result.ts";
+import { errorResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.ts";
 
 const BashParams = Type.Object({

@@ -1,6 +1,7 @@
 /** `edit`: replace an exact snippet of a file, returning the change as a diff (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import {
   countChangedLines,
   countOccurrences,
@@ -14,7 +15,7 @@ import {
 import { looksBinary } from "./file-kind.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
 import { displayPath, resolveToolPath } from "./resolve-path.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 
 const EditParams = Type.Object({
   path: Type.String({

@@ -2,12 +2,13 @@
 import { relative } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
 import { pickSearchBackend, type SearchBackendChoice } from "./search/backend.ts";
 import { listFiles } from "./search/file-list.ts";
 import { createGlobMatcher } from "./search/glob-match.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 
 const FindParams = Type.Object({
   pattern: Type.String({

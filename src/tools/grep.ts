@@ -1,6 +1,7 @@
 /** `grep`: regex search over a tree, through ripgrep or the built-in walk (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
 import { pickSearchBackend, type SearchBackendChoice } from "./search/backend.ts";
@@ -8,7 +9,7 @@ import { builtinGrep } from "./search/grep-builtin.ts";
 import { formatGrepRecords } from "./search/grep-format.ts";
 import type { GrepQuery } from "./search/grep-query.ts";
 import { ripgrepGrep } from "./search/grep-ripgrep.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, formatBytes, takeHead } from "./truncate.ts";
 
 const GrepParams = Type.Object({

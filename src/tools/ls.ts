@@ -4,9 +4,10 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
 import { displayPath, resolveToolPath } from "./resolve-path.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 
 const LsParams = Type.Object({
   path: Type.Optional(Type.String({ description: "Directory to list. Default: the working directory." })),

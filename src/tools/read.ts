@@ -1,10 +1,11 @@
 /** `read`: a text file page by page, or an image as model input (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, ToolResult } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { detectImageMime, looksBinary } from "./file-kind.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
 import { displayPath, resolveToolPath } from "./resolve-path.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 import { capLine, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, takeHead } from "./truncate.ts";
 
 const ReadParams = Type.Object({

@@ -9,12 +9,6 @@ export function textResult(text: string, extra: Partial<ToolResult> = {}): ToolR
   return { ...extra, content: { kind: "text", text }, is_error: false };
 }
 
-/** Message of an unknown thrown value, for turning I/O failures into error results. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** Node-style error code (`ENOENT`, `EACCES`, ...) when the value carries one. */
 export function errorCode(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "code" in error) {

@@ -1,9 +1,10 @@
 /** `write`: create or overwrite a file, creating parent directories (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { describeError } from "../support/describe-error.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
 import { displayPath, resolveToolPath } from "./resolve-path.ts";
-import { describeError, errorResult, textResult } from "./tool-result.ts";
+import { errorResult, textResult } from "./tool-result.ts";
 import { takeHead } from "./truncate.ts";
 
 const WriteParams = Type.Object({

@@ -3,6 +3,8 @@
  * which also splits on U+2028/U+2029 — strips one trailing CR, and decodes UTF-8 only over
  * complete lines so a multi-byte character split across chunks is never mangled.
  */
+
+import { describeError } from "../support/describe-error.ts";
 import type { WireError } from "./errors.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -135,7 +137,7 @@ export class JsonlDecoder {
     } catch (err) {
       this.sink.error({
         code: "INVALID_REQUEST",
-        message: `line ${this.lineNo}: bad JSON: ${(err as Error).message}`,
+        message: `line ${this.lineNo}: bad JSON: ${describeError(err)}`,
       });
       return;
     }

@@ -17,8 +17,15 @@ async function run(args: string[]): Promise<{ code: number; stderr: string; stdo
   return { code, stderr, stdout };
 }
 
-test("a bad --port or --idle-runtime-timeout is a usage error", async () => {
-  for (const args of [["--port", "abc"], ["--port", "70000"], ["--idle-runtime-timeout", "-1"], ["--nope"]]) {
+test("a bad --port, --idle-runtime-timeout or --headless-timeout is a usage error", async () => {
+  for (const args of [
+    ["--port", "abc"],
+    ["--port", "70000"],
+    ["--idle-runtime-timeout", "-1"],
+    ["--headless-timeout", "0"],
+    ["--headless-timeout", "soon"],
+    ["--nope"],
+  ]) {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
     expect(stderr).toContain("shard daemon:");
@@ -31,4 +38,5 @@ test("--help describes the flags", async () => {
   expect(code).toBe(0);
   expect(stdout).toContain("--port N");
   expect(stdout).toContain("--idle-runtime-timeout SECONDS");
+  expect(stdout).toContain("--headless-timeout SECONDS");
 });

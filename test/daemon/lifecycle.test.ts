@@ -139,7 +139,7 @@ describe("runtime generations", () => {
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
-    llm().enqueue({ steps: [{ text: "working" }, { delay_ms: 30_000 }] });
+    llm().enqueue({ steps: [{ text: "working" }, { hold: "kill-busy" }] }); // never released: the kill cuts it
     const from = a.messages.length;
     await a.ok({ type: "prompt", agent_id: agentId, message: "long job" });
     await a.waitAgent(agentId, "message_delta", from);
@@ -160,11 +160,12 @@ describe("runtime generations", () => {
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
-    llm().enqueue({ steps: [{ text: "almost" }, { delay_ms: 500 }, { text: " done" }] });
+    llm().enqueue({ steps: [{ text: "almost" }, { hold: "deferred-terminate" }, { text: " done" }] });
     const from = a.messages.length;
     await a.ok({ type: "prompt", agent_id: agentId, message: "finish this" });
     await a.waitAgent(agentId, "message_delta", from);
     expect(await a.ok({ type: "agent.terminate", agent_id: agentId })).toEqual({ deferred: true });
+    llm().release("deferred-terminate");
     await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped", from);
     const completed = a
       .agentEvents(agentId, from)
@@ -265,17 +266,59 @@ describe("the daemon process", () => {
     const created = await a.ok({ type: "agent.create", cwd: tempDir("cwd"), model: "mock/chat" });
     const agentId = created.agent_id;
     await a.ok({ type: "agent.attach", agent_id: agentId });
-    llm().enqueue({ steps: [{ text: "first half" }, { delay_ms: 800 }, { text: ", second half" }] });
+    llm().enqueue({ steps: [{ text: "first half" }, { hold: "graceful" }, { text: ", second half" }] });
     const from = a.messages.length;
     await a.ok({ type: "prompt", agent_id: agentId, message: "take a moment" });
     await a.waitAgent(agentId, "message_delta", from);
     await a.ok({ type: "daemon.shutdown" });
+    llm().release("graceful");
     const end = await a.waitAgent(agentId, "turn_end", from);
     expect(end.turn_id).toBeString();
     const done = a
       .agentEvents(agentId, from)
       .find((m) => m.type === "message_complete" && m.message.role === "assistant");
     expect(JSON.stringify(done?.message)).toContain("first half, second half");
+    expect(await daemon.exited).toBe(0);
+  });
+
+  test("plain `shard --port 0` is the daemon: it prints its URL and serves the socket", async () => {
+    const home = mockHome(llm().url);
+    const daemon = new DaemonProcess(home, ["--port", "0"], []);
+    processes.push(daemon);
+    expect(await daemon.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const a = await daemon.client();
+    expect(await a.ok({ type: "agent.list" })).toEqual({ agents: [] });
+    await a.ok({ type: "daemon.shutdown" });
+    expect(await daemon.exited).toBe(0);
+  });
+
+  test("--headless-timeout sets how long a queued request waits for an interactive client", async () => {
+    const home = mockHome(llm().url);
+    const daemon = new DaemonProcess(home, ["--port", "0", "--headless-timeout", "1"]);
+    processes.push(daemon);
+    await daemon.url();
+    const a = await daemon.client();
+    const created = await a.ok({
+      type: "agent.create",
+      cwd: tempDir("cwd"),
+      model: "mock/chat",
+      headless_policy: "queue",
+    });
+    const agentId = created.agent_id;
+    await a.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command: "echo hi" } } }] },
+      { steps: [{ text: "ok" }] },
+    );
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "run it" });
+    const request = await a.waitAgent(agentId, "permission_request", from);
+    const timeout = await a.waitAgent(agentId, "error", from);
+    expect(timeout).toMatchObject({ code: "TIMEOUT" });
+    expect(timeout.message).toContain(request.request_id);
+    expect(timeout.message).toContain("1000 ms");
+    await a.waitAgent(agentId, "turn_end", from);
+    await a.ok({ type: "daemon.shutdown", force: true });
     expect(await daemon.exited).toBe(0);
   });
 
@@ -287,12 +330,12 @@ describe("the daemon process", () => {
     const a = await daemon.client();
     const created = await a.ok({ type: "agent.create", cwd: tempDir("cwd"), model: "mock/chat" });
     await a.ok({ type: "agent.attach", agent_id: created.agent_id });
-    llm().enqueue({ steps: [{ text: "this takes" }, { delay_ms: 30_000 }, { text: " forever" }] });
+    llm().enqueue({ steps: [{ text: "this takes" }, { hold: "forced" }, { text: " forever" }] }); // never released
     const from = a.messages.length;
     await a.ok({ type: "prompt", agent_id: created.agent_id, message: "long" });
     await a.waitAgent(created.agent_id, "message_delta", from);
     await a.ok({ type: "daemon.shutdown", force: true });
-    // Well before the turn could end (it waits 30 s): the process exits and takes the runtime with it.
+    // The turn cannot end (its stream is held): the process exits and takes the runtime with it.
     expect(await daemon.exited).toBe(0);
     expect(a.agentEvents(created.agent_id, from).some((m) => m.type === "turn_end")).toBe(false);
   });

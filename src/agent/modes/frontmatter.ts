@@ -3,6 +3,7 @@
  * markdown body after it. Broken YAML is reported, never guessed at; typed accessors read the
  * fields the catalogs use.
  */
+import { describeError } from "../../support/describe-error.ts";
 export interface Frontmatter {
   fields: Record<string, unknown>;
   body: string;
@@ -22,7 +23,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   try {
     parsed = yaml.trim() === "" ? {} : Bun.YAML.parse(yaml);
   } catch (err) {
-    return { fields: {}, body, error: `frontmatter is not valid YAML: ${(err as Error).message}` };
+    return { fields: {}, body, error: `frontmatter is not valid YAML: ${describeError(err)}` };
   }
   if (!isMapping(parsed))
     return { fields: {}, body, error: "frontmatter must be a YAML mapping (key: value lines)" };

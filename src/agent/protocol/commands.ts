@@ -4,6 +4,7 @@
  * agent carries on.
  */
 import type { Connection } from "../../contracts/connection.ts";
+import { describeError } from "../../support/describe-error.ts";
 import type { AgentCommand } from "../../types/catalog.ts";
 import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
@@ -45,7 +46,7 @@ export async function handleInbound(
   try {
     outcome = await dispatch(runtime, connection, command);
   } catch (err) {
-    outcome = fail("INTERNAL_ERROR", (err as Error).message);
+    outcome = fail("INTERNAL_ERROR", describeError(err));
   }
   if ("deferred" in outcome) {
     const settled = outcome.deferred.catch((err: unknown) => fail("INTERNAL_ERROR", String(err)));

@@ -3,6 +3,7 @@
  * a delta-only `message_delta` (a delta never carries the message so far).
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
+import { describeError } from "../../support/describe-error.ts";
 import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
 import type { MessageDeltaEvent } from "../../types/stream-events.ts";
 
@@ -82,7 +83,7 @@ export class AssistantBuilder {
           this.argErrors.set(id, "tool arguments must be a JSON object");
         }
       } catch (err) {
-        this.argErrors.set(id, `tool arguments are not valid JSON: ${(err as Error).message}`);
+        this.argErrors.set(id, `tool arguments are not valid JSON: ${describeError(err)}`);
       }
     }
     this.toolCalls.clear();

@@ -6,6 +6,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { ModePolicy, PermissionAsker, PermissionGate } from "../../contracts/permission-gate.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../contracts/tool.ts";
+import { describeError } from "../../support/describe-error.ts";
 import { errorResult } from "../../tools/tool-result.ts";
 import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { Message } from "../../types/shared.ts";
@@ -118,7 +119,7 @@ async function decideAndExecute(
       : result;
   } catch (err) {
     // The contract says tools never throw; if one does, the turn still goes on.
-    return { ...errorResult(`${block.name} crashed: ${(err as Error).message}`), duration_ms: 0 };
+    return { ...errorResult(`${block.name} crashed: ${describeError(err)}`), duration_ms: 0 };
   }
 }
 

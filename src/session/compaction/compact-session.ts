@@ -4,6 +4,7 @@
  * messages. The summarized messages stay in the file; `recall` reads them back by index.
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
+import { describeError } from "../../support/describe-error.ts";
 import type { CompactionEntry } from "../../types/session-entries.ts";
 import type { Message } from "../../types/shared.ts";
 import { summaryMessage, windowEntriesAt } from "../live-window.ts";
@@ -69,7 +70,7 @@ export async function compactSession(store: SessionStore, options: CompactOption
     return {
       error: {
         code: "INTERNAL_ERROR",
-        message: `compactor failed: ${(err as Error)?.message ?? String(err)}`,
+        message: `compactor failed: ${describeError(err)}`,
       },
     };
   }
@@ -100,7 +101,7 @@ export async function compactSession(store: SessionStore, options: CompactOption
     store.append(payload);
   } catch (err) {
     return {
-      error: { code: "INTERNAL_ERROR", message: `cannot record compaction: ${(err as Error).message}` },
+      error: { code: "INTERNAL_ERROR", message: `cannot record compaction: ${describeError(err)}` },
     };
   }
   return {

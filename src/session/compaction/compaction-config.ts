@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { describeError } from "../../support/describe-error.ts";
 
 export interface CompactionConfig {
   /** Automatic compaction; manual `session_op compact` runs regardless. */
@@ -46,14 +47,14 @@ export function loadCompactionConfig(home: string): { config: CompactionConfig; 
     raw = readFileSync(path, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-      warnings.push(`${path}: ${(err as Error).message}; using defaults`);
+      warnings.push(`${path}: ${describeError(err)}; using defaults`);
     return { config, warnings };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    warnings.push(`${path} is not valid JSON (${(err as Error).message}); using compaction defaults`);
+    warnings.push(`${path} is not valid JSON (${describeError(err)}); using compaction defaults`);
     return { config, warnings };
   }
   const section = (parsed as { compaction?: unknown } | null)?.compaction;

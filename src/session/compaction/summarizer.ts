@@ -3,6 +3,7 @@
  * model-backed summarizer (config `compaction.summarizer: "model"`) wrapped so that any
  * failure falls back to the deterministic digest.
  */
+import { describeError } from "../../support/describe-error.ts";
 import type { Message } from "../../types/shared.ts";
 import { deterministicDigest } from "./deterministic-digest.ts";
 
@@ -28,7 +29,7 @@ export function withDeterministicFallback(
       if (summary.trim() !== "") return summary;
       onFallback?.("summarizer returned an empty summary");
     } catch (err) {
-      onFallback?.(`summarizer failed: ${(err as Error)?.message ?? String(err)}`);
+      onFallback?.(`summarizer failed: ${describeError(err)}`);
     }
     return deterministicDigest(input);
   };

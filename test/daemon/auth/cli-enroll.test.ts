@@ -149,3 +149,14 @@ test("shard auth without a daemon, and with bad arguments", async () => {
     expect(bad.stderr).toContain("shard auth --help");
   }
 });
+
+test("plain `shard` (the daemon) prints the enrollment URL too", async () => {
+  const home = tempDir("home");
+  const daemon = new DaemonProcess(home, ["--port", "0"], []);
+  const url = await daemon.url();
+  const control = await daemon.client();
+  await control.ok({ type: "agent.list" });
+  expect(daemon.stdout).toMatch(new RegExp(`^${url}\\n${url}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
+  await control.ok({ type: "daemon.shutdown" });
+  expect(await daemon.exited).toBe(0);
+});

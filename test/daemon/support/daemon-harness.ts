@@ -103,11 +103,13 @@ export class DaemonProcess {
   readonly exited: Promise<number>;
   private readonly urlPromise: Promise<string>;
 
+  /** `command` is what comes before the daemon's flags: `["daemon"]`, or `[]` for plain `shard`. */
   constructor(
     readonly home: string,
     args: string[] = ["--port", "0"],
+    command: string[] = ["daemon"],
   ) {
-    const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", ...args], {
+    const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...command, ...args], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

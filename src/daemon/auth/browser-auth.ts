@@ -58,8 +58,8 @@ export class BrowserAuth implements Authenticator {
     }
     const redeemed = this.codes.redeem(code);
     if (redeemed === "rate_limited") {
+      // Not logged: the lock was logged once when it began, and a flood must not fill the log.
       const retryAfterS = Math.ceil(this.codes.retryAfterMs() / 1000);
-      this.options.log("enrollment refused: too many failed attempts");
       return {
         ok: false,
         status: 429,
@@ -69,6 +69,11 @@ export class BrowserAuth implements Authenticator {
     }
     if (redeemed === "invalid") {
       this.options.log("enrollment refused: unknown, used or expired code");
+      if (this.codes.locked()) {
+        this.options.log(
+          `enrollment locked for ${Math.ceil(this.codes.retryAfterMs() / 1000)} s after repeated failures`,
+        );
+      }
       return {
         ok: false,
         status: 401,

@@ -49,6 +49,11 @@ export class EnrollmentCodes {
     return "ok";
   }
 
+  /** Whether redemptions are refused right now (the failed-attempt limit is reached). */
+  locked(): boolean {
+    return !this.limiter.allows();
+  }
+
   retryAfterMs(): number {
     return this.limiter.retryAfterMs();
   }

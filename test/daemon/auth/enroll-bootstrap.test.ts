@@ -3,6 +3,8 @@
  * PROTOCOL §4.1 / §4.1.1. Negative first; expiry uses the daemon's injectable clock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ENROLLMENT_CODE_TTL_MS, MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
 import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
 import { rawRequest } from "./raw-http.ts";
@@ -70,6 +72,14 @@ describe("POST /enroll", () => {
     const limited = await d.enroll(good);
     expect(limited.status).toBe(429);
     expect(Number(limited.header("retry-after"))).toBeGreaterThan(0);
+    // A flood while locked adds nothing to the log (the lock was logged once, when it began).
+    const logLines = () => readFileSync(join(d.home, "logs", "daemon.log"), "utf8").split("\n").length;
+    const before = logLines();
+    for (let i = 0; i < 20; i++) expect((await d.enroll(`flood-${i}`)).status).toBe(429);
+    expect(logLines()).toBe(before);
+    expect(readFileSync(join(d.home, "logs", "daemon.log"), "utf8").match(/enrollment locked/g)).toHaveLength(
+      1,
+    );
     now += 61_000;
     expect((await d.enroll(good)).status).toBe(200);
   });

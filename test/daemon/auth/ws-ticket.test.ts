@@ -54,6 +54,13 @@ describe("refused upgrades", () => {
     expect(second.status).toBe(401);
   });
 
+  test("a ticket of a browser revoked after it was issued: 401", async () => {
+    const enrolled = await d.enroll(await d.mintCode());
+    const ticket = JSON.parse((await d.bootstrap(cookieOf(enrolled))).body).ticket;
+    await (await d.unix()).ok({ type: "auth.revoke", browser_id: JSON.parse(enrolled.body).browser_id });
+    expect((await upgrade(`shard.v1, shard.ticket.${ticket}`)).status).toBe(401);
+  });
+
   test("two parallel upgrades with one ticket: exactly one 101", async () => {
     for (let round = 0; round < 5; round++) {
       const ticket = await d.ticket();

@@ -15,7 +15,7 @@ import { SecurityStore } from "./auth/security-store.ts";
 import { Broker } from "./broker/broker.ts";
 import { DaemonLog } from "./daemon-log.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
-import { type WebPolicy, webPolicy } from "./http/web-policy.ts";
+import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { WsConnections } from "./http/ws-connections.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
 import { Registry } from "./registry/registry.ts";
@@ -87,13 +87,17 @@ export async function startDaemon(
     log: write,
   });
   const connections = new WsConnections();
-  const enrollmentUrl = (code: string) => `${policy?.publicOrigin ?? policy?.boundUrl}/#enroll=${code}`;
+  let webListening!: (policy: WebPolicy) => void;
+  const webReady = new Promise<WebPolicy>((resolve) => {
+    webListening = resolve;
+  });
+  const enrollmentBase = async () => browserOrigin(await webReady);
 
   let stopping: Promise<void> | undefined;
   const broker = new Broker({
     authCommands: authCommandHandler({
       auth: browserAuth,
-      enrollmentUrl,
+      enrollmentBase,
       closeConnections: (browserId) =>
         connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
     }),
@@ -157,6 +161,7 @@ export async function startDaemon(
   }
   const port = server.port ?? options.port;
   policy = webPolicy(web, port);
+  webListening(policy);
   const url = policy.boundUrl;
   const recordPath = join(options.home, "daemon.json");
   atomicWriteFileSync(recordPath, `${JSON.stringify({ pid: process.pid, url, started_at: Date.now() })}\n`);
@@ -165,7 +170,9 @@ export async function startDaemon(
   if (web.mode !== "loopback" && web.allowInsecureRemote) warnings.push(PLAINTEXT_COOKIE_WARNING);
   for (const warning of warnings) write(warning);
   // The code goes to the caller (the terminal) only; the log says that one was minted.
-  const firstCode = browserAuth.hasBrowsers() ? undefined : browserAuth.mintCode().code;
+  const firstUrl = browserAuth.hasBrowsers()
+    ? undefined
+    : `${browserOrigin(policy)}/#enroll=${browserAuth.mintCode().code}`;
 
   function stop(force: boolean): Promise<void> {
     stopping ??= (async () => {
@@ -184,7 +191,7 @@ export async function startDaemon(
     ok: true,
     daemon: {
       url,
-      ...(firstCode !== undefined ? { enrollmentUrl: enrollmentUrl(firstCode) } : {}),
+      ...(firstUrl !== undefined ? { enrollmentUrl: firstUrl } : {}),
       warnings,
       port,
       socketPath,

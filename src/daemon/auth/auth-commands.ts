@@ -24,8 +24,11 @@ export function asAuthCommand(message: unknown): AuthCommand | undefined {
 
 export interface AuthCommandDeps {
   auth: BrowserAuth;
-  /** The URL that carries a code in its fragment (loopback or public origin). */
-  enrollmentUrl(code: string): string;
+  /**
+   * Where browsers open the daemon (the loopback address, or the public origin), once the HTTP
+   * server listens: the unix socket is up first, so an early `auth.enroll` waits for it.
+   */
+  enrollmentBase(): Promise<string>;
   /** Closes the browser's open WebSockets; returns how many. */
   closeConnections(browserId: string): number;
 }
@@ -43,8 +46,9 @@ export function authCommandHandler(deps: AuthCommandDeps) {
     }
     switch (command.type) {
       case "auth.enroll": {
+        const base = await deps.enrollmentBase();
         const { code, expires_at } = deps.auth.mintCode();
-        client.send(okResponse(command, { url: deps.enrollmentUrl(code), expires_at }));
+        client.send(okResponse(command, { url: `${base}/#enroll=${code}`, expires_at }));
         return;
       }
       case "auth.list":

@@ -33,6 +33,11 @@ export function webPolicy(config: WebConfig, port: number): WebPolicy {
   };
 }
 
+/** Where a browser opens the daemon: the public origin in remote mode, else the bound address. */
+export function browserOrigin(policy: WebPolicy): string {
+  return policy.publicOrigin ?? policy.boundUrl;
+}
+
 /** Whether the direct peer is the configured upstream proxy. */
 export function isTrustedPeer(peer: string | undefined, trustProxy: string | undefined): boolean {
   if (peer === undefined || trustProxy === undefined) return false;

@@ -14,7 +14,7 @@ import { readSessionCookie, type Scheme, setCookieHeader } from "./session-cooki
 import { parseTicketProtocols, SHARD_SUBPROTOCOL } from "./ticket-protocol.ts";
 import { WsTickets } from "./ws-tickets.ts";
 
-export type AuthRefusal = { ok: false; status: 401 | 403 | 409 | 429; message: string; retryAfterS?: number };
+export type AuthRefusal = { ok: false; status: 401 | 409 | 429; message: string; retryAfterS?: number };
 
 export interface BrowserAuthOptions {
   store: SecurityStore;

@@ -3,7 +3,7 @@
  * behind the exact Host and Origin checks. Answers are never cached; no other method is served.
  */
 import type { Context, Hono } from "hono";
-import type { BrowserAuth } from "../auth/browser-auth.ts";
+import type { AuthRefusal, BrowserAuth } from "../auth/browser-auth.ts";
 import type { DaemonEnv } from "./daemon-env.ts";
 import { httpError } from "./http-error.ts";
 import { readJsonBody } from "./json-body.ts";
@@ -54,10 +54,7 @@ export function mountAuthRoutes(
   });
 }
 
-function refusal(
-  c: Context<DaemonEnv>,
-  refused: { status: 401 | 403 | 409 | 429; message: string; retryAfterS?: number },
-) {
+function refusal(c: Context<DaemonEnv>, refused: AuthRefusal) {
   if (refused.retryAfterS !== undefined) c.header("Retry-After", String(refused.retryAfterS));
   return httpError(
     c,

@@ -27,6 +27,8 @@ Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --allowed-origin ORIGIN          an origin the web client runs at, e.g. https://shard.example.com (repeatable; required)
   --trust-proxy UPSTREAM           honour X-Forwarded-Proto/-Host from this peer only: loopback, or an exact IP
   --allow-insecure-remote          accept plain http beyond loopback (the session cookie can be intercepted)
+  --forwarded-proto-header NAME    the proxy's header for the scheme (default X-Forwarded-Proto)
+  --forwarded-host-header NAME     the proxy's header for the host (default X-Forwarded-Host)
 
 With no browser enrolled, the daemon prints a one-time enrollment URL (#enroll=<code>).
 `;
@@ -40,6 +42,8 @@ const OPTIONS = {
   "allowed-origin": { type: "string", multiple: true },
   "trust-proxy": { type: "string" },
   "allow-insecure-remote": { type: "boolean" },
+  "forwarded-proto-header": { type: "string" },
+  "forwarded-host-header": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -82,6 +86,12 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       allowedOrigins: values["allowed-origin"] ?? [],
       allowInsecureRemote: values["allow-insecure-remote"] === true,
       ...(values["trust-proxy"] !== undefined ? { trustProxy: values["trust-proxy"] } : {}),
+      ...(values["forwarded-proto-header"] !== undefined
+        ? { forwardedProtoHeader: values["forwarded-proto-header"] }
+        : {}),
+      ...(values["forwarded-host-header"] !== undefined
+        ? { forwardedHostHeader: values["forwarded-host-header"] }
+        : {}),
     });
     if (!checked.ok) throw new UsageError(checked.message);
     web = checked.config;

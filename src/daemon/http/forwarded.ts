@@ -3,14 +3,12 @@
  * upstream proxy may set the effective scheme (X-Forwarded-Proto: https). Its X-Forwarded-Host
  * must equal the pinned public host (400 otherwise): it never chooses the host. From any other
  * peer the headers are ignored and the request is plain http. X-Forwarded-For is never read.
+ * The two names can be changed (--forwarded-proto-header, --forwarded-host-header).
  */
 import type { MiddlewareHandler } from "hono";
 import type { DaemonEnv } from "./daemon-env.ts";
 import { httpError } from "./http-error.ts";
 import { isTrustedPeer, type WebPolicy } from "./web-policy.ts";
-
-export const FORWARDED_PROTO_HEADER = "x-forwarded-proto";
-export const FORWARDED_HOST_HEADER = "x-forwarded-host";
 
 export function forwardedHeaders(policy: () => WebPolicy | undefined): MiddlewareHandler<DaemonEnv> {
   return async (c, next) => {
@@ -18,16 +16,17 @@ export function forwardedHeaders(policy: () => WebPolicy | undefined): Middlewar
     const current = policy();
     const peer = c.env.server.requestIP(c.req.raw)?.address;
     if (current && isTrustedPeer(peer, current.trustProxy)) {
-      const forwardedHost = c.req.header(FORWARDED_HOST_HEADER);
+      const names = current.forwardedHeaders;
+      const forwardedHost = c.req.header(names.host);
       if (forwardedHost !== undefined && forwardedHost !== current.expectedHost) {
         return httpError(
           c,
           400,
           "PERMISSION_DENIED",
-          `X-Forwarded-Host does not match --public-host ${current.expectedHost}; make the proxy forward the public host unchanged`,
+          `the ${names.host} header does not match --public-host ${current.expectedHost}; make the proxy forward the public host unchanged`,
         );
       }
-      if (c.req.header(FORWARDED_PROTO_HEADER)?.toLowerCase() === "https") c.set("scheme", "https");
+      if (c.req.header(names.proto)?.toLowerCase() === "https") c.set("scheme", "https");
     }
     await next();
   };

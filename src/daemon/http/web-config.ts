@@ -11,7 +11,21 @@ export interface RemoteFlags {
   allowedOrigins: string[];
   allowInsecureRemote: boolean;
   trustProxy?: string;
+  /** Header names the proxy uses instead of X-Forwarded-Proto / X-Forwarded-Host. */
+  forwardedProtoHeader?: string;
+  forwardedHostHeader?: string;
 }
+
+/** The forwarded headers consumed from the trusted proxy (lower case). */
+export interface ForwardedHeaderNames {
+  proto: string;
+  host: string;
+}
+
+export const DEFAULT_FORWARDED_HEADERS: ForwardedHeaderNames = {
+  proto: "x-forwarded-proto",
+  host: "x-forwarded-host",
+};
 
 export type WebConfig =
   | { mode: "loopback" }
@@ -23,6 +37,8 @@ export type WebConfig =
       allowedOrigins: string[];
       /** `loopback` (127.0.0.1 / ::1) or one exact IP literal; proxy mode only. */
       trustProxy?: string;
+      /** Proxy mode only; X-Forwarded-Proto / X-Forwarded-Host when absent. */
+      forwardedHeaders?: ForwardedHeaderNames;
       allowInsecureRemote: boolean;
     };
 
@@ -42,6 +58,8 @@ export function webConfigFromFlags(
   if (trustProxy !== undefined && trustProxy !== "loopback" && isIP(trustProxy) === 0) {
     return fail(`--trust-proxy must be "loopback" or the proxy's exact IP address (got "${trustProxy}")`);
   }
+  const headers = forwardedHeaderNames(flags);
+  if (!headers.ok) return headers;
   const nonLoopbackBind = webHost !== undefined && webHost !== LOOPBACK_HOST;
   if (!nonLoopbackBind && trustProxy === undefined) {
     for (const [given, flag] of [
@@ -101,9 +119,51 @@ export function webConfigFromFlags(
       publicHost: host.host,
       allowedOrigins: [...new Set(allowedOrigins)],
       ...(trustProxy !== undefined ? { trustProxy } : {}),
+      ...(headers.names !== undefined ? { forwardedHeaders: headers.names } : {}),
       allowInsecureRemote,
     },
   };
+}
+
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+/** Headers that decide something on their own and must never be read as a forwarded value. */
+const RESERVED_HEADERS = new Set(["host", "origin", "cookie", "x-forwarded-for", "sec-websocket-protocol"]);
+
+function forwardedHeaderNames(
+  flags: RemoteFlags,
+): { ok: true; names?: ForwardedHeaderNames } | { ok: false; message: string } {
+  const given: [string, string | undefined][] = [
+    ["--forwarded-proto-header", flags.forwardedProtoHeader],
+    ["--forwarded-host-header", flags.forwardedHostHeader],
+  ];
+  for (const [flag, value] of given) {
+    if (value === undefined) continue;
+    if (flags.trustProxy === undefined) {
+      return {
+        ok: false,
+        message: `${flag} names a header of the trusted proxy: add --trust-proxy <upstream>`,
+      };
+    }
+    if (!HEADER_NAME.test(value) || RESERVED_HEADERS.has(value.toLowerCase())) {
+      return {
+        ok: false,
+        message: `${flag} must be a plain header name other than ${[...RESERVED_HEADERS].join(", ")} (got "${value}")`,
+      };
+    }
+  }
+  if (flags.forwardedProtoHeader === undefined && flags.forwardedHostHeader === undefined)
+    return { ok: true };
+  const names = {
+    proto: (flags.forwardedProtoHeader ?? DEFAULT_FORWARDED_HEADERS.proto).toLowerCase(),
+    host: (flags.forwardedHostHeader ?? DEFAULT_FORWARDED_HEADERS.host).toLowerCase(),
+  };
+  if (names.proto === names.host) {
+    return {
+      ok: false,
+      message: "--forwarded-proto-header and --forwarded-host-header must name two different headers",
+    };
+  }
+  return { ok: true, names };
 }
 
 function isLoopbackAlias(ip: string): boolean {

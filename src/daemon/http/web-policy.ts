@@ -3,7 +3,12 @@
  * the allowed Origins and the one peer whose forwarded headers count (PROTOCOL §4.1.1-§4.1.2).
  * The implicit `http://127.0.0.1:<port>` origin exists only in pure loopback mode.
  */
-import { LOOPBACK_HOST, type WebConfig } from "./web-config.ts";
+import {
+  DEFAULT_FORWARDED_HEADERS,
+  type ForwardedHeaderNames,
+  LOOPBACK_HOST,
+  type WebConfig,
+} from "./web-config.ts";
 
 export interface WebPolicy {
   /** The address the server bound, as a URL (printed at start-up). */
@@ -12,6 +17,8 @@ export interface WebPolicy {
   allowedOrigins: ReadonlySet<string>;
   /** `loopback` or an exact IP; undefined: no forwarded header is ever honoured. */
   trustProxy?: string;
+  /** The forwarded headers read from the trusted proxy. */
+  forwardedHeaders: ForwardedHeaderNames;
   /** The origin a remote browser opens (for the public enrollment URL). */
   publicOrigin?: string;
 }
@@ -19,7 +26,12 @@ export interface WebPolicy {
 export function webPolicy(config: WebConfig, port: number): WebPolicy {
   if (config.mode === "loopback") {
     const origin = `http://${LOOPBACK_HOST}:${port}`;
-    return { boundUrl: origin, expectedHost: `${LOOPBACK_HOST}:${port}`, allowedOrigins: new Set([origin]) };
+    return {
+      boundUrl: origin,
+      expectedHost: `${LOOPBACK_HOST}:${port}`,
+      allowedOrigins: new Set([origin]),
+      forwardedHeaders: DEFAULT_FORWARDED_HEADERS,
+    };
   }
   const bound = config.bindHost.includes(":") ? `[${config.bindHost}]` : config.bindHost;
   const publicOrigin =
@@ -29,6 +41,7 @@ export function webPolicy(config: WebConfig, port: number): WebPolicy {
     expectedHost: config.publicHost,
     allowedOrigins: new Set(config.allowedOrigins),
     ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy } : {}),
+    forwardedHeaders: config.forwardedHeaders ?? DEFAULT_FORWARDED_HEADERS,
     ...(publicOrigin !== undefined ? { publicOrigin } : {}),
   };
 }

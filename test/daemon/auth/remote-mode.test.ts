@@ -134,3 +134,36 @@ describe("forwarded headers from a peer that is not the configured proxy", () =>
     expect((await d.enroll(code, spoofed)).status).toBe(200);
   });
 });
+
+describe("a proxy whose forwarded headers have other names", () => {
+  let d: AuthDaemon;
+  beforeAll(async () => {
+    d = await AuthDaemon.start({
+      web: {
+        mode: "proxy",
+        bindHost: "127.0.0.1",
+        publicHost: PUBLIC_HOST,
+        allowedOrigins: [ORIGIN],
+        trustProxy: "loopback",
+        forwardedHeaders: { proto: "x-scheme", host: "x-original-host" },
+        allowInsecureRemote: false,
+      },
+    });
+    d.host = PUBLIC_HOST;
+    d.origin = ORIGIN;
+  });
+  afterAll(() => d.stop());
+
+  test("only the configured names count: X-Forwarded-* is then ignored", async () => {
+    const plain = await d.enroll(await d.mintCode(), { ...HTTPS, "X-Forwarded-Host": "evil.example" });
+    expect(plain.status).toBe(200);
+    expect(plain.header("set-cookie")).toMatch(/^shard_session=/);
+    const secure = await d.enroll(await d.mintCode(), { "X-Scheme": "https" });
+    expect(secure.header("set-cookie")).toMatch(/^__Host-shard_session=/);
+    const spoofed = await d.enroll(await d.mintCode(), {
+      "X-Scheme": "https",
+      "X-Original-Host": "evil.example",
+    });
+    expect(spoofed.status).toBe(400);
+  });
+});

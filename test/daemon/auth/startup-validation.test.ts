@@ -85,6 +85,28 @@ const refused: [string, Partial<RemoteFlags>, string][] = [
     { ...PROXY, allowedOrigins: ["ftp://shard.example.com"] },
     "--allowed-origin",
   ],
+  ["--forwarded-proto-header without --trust-proxy", { forwardedProtoHeader: "X-Scheme" }, "--trust-proxy"],
+  [
+    "--forwarded-host-header without --trust-proxy",
+    { ...DIRECT, allowInsecureRemote: true, forwardedHostHeader: "X-Host" },
+    "--trust-proxy",
+  ],
+  ["a forwarded header that is Host", { ...PROXY, forwardedHostHeader: "Host" }, "--forwarded-host-header"],
+  [
+    "a forwarded header that is X-Forwarded-For",
+    { ...PROXY, forwardedProtoHeader: "X-Forwarded-For" },
+    "--forwarded-proto-header",
+  ],
+  [
+    "a forwarded header name with a space",
+    { ...PROXY, forwardedProtoHeader: "X Scheme" },
+    "--forwarded-proto-header",
+  ],
+  [
+    "both forwarded headers under one name",
+    { ...PROXY, forwardedProtoHeader: "X-Fwd", forwardedHostHeader: "x-fwd" },
+    "two different headers",
+  ],
 ];
 
 describe("webConfigFromFlags", () => {
@@ -109,6 +131,13 @@ describe("webConfigFromFlags", () => {
     expect(result).toMatchObject({
       ok: true,
       config: { mode: "direct", bindHost: "192.0.2.10", publicHost: "192.0.2.10:7777" },
+    });
+  });
+
+  test("renamed forwarded headers are kept in lower case, the other keeps its default", () => {
+    expect(webConfigFromFlags(flags({ ...PROXY, forwardedProtoHeader: "X-Scheme" }))).toMatchObject({
+      ok: true,
+      config: { forwardedHeaders: { proto: "x-scheme", host: "x-forwarded-host" } },
     });
   });
 

@@ -64,6 +64,22 @@ describe("POST /enroll", () => {
     expect(res.header("cache-control")).toBe("no-store");
   });
 
+  test("a label is cut to 64 printable characters (it is shown on the terminal)", async () => {
+    const res = await rawRequest(d.port, {
+      method: "POST",
+      path: "/enroll",
+      headers: { Host: d.host, Origin: d.origin, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        code: await d.mintCode(),
+        label: `\u001b[31mred\u0007\u202e${"x".repeat(200)}`,
+      }),
+    });
+    const browserId = JSON.parse(res.body).browser_id;
+    const { browsers } = await (await d.unix()).ok({ type: "auth.list" });
+    const label: string = browsers.find((b: { id: string }) => b.id === browserId).label;
+    expect(label).toBe(`[31mred${"x".repeat(57)}`);
+  });
+
   test("failed attempts are rate-limited: past the limit even a right code waits", async () => {
     const good = await d.mintCode();
     for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) {

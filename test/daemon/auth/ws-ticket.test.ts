@@ -50,6 +50,7 @@ describe("refused upgrades", () => {
     const ticket = await d.ticket();
     const first = await upgrade(`shard.v1, shard.ticket.${ticket}`);
     expect(first.status).toBe(101);
+    expect(first.headers.get("sec-websocket-protocol")).toEqual(["shard.v1"]);
     const second = await upgrade(`shard.v1, shard.ticket.${ticket}`);
     expect(second.status).toBe(401);
   });

@@ -135,6 +135,7 @@ export async function startDaemon(
     authenticator: options.authenticator ?? browserAuth,
     browserAuth,
     policy: () => policy,
+    log: write,
   });
   const hostname = web.mode === "loopback" ? LOOPBACK_HOST : web.bindHost;
   let server: ReturnType<typeof Bun.serve>;

@@ -108,15 +108,14 @@ export class SecurityStore {
   ): { browserId: string; sessionId: string } {
     const browserId = newId("brw");
     const sessionId = newId("bsn");
-    this.data.browsers.push({ id: browserId, label, created_at: now, last_seen_at: now });
-    this.data.sessions.push({
-      id: sessionId,
-      browser_id: browserId,
-      token_hash: tokenHash,
-      secure,
-      created_at: now,
+    this.commit({
+      ...this.data,
+      browsers: [...this.data.browsers, { id: browserId, label, created_at: now, last_seen_at: now }],
+      sessions: [
+        ...this.data.sessions,
+        { id: sessionId, browser_id: browserId, token_hash: tokenHash, secure, created_at: now },
+      ],
     });
-    this.save();
     return { browserId, sessionId };
   }
 
@@ -132,21 +131,26 @@ export class SecurityStore {
   touch(browserId: string, now: number): void {
     const browser = this.data.browsers.find((b) => b.id === browserId);
     if (!browser || now - browser.last_seen_at < 60_000) return;
-    browser.last_seen_at = now;
-    this.save();
+    this.commit({
+      ...this.data,
+      browsers: this.data.browsers.map((b) => (b.id === browserId ? { ...b, last_seen_at: now } : b)),
+    });
   }
 
   /** Removes the browser and every session of it; false when there is no such browser. */
   revoke(browserId: string): boolean {
-    const before = this.data.browsers.length;
-    this.data.browsers = this.data.browsers.filter((b) => b.id !== browserId);
-    if (this.data.browsers.length === before) return false;
-    this.data.sessions = this.data.sessions.filter((s) => s.browser_id !== browserId);
-    this.save();
+    if (!this.data.browsers.some((b) => b.id === browserId)) return false;
+    this.commit({
+      ...this.data,
+      browsers: this.data.browsers.filter((b) => b.id !== browserId),
+      sessions: this.data.sessions.filter((s) => s.browser_id !== browserId),
+    });
     return true;
   }
 
-  private save(): void {
-    atomicWriteFileSync(this.path, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
+  /** Written first, then adopted: memory never holds what the disk refused (a full disk throws). */
+  private commit(next: StoreFile): void {
+    atomicWriteFileSync(this.path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+    this.data = next;
   }
 }

@@ -5,6 +5,7 @@
  * The upgrade is done here, with Bun's server, so the WebSocket limits stay ours (websocket.ts).
  */
 import { Hono } from "hono";
+import { describeError } from "../../support/describe-error.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { BrowserAuth } from "../auth/browser-auth.ts";
 import { mountAuthRoutes } from "./auth-routes.ts";
@@ -22,6 +23,7 @@ export interface AppDeps {
   browserAuth: BrowserAuth;
   /** Undefined until the server listens: requests are refused until then. */
   policy: () => WebPolicy | undefined;
+  log(line: string): void;
 }
 
 export function createApp(deps: AppDeps): Hono<DaemonEnv> {
@@ -48,5 +50,9 @@ export function createApp(deps: AppDeps): Hono<DaemonEnv> {
     return httpError(c, 400, "INVALID_REQUEST", "WebSocket upgrade failed");
   });
   app.notFound((c) => httpError(c, 404, "NOT_FOUND", "not found"));
+  app.onError((err, c) => {
+    deps.log(`http ${c.req.method} ${c.req.path}: ${describeError(err)}`);
+    return httpError(c, 500, "INTERNAL_ERROR", "the daemon failed to answer; daemon.log has the cause");
+  });
   return app;
 }

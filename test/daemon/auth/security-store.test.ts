@@ -4,12 +4,13 @@
  * is never reset. And the in-memory codes and tickets stay bounded whatever is minted.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EnrollmentCodes, MAX_OPEN_CODES } from "../../../src/daemon/auth/enrollment-codes.ts";
 import { SecurityStore } from "../../../src/daemon/auth/security-store.ts";
 import { MAX_OPEN_TICKETS, WsTickets } from "../../../src/daemon/auth/ws-tickets.ts";
 import { tempDir } from "../../agent/support/agent-process.ts";
+import { AuthDaemon } from "./auth-daemon.ts";
 
 function storeWith(content: string, mode = 0o600): string {
   const home = tempDir("store-home");
@@ -96,4 +97,22 @@ describe("bounded memory", () => {
     expect(tickets.consume(first, binding.origin).ok).toBe(false);
     expect(tickets.consume(tickets.issue(binding).ticket, binding.origin).ok).toBe(true);
   });
+});
+
+test("a store write that fails answers 500 { code, message } and enrolls nobody", async () => {
+  const d = await AuthDaemon.start();
+  try {
+    const path = join(d.home, "security", "browsers.json");
+    rmSync(path, { force: true });
+    // A directory where the file goes: the atomic rename onto it fails (even for root).
+    mkdirSync(path);
+    const res = await d.enroll(d.firstCode());
+    expect(res.status).toBe(500);
+    expect(JSON.parse(res.body)).toMatchObject({ code: "INTERNAL_ERROR" });
+    expect(res.header("set-cookie")).toBeUndefined();
+    expect((await (await d.unix()).ok({ type: "auth.list" })).browsers).toEqual([]);
+    expect(readFileSync(join(d.home, "logs", "daemon.log"), "utf8")).toContain("http POST /enroll");
+  } finally {
+    await d.stop();
+  }
 });

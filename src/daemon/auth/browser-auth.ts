@@ -10,7 +10,7 @@ import type { Clock } from "./clock.ts";
 import { EnrollmentCodes } from "./enrollment-codes.ts";
 import { hashSecret, newSecret } from "./secrets.ts";
 import type { SecurityStore } from "./security-store.ts";
-import { readSessionCookie, type Scheme, setCookieHeader } from "./session-cookie.ts";
+import { COOKIE_MAX_AGE_S, readSessionCookie, type Scheme, setCookieHeader } from "./session-cookie.ts";
 import { parseTicketProtocols, SHARD_SUBPROTOCOL } from "./ticket-protocol.ts";
 import { WsTickets } from "./ws-tickets.ts";
 
@@ -108,6 +108,14 @@ export class BrowserAuth implements Authenticator {
         ok: false,
         status: 401,
         message: "this session is unknown or revoked; enroll this browser again (shard auth enroll)",
+      };
+    }
+    // The server side ends a session when its cookie would have: a copied cookie does not outlive it.
+    if (this.options.clock() - session.created_at >= COOKIE_MAX_AGE_S * 1000) {
+      return {
+        ok: false,
+        status: 401,
+        message: "this session has expired; enroll this browser again (shard auth enroll)",
       };
     }
     if (session.secure !== (scheme === "https")) {

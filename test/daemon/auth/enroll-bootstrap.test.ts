@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ENROLLMENT_CODE_TTL_MS, MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
+import { COOKIE_MAX_AGE_S } from "../../../src/daemon/auth/session-cookie.ts";
 import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
 import { rawRequest } from "./raw-http.ts";
 
@@ -140,6 +141,16 @@ describe("POST /bootstrap", () => {
     const after = await d.bootstrap(cookie);
     expect(after.status).toBe(401);
     expect(JSON.parse(after.body).message).toContain("revoked");
+  });
+
+  test("a session ends when its cookie's Max-Age does", async () => {
+    const cookie = await d.enrolledCookie();
+    now += COOKIE_MAX_AGE_S * 1000 - 1;
+    expect((await d.bootstrap(cookie)).status).toBe(200);
+    now += 1;
+    const expired = await d.bootstrap(cookie);
+    expect(expired.status).toBe(401);
+    expect(JSON.parse(expired.body).message).toContain("expired");
   });
 
   test("the right cookie, Origin and Host get a ticket of at most 30 s, not cached", async () => {

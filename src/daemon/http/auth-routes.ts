@@ -37,6 +37,17 @@ export function mountAuthRoutes(
     if (typeof value !== "object" || value === null || !("code" in value) || typeof value.code !== "string") {
       return httpError(c, 400, "INVALID_REQUEST", 'send { "code": "<the code after #enroll= in the URL>" }');
     }
+    // An https page must get the Secure cookie, and only an https request can set one: a page
+    // whose scheme differs from the request's (a proxy not sending X-Forwarded-Proto) is refused.
+    const pageScheme = (c.req.header("origin") ?? "").startsWith("https:") ? "https" : "http";
+    if (pageScheme !== c.get("scheme")) {
+      return httpError(
+        c,
+        403,
+        "PERMISSION_DENIED",
+        `the page is ${pageScheme} but this request reached the daemon as ${c.get("scheme")}; the proxy must send X-Forwarded-Proto and be the --trust-proxy peer`,
+      );
+    }
     const label =
       "label" in value && typeof value.label === "string" ? value.label : (c.req.header("user-agent") ?? "");
     const enrolled = auth.enroll(value.code, cleanLabel(label), c.get("scheme"));

@@ -68,12 +68,13 @@ describe("behind a trusted proxy on loopback", () => {
     expect((await d.bootstrap(cookie, HTTPS)).status).toBe(200);
   });
 
-  test("plain http at the proxy: the cookie is not Secure, and it is no good over https", async () => {
-    const res = await d.enroll(await d.mintCode());
-    const setCookie = res.header("set-cookie") ?? "";
-    expect(setCookie).toMatch(/^shard_session=/);
-    expect(setCookie.split("; ")).not.toContain("Secure");
-    expect((await d.bootstrap(cookieOf(res), HTTPS)).status).toBe(401);
+  test("an https page whose request arrives as plain http gets no cookie at all", async () => {
+    const code = await d.mintCode();
+    const res = await d.enroll(code, { "X-Forwarded-Host": PUBLIC_HOST });
+    expect(res.status).toBe(403);
+    expect(res.header("set-cookie")).toBeUndefined();
+    expect(JSON.parse(res.body).message).toContain("X-Forwarded-Proto");
+    expect((await d.enroll(code, HTTPS)).status).toBe(200);
   });
 
   test("a ticket bound to one allowed origin does not open a socket from another", async () => {
@@ -102,6 +103,7 @@ describe("behind a trusted proxy on loopback", () => {
 });
 
 describe("forwarded headers from a peer that is not the configured proxy", () => {
+  const PLAIN_ORIGIN = "http://shard.test:8443";
   let d: AuthDaemon;
   beforeAll(async () => {
     d = await AuthDaemon.start({
@@ -109,10 +111,10 @@ describe("forwarded headers from a peer that is not the configured proxy", () =>
         mode: "proxy",
         bindHost: "127.0.0.1",
         publicHost: PUBLIC_HOST,
-        allowedOrigins: [ORIGIN],
+        allowedOrigins: [ORIGIN, PLAIN_ORIGIN],
         // Not the peer these requests come from (127.0.0.1).
         trustProxy: "10.77.0.1",
-        allowInsecureRemote: false,
+        allowInsecureRemote: true,
       },
     });
     d.host = PUBLIC_HOST;
@@ -120,17 +122,25 @@ describe("forwarded headers from a peer that is not the configured proxy", () =>
   });
   afterAll(() => d.stop());
 
-  test("X-Forwarded-Proto is ignored (no Secure cookie), even with X-Forwarded-For naming the proxy", async () => {
-    const res = await d.enroll(await d.mintCode(), { ...HTTPS, "X-Forwarded-For": "10.77.0.1" });
-    expect(res.status).toBe(200);
-    expect(res.header("set-cookie")).toMatch(/^shard_session=/);
-    expect((res.header("set-cookie") ?? "").split("; ")).not.toContain("Secure");
+  test("X-Forwarded-Proto is ignored (the request stays http), even with X-Forwarded-For naming the proxy", async () => {
+    const code = await d.mintCode();
+    const res = await d.enroll(code, { ...HTTPS, "X-Forwarded-For": "10.77.0.1" });
+    expect(res.status).toBe(403);
+    expect(res.header("set-cookie")).toBeUndefined();
+    const plain = await d.enroll(code, { Origin: PLAIN_ORIGIN, ...HTTPS, "X-Forwarded-For": "10.77.0.1" });
+    expect(plain.status).toBe(200);
+    expect(plain.header("set-cookie")).toMatch(/^shard_session=/);
+    expect((plain.header("set-cookie") ?? "").split("; ")).not.toContain("Secure");
   });
 
   test("X-Forwarded-Host is ignored too: it neither refuses nor chooses the host", async () => {
     const code = await d.mintCode();
-    const spoofed = { "X-Forwarded-Host": "evil.example:8443", "X-Forwarded-For": "10.77.0.1" };
-    expect((await d.enroll(code, { Host: "evil.example:8443", ...spoofed })).status).toBe(421);
+    const spoofed = {
+      Origin: PLAIN_ORIGIN,
+      "X-Forwarded-Host": "evil.example:8443",
+      "X-Forwarded-For": "10.77.0.1",
+    };
+    expect((await d.enroll(code, { ...spoofed, Host: "evil.example:8443" })).status).toBe(421);
     expect((await d.enroll(code, spoofed)).status).toBe(200);
   });
 });
@@ -155,10 +165,16 @@ describe("a proxy whose forwarded headers have other names", () => {
   afterAll(() => d.stop());
 
   test("only the configured names count: X-Forwarded-* is then ignored", async () => {
-    const plain = await d.enroll(await d.mintCode(), { ...HTTPS, "X-Forwarded-Host": "evil.example" });
-    expect(plain.status).toBe(200);
-    expect(plain.header("set-cookie")).toMatch(/^shard_session=/);
-    const secure = await d.enroll(await d.mintCode(), { "X-Scheme": "https" });
+    // X-Forwarded-Proto no longer makes the request https: the https page is refused.
+    const plain = await d.enroll(await d.mintCode(), HTTPS);
+    expect(plain.status).toBe(403);
+    expect(plain.header("set-cookie")).toBeUndefined();
+    // X-Forwarded-Host is no longer cross-checked: a spoof in it changes nothing.
+    const secure = await d.enroll(await d.mintCode(), {
+      "X-Scheme": "https",
+      "X-Forwarded-Host": "evil.example",
+    });
+    expect(secure.status).toBe(200);
     expect(secure.header("set-cookie")).toMatch(/^__Host-shard_session=/);
     const spoofed = await d.enroll(await d.mintCode(), {
       "X-Scheme": "https",

@@ -8,7 +8,6 @@ export type UpgradeDecision =
       ok: true;
       /** The enrolled browser (or a test's name for its client). */
       principal: string;
-      session?: string;
       /** The subprotocol to answer with (`shard.v1`), when the client offered one. */
       protocol?: string;
     }

@@ -162,7 +162,7 @@ export class BrowserAuth implements Authenticator {
         message: "the ticket's session was revoked; enroll this browser again",
       };
     }
-    return { ok: true, principal: browserId, session: sessionId, protocol: SHARD_SUBPROTOCOL };
+    return { ok: true, principal: browserId, protocol: SHARD_SUBPROTOCOL };
   }
 
   list(): BrowserInfo[] {

@@ -14,8 +14,6 @@ import type { WsConnections } from "./ws-connections.ts";
 
 export interface WsData {
   principal: string;
-  /** The browser session the ticket belonged to (browser authentication only). */
-  session?: string;
   client?: WsClient;
 }
 

@@ -8,6 +8,7 @@ import {
 } from "../daemon/daemon.ts";
 import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { DAEMON_OPTIONS } from "./daemon-options.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const DAEMON_HELP = `Usage: shard daemon [options]
@@ -33,19 +34,7 @@ Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
 With no browser enrolled, the daemon prints a one-time enrollment URL (#enroll=<code>).
 `;
 
-const OPTIONS = {
-  port: { type: "string" },
-  "idle-runtime-timeout": { type: "string" },
-  "headless-timeout": { type: "string" },
-  "web-host": { type: "string" },
-  "public-host": { type: "string" },
-  "allowed-origin": { type: "string", multiple: true },
-  "trust-proxy": { type: "string" },
-  "allow-insecure-remote": { type: "boolean" },
-  "forwarded-proto-header": { type: "string" },
-  "forwarded-host-header": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
+const OPTIONS = DAEMON_OPTIONS;
 
 function nonNegativeInteger(flag: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;

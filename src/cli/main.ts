@@ -4,6 +4,7 @@
  * its own module and is imported lazily so `--help` and `agent` start fast.
  */
 import pkg from "../../package.json" with { type: "json" };
+import { isDaemonFlag } from "./daemon-options.ts";
 import { reportUsageError } from "./flags.ts";
 
 interface CommandEntry {
@@ -30,13 +31,10 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
 };
 
-/** Options that make a plain `shard --port 0` start the daemon, as `shard daemon --port 0` does. */
-const DAEMON_OPTIONS = new Set(["--port", "--idle-runtime-timeout"]);
-
 export const HELP = `shard ${pkg.version} — run LLM coding agents
 
 Usage:
-  shard [--port N] [--idle-runtime-timeout SECONDS]   start the daemon (same as shard daemon)
+  shard [daemon options]   start the daemon (same as shard daemon; see shard daemon --help)
   shard <command> [options]
 
 Commands:
@@ -57,7 +55,7 @@ Environment:
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || DAEMON_OPTIONS.has(first.split("=", 1)[0] ?? "")) {
+  if (first === undefined || isDaemonFlag(first)) {
     return (await import("./daemon-command.ts")).daemonCommand(argv);
   }
   if (first === "help" && rest.length > 0) return main([...rest, "--help"]);

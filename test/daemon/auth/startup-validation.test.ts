@@ -173,6 +173,27 @@ async function runDaemon(args: string[], home = tempDir("home")) {
 }
 
 describe("shard daemon", () => {
+  test("plain `shard` with a remote flag is the daemon, and validates it the same way", async () => {
+    const home = tempDir("home");
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        SHARD_MAIN,
+        "--web-host",
+        "192.0.2.10",
+        "--public-host",
+        "192.0.2.10:7777",
+        "--port",
+        "0",
+      ],
+      { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home } },
+    );
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(stderr).toStartWith("shard daemon:");
+    expect(existsSync(join(home, "daemon.sock"))).toBe(false);
+  });
+
   test("an unsafe combination exits 2 naming the missing flag, before listening", async () => {
     const { code, stderr, stdout, home } = await runDaemon([
       "--web-host",

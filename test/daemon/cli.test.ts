@@ -1,21 +1,8 @@
 /** `shard daemon` flags: bad values are usage errors (exit 2) that say what to do. */
 import { expect, test } from "bun:test";
-import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
+import { shard } from "../cli/support/shard-cli.ts";
 
-async function run(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const home = tempDir("home");
-  const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", ...args], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stderr, stdout };
-}
+const run = (args: string[]) => shard(["daemon", ...args]);
 
 test("a bad --port, --idle-runtime-timeout or --headless-timeout is a usage error", async () => {
   for (const args of [

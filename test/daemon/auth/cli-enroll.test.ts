@@ -6,24 +6,14 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { tempDir } from "../../agent/support/agent-process.ts";
+import { shard } from "../../cli/support/shard-cli.ts";
 import { DaemonProcess } from "../support/daemon-harness.ts";
 import { codeOf } from "./auth-daemon.ts";
 import { rawRequest, upgradeHeaders } from "./raw-http.ts";
 
-async function shard(home: string, args: string[]) {
-  const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...args], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
-}
+/** `shard ARGS` on the daemon's SHARD_HOME. */
+const shardOn = (home: string, args: string[]) => shard(args, { HOME: home, SHARD_HOME: home });
 
 /** Every regular file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -72,18 +62,18 @@ test("enroll from the printed URL, list, revoke; no secret ever reaches a file u
   expect(upgraded.status).toBe(101);
   const unusedTicket = JSON.parse((await bootstrap()).body).ticket;
 
-  const minted = await shard(home, ["auth", "enroll"]);
+  const minted = await shardOn(home, ["auth", "enroll"]);
   expect(minted.code).toBe(0);
   expect(minted.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
   const mintedCode = codeOf(minted.stdout.trim());
 
-  const listed = await shard(home, ["auth", "list", "--json"]);
+  const listed = await shardOn(home, ["auth", "list", "--json"]);
   expect(listed.code).toBe(0);
   const browsers = JSON.parse(listed.stdout);
   expect(browsers).toHaveLength(1);
   expect(Object.keys(browsers[0]).sort()).toEqual(["created_at", "id", "label", "last_seen_at"]);
   expect(browsers[0]).toMatchObject({ id: browserId, label: "test browser" });
-  const text = await shard(home, ["auth", "list"]);
+  const text = await shardOn(home, ["auth", "list"]);
   expect(text.stdout).toContain(browserId);
 
   // The daemon restarts: a browser is enrolled, so no enrollment URL this time.
@@ -105,10 +95,10 @@ test("enroll from the printed URL, list, revoke; no secret ever reaches a file u
   expect(after.status).toBe(200);
   const restartTicket = JSON.parse(after.body).ticket;
 
-  const revoked = await shard(home, ["auth", "revoke", browserId]);
+  const revoked = await shardOn(home, ["auth", "revoke", browserId]);
   expect(revoked.code).toBe(0);
-  expect(JSON.parse((await shard(home, ["auth", "list", "--json"])).stdout)).toEqual([]);
-  const twice = await shard(home, ["auth", "revoke", browserId]);
+  expect(JSON.parse((await shardOn(home, ["auth", "list", "--json"])).stdout)).toEqual([]);
+  const twice = await shardOn(home, ["auth", "revoke", browserId]);
   expect(twice.code).toBe(1);
   expect(twice.stderr).toContain("shard auth list");
 
@@ -133,7 +123,7 @@ test("enroll from the printed URL, list, revoke; no secret ever reaches a file u
 
 test("shard auth without a daemon, and with bad arguments", async () => {
   const home = tempDir("home");
-  const none = await shard(home, ["auth", "enroll"]);
+  const none = await shardOn(home, ["auth", "enroll"]);
   expect(none.code).toBe(1);
   expect(none.stderr).toContain("no daemon is running");
   expect(none.stderr).toContain("shard daemon");
@@ -144,7 +134,7 @@ test("shard auth without a daemon, and with bad arguments", async () => {
     ["auth", "enroll", "--json"],
     ["auth", "list", "x"],
   ]) {
-    const bad = await shard(home, args);
+    const bad = await shardOn(home, args);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("shard auth --help");
   }

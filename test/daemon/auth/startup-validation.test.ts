@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type RemoteFlags, webConfigFromFlags } from "../../../src/daemon/http/web-config.ts";
 import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { shard } from "../../cli/support/shard-cli.ts";
 import { DaemonProcess } from "../support/daemon-harness.ts";
 
 const flags = (f: Partial<RemoteFlags>): RemoteFlags => ({
@@ -159,17 +160,8 @@ describe("webConfigFromFlags", () => {
 });
 
 async function runDaemon(args: string[], home = tempDir("home")) {
-  const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", "--port", "0", ...args], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code, home };
+  const ran = await shard(["daemon", "--port", "0", ...args], { HOME: home, SHARD_HOME: home });
+  return { ...ran, home };
 }
 
 describe("shard daemon", () => {

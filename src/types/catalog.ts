@@ -107,8 +107,8 @@ export const AGENT_COMMAND_SCHEMAS = [
   UiResponseSchema,
 ] as const;
 
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions. */
-const orchestratorCommandSchemas = [
+/** The daemon's registry commands (PROTOCOL §10.1). */
+export const REGISTRY_COMMAND_SCHEMAS = [
   AgentListCommandSchema,
   AgentCreateCommandSchema,
   AgentAttachCommandSchema,
@@ -117,6 +117,21 @@ const orchestratorCommandSchemas = [
   AgentKillCommandSchema,
   AgentStatusCommandSchema,
   DaemonShutdownCommandSchema,
+] as const;
+
+/** Session-first commands (docs/protocol-additions.md §3). */
+export const SESSION_COMMAND_SCHEMAS = [SessionListCommandSchema, SessionActivateCommandSchema] as const;
+
+/** Browser enrollment commands, unix socket only (docs/protocol-additions.md §10). */
+export const AUTH_COMMAND_SCHEMAS = [
+  AuthEnrollCommandSchema,
+  AuthListCommandSchema,
+  AuthRevokeCommandSchema,
+] as const;
+
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth. */
+const orchestratorCommandSchemas = [
+  ...REGISTRY_COMMAND_SCHEMAS,
   WorkspaceCreateCommandSchema,
   WorkspaceAttachCommandSchema,
   WorkspaceListCommandSchema,
@@ -128,11 +143,8 @@ const orchestratorCommandSchemas = [
   SubagentRelaunchCommandSchema,
   SubagentStatusCommandSchema,
   SubagentStopCommandSchema,
-  SessionListCommandSchema,
-  SessionActivateCommandSchema,
-  AuthEnrollCommandSchema,
-  AuthListCommandSchema,
-  AuthRevokeCommandSchema,
+  ...SESSION_COMMAND_SCHEMAS,
+  ...AUTH_COMMAND_SCHEMAS,
 ] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */

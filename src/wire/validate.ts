@@ -3,7 +3,7 @@
  * message is checked against its own schema only. Every failure is INVALID_REQUEST with a
  * message that names the offending field.
  */
-import { type TObject, Type } from "@sinclair/typebox";
+import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import {
   AGENT_COMMAND_SCHEMAS,
@@ -102,34 +102,29 @@ export const eventValidator = new MessageValidator(
   "event",
 );
 
-let agentCommandCheck: TypeCheck<ReturnType<typeof agentCommandUnion>> | undefined;
-const agentCommandUnion = () => Type.Union([...AGENT_COMMAND_SCHEMAS]);
-
 /**
- * Narrows a message `commandValidator` accepted to the per-agent command union (undefined for
- * daemon commands), so an agent's dispatch switches over typed commands without a cast.
+ * A guard that narrows a message to the schema `build` makes (a union of message schemas),
+ * compiled on first use so a process pays only for the checks it runs. Handlers then switch over
+ * typed messages without a cast.
  */
-export function asAgentCommand(message: unknown): AgentCommand | undefined {
-  agentCommandCheck ??= TypeCompiler.Compile(agentCommandUnion());
-  return agentCommandCheck.Check(message) ? message : undefined;
+export function schemaGuard<S extends TSchema>(build: () => S): (message: unknown) => Static<S> | undefined {
+  let check: TypeCheck<S> | undefined;
+  return (message) => {
+    check ??= TypeCompiler.Compile(build());
+    return check.Check(message) ? message : undefined;
+  };
 }
 
-let agentEventCheck: TypeCheck<ReturnType<typeof agentEventUnion>> | undefined;
-const agentEventUnion = () => Type.Union([...AGENT_EVENT_SCHEMAS]);
-
-/** Narrows what a runtime sent (the daemon reads its stdout) to the agent event union. */
-export function asAgentEvent(message: unknown): AgentEvent | undefined {
-  agentEventCheck ??= TypeCompiler.Compile(agentEventUnion());
-  return agentEventCheck.Check(message) ? message : undefined;
-}
-
-let responseCheck: TypeCheck<typeof RESPONSE_SCHEMA> | undefined;
-
-/** Narrows a runtime's message to a `response` envelope. */
-export function asResponse(message: unknown): Response | undefined {
-  responseCheck ??= TypeCompiler.Compile(RESPONSE_SCHEMA);
-  return responseCheck.Check(message) ? message : undefined;
-}
+/** A message `commandValidator` accepted, narrowed to the per-agent commands (undefined for daemon ones). */
+export const asAgentCommand: (message: unknown) => AgentCommand | undefined = schemaGuard(() =>
+  Type.Union([...AGENT_COMMAND_SCHEMAS]),
+);
+/** What a runtime sent (the daemon reads its stdout), narrowed to the agent event union. */
+export const asAgentEvent: (message: unknown) => AgentEvent | undefined = schemaGuard(() =>
+  Type.Union([...AGENT_EVENT_SCHEMAS]),
+);
+/** A runtime's message narrowed to a `response` envelope. */
+export const asResponse: (message: unknown) => Response | undefined = schemaGuard(() => RESPONSE_SCHEMA);
 
 const resultChecks = new Map<string, TypeCheck<TObject>>();
 

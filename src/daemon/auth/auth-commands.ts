@@ -3,24 +3,17 @@
  * a client of local trust (the unix socket). A WebSocket client — a browser — can neither mint
  * codes nor revoke browsers: PERMISSION_DENIED.
  */
-import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { AuthEnrollCommandSchema, AuthListCommandSchema, AuthRevokeCommandSchema } from "../../types/auth.ts";
+import { Type } from "@sinclair/typebox";
+import { AUTH_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
+import { schemaGuard } from "../../wire/validate.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { BrowserAuth } from "./browser-auth.ts";
 
-const AuthCommandSchema = Type.Union([
-  AuthEnrollCommandSchema,
-  AuthListCommandSchema,
-  AuthRevokeCommandSchema,
-]);
-export type AuthCommand = Static<typeof AuthCommandSchema>;
-const authCommandCheck = TypeCompiler.Compile(AuthCommandSchema);
+export type AuthCommand = NonNullable<ReturnType<typeof asAuthCommand>>;
 
-export function asAuthCommand(message: unknown): AuthCommand | undefined {
-  return authCommandCheck.Check(message) ? message : undefined;
-}
+/** Narrows a validated orchestrator command to the ones this module handles. */
+export const asAuthCommand = schemaGuard(() => Type.Union([...AUTH_COMMAND_SCHEMAS]));
 
 export interface AuthCommandDeps {
   auth: BrowserAuth;

@@ -3,39 +3,18 @@
  * cause never carry a routing `agent_id`.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import {
-  AgentAttachCommandSchema,
-  AgentCreateCommandSchema,
-  AgentDetachCommandSchema,
-  AgentKillCommandSchema,
-  AgentListCommandSchema,
-  AgentStatusCommandSchema,
-  AgentTerminateCommandSchema,
-  DaemonShutdownCommandSchema,
-} from "../../types/orchestrator.ts";
+import { REGISTRY_COMMAND_SCHEMAS } from "../../types/catalog.ts";
+import type { AgentAttachCommandSchema } from "../../types/orchestrator.ts";
 import { failure, type WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
+import { schemaGuard } from "../../wire/validate.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient } from "./daemon-client.ts";
 
-const RegistryCommandSchema = Type.Union([
-  AgentListCommandSchema,
-  AgentCreateCommandSchema,
-  AgentAttachCommandSchema,
-  AgentDetachCommandSchema,
-  AgentTerminateCommandSchema,
-  AgentKillCommandSchema,
-  AgentStatusCommandSchema,
-  DaemonShutdownCommandSchema,
-]);
-type RegistryCommand = Static<typeof RegistryCommandSchema>;
-const registryCommandCheck = TypeCompiler.Compile(RegistryCommandSchema);
+type RegistryCommand = NonNullable<ReturnType<typeof asRegistryCommand>>;
 
-/** Narrows a validated orchestrator command to the ones this daemon implements. */
-export function asRegistryCommand(message: unknown): RegistryCommand | undefined {
-  return registryCommandCheck.Check(message) ? message : undefined;
-}
+/** Narrows a validated orchestrator command to the ones this module handles. */
+export const asRegistryCommand = schemaGuard(() => Type.Union([...REGISTRY_COMMAND_SCHEMAS]));
 
 type Attach = Static<typeof AgentAttachCommandSchema>;
 

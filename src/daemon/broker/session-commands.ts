@@ -3,22 +3,19 @@
  * activate one to get the agent that drives it — adopting the session when no agent has yet.
  */
 import { realpathSync } from "node:fs";
-import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Type } from "@sinclair/typebox";
 import { listSessions } from "../../session/list-sessions.ts";
-import { SessionActivateCommandSchema, SessionListCommandSchema } from "../../types/session-first.ts";
+import { SESSION_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
+import { schemaGuard } from "../../wire/validate.ts";
 import { lookUpSession } from "../registry/session-lookup.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient } from "./daemon-client.ts";
 
-const SessionCommandSchema = Type.Union([SessionListCommandSchema, SessionActivateCommandSchema]);
-type SessionCommand = Static<typeof SessionCommandSchema>;
-const sessionCommandCheck = TypeCompiler.Compile(SessionCommandSchema);
+type SessionCommand = NonNullable<ReturnType<typeof asSessionCommand>>;
 
-export function asSessionCommand(message: unknown): SessionCommand | undefined {
-  return sessionCommandCheck.Check(message) ? message : undefined;
-}
+/** Narrows a validated orchestrator command to the ones this module handles. */
+export const asSessionCommand = schemaGuard(() => Type.Union([...SESSION_COMMAND_SCHEMAS]));
 
 export async function handleSessionCommand(
   ctx: BrokerContext,

@@ -3,15 +3,14 @@
  * read the hello, send the command, return its response, hang up. For the CLI's daemon commands.
  */
 import { join } from "node:path";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { type Response, ResponseSchema } from "../types/response.ts";
+import type { Response } from "../types/response.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
+import { asResponse } from "../wire/validate.ts";
 
 export type DaemonRequestResult = { ok: true; response: Response } | { ok: false; message: string };
 
 const REQUEST_ID = "cli-1";
-const responseCheck = TypeCompiler.Compile(ResponseSchema);
 
 export async function daemonRequest(
   home: string,
@@ -24,7 +23,8 @@ export async function daemonRequest(
   });
   const decoder = new JsonlDecoder({
     value: (value) => {
-      if (responseCheck.Check(value) && value.id === REQUEST_ID) settle({ ok: true, response: value });
+      const response = asResponse(value);
+      if (response?.id === REQUEST_ID) settle({ ok: true, response });
     },
     error: (error) => settle({ ok: false, message: `the daemon sent a bad line: ${error.message}` }),
   });

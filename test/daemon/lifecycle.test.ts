@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { askBash } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
 import { DaemonHarness, DaemonProcess } from "./support/daemon-harness.ts";
 
@@ -178,13 +179,8 @@ describe("runtime generations", () => {
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
-    llm().enqueue(
-      { steps: [{ tool_call: { name: "bash", args: { command: "echo bye" } } }] },
-      { steps: [{ text: "ok" }] },
-    );
     const from = a.messages.length;
-    await a.ok({ type: "prompt", agent_id: agentId, message: "one last thing" });
-    const req = await a.waitAgent(agentId, "permission_request", from);
+    const req = await askBash(llm(), a, agentId, "echo bye");
     expect(await a.ok({ type: "agent.terminate", agent_id: agentId })).toEqual({ deferred: true });
     // Still attachable while it finishes.
     const watcher = await harness.unixClient();
@@ -306,13 +302,8 @@ describe("the daemon process", () => {
     });
     const agentId = created.agent_id;
     await a.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
-    llm().enqueue(
-      { steps: [{ tool_call: { name: "bash", args: { command: "echo hi" } } }] },
-      { steps: [{ text: "ok" }] },
-    );
     const from = a.messages.length;
-    await a.ok({ type: "prompt", agent_id: agentId, message: "run it" });
-    const request = await a.waitAgent(agentId, "permission_request", from);
+    const request = await askBash(llm(), a, agentId);
     const timeout = await a.waitAgent(agentId, "error", from);
     expect(timeout).toMatchObject({ code: "TIMEOUT" });
     expect(timeout.message).toContain(request.request_id);

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { askBash as askBashOf } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
 import { DaemonHarness } from "./support/daemon-harness.ts";
 
@@ -18,16 +19,8 @@ afterEach(async () => {
 });
 
 /** The model calls bash (which asks), then says done. Returns the permission_request. */
-async function askBash(client: DaemonClient, agentId: string, command = "echo hi"): Promise<Msg> {
-  llm().enqueue(
-    { steps: [{ tool_call: { name: "bash", args: { command } } }] },
-    { steps: [{ text: "done" }] },
-  );
-  const from = client.messages.length;
-  const res = await client.request({ type: "prompt", agent_id: agentId, message: "run it" });
-  expect(res.success).toBe(true);
-  return client.waitAgent(agentId, "permission_request", from);
-}
+const askBash = (client: DaemonClient, agentId: string, command?: string) =>
+  askBashOf(llm(), client, agentId, command);
 
 for (const transport of ["unix", "websocket"] as const) {
   describe(`permissions over ${transport}`, () => {

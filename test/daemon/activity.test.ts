@@ -3,23 +3,20 @@
  * sanitized: a secret in the prompt, in the tool arguments and in the model's text never shows
  * up in anything an unattached client receives, and no activity event carries a path.
  */
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 test("an unattached client sees coarse activity and never a secret", async () => {
-  harness = await DaemonHarness.start(llm().url);
+  harness = await startHarness();
   const outsider = await harness.unixClient();
   const driver = await harness.unixClient();
   const agentId = await harness.createAgent(driver);

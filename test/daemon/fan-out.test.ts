@@ -1,15 +1,12 @@
 /** Two clients watching one agent see the same stream; attach, detach and responses are tagged. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 const strip = (m: Msg) => JSON.stringify(m);
 
@@ -25,7 +22,7 @@ async function turn(client: DaemonClient, agentId: string, message: string): Pro
 for (const transport of ["unix", "websocket"] as const) {
   describe(`fan-out over ${transport}`, () => {
     test("two clients attached to one agent receive the same events, tagged with agent_id", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const b = await harness.client(transport);
       expect(a.messages[0]).toMatchObject({ type: "hello", protocol_version: "0.1.0" });
@@ -54,7 +51,7 @@ for (const transport of ["unix", "websocket"] as const) {
     });
 
     test("detach stops the stream and leaves the agent running", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const b = await harness.client(transport);
       const agentId = await harness.createAgent(a);
@@ -76,7 +73,7 @@ for (const transport of ["unix", "websocket"] as const) {
 
 describe("controls through the daemon", () => {
   test("set_mode and set_model reach the runtime; mode_changed and model_changed reach every attachment", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const b = await harness.wsClient();
     const agentId = await harness.createAgent(a);

@@ -3,18 +3,15 @@
  * answers; a peer that answers (every real WebSocket client does) stays. The idle time is 8 s
  * here (Bun's minimum) instead of 30 s.
  */
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 /** Upgrades, then reads without ever answering a ping; reports the first ping and the close. */
 const SILENT_PEER = `
@@ -34,7 +31,7 @@ print("pinged" if b"\\x89" in data else "no-ping", flush=True)
 `;
 
 test("a peer that never answers pings is dropped; one that answers stays", async () => {
-  harness = await DaemonHarness.start(llm().url, { wsIdleTimeoutS: 8 });
+  harness = await startHarness({ wsIdleTimeoutS: 8 });
   const healthy = await harness.wsClient();
   const silent = Bun.spawn(["python3", "-c", SILENT_PEER, harness.daemon.url.replace("http://", "")], {
     stdout: "pipe",

@@ -9,16 +9,15 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { askBash } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
-import { DaemonHarness, DaemonProcess } from "./support/daemon-harness.ts";
+import { type DaemonHarness, DaemonProcess, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
+const startHarness = useDaemonHarnesses(llm);
 const processes: DaemonProcess[] = [];
 afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
   for (const p of processes.splice(0)) {
     p.kill();
     await p.exited;
@@ -44,7 +43,7 @@ async function runtimePid(cwd: string): Promise<number> {
 
 describe("runtime generations", () => {
   test("kill -9 of a runtime: agent_exited with its exit code, then the next prompt restores it", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const other = await harness.unixClient();
     const agentId = await harness.createAgent(a);
@@ -76,7 +75,7 @@ describe("runtime generations", () => {
   });
 
   test("a runtime that cannot start keeps its identity: RUNTIME_START_FAILED, never NOT_FOUND", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const res = await a.request({ type: "agent.create", cwd: harness.cwd, model: "nosuchprovider/model" });
     expect(res.error.code).toBe("RUNTIME_START_FAILED");
@@ -100,7 +99,7 @@ describe("runtime generations", () => {
   });
 
   test("a runtime that never becomes ready is killed at the start timeout; a ready one never is", async () => {
-    harness = await DaemonHarness.start(llm().url, { startTimeoutMs: 1500 });
+    harness = await startHarness({ startTimeoutMs: 1500 });
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -112,7 +111,7 @@ describe("runtime generations", () => {
     await harness.stop();
 
     // `sh -c "sleep 30"` takes the agent arguments as $0…: it never says hello.
-    harness = await DaemonHarness.start(llm().url, {
+    harness = await startHarness({
       startTimeoutMs: 300,
       shardCommand: ["sh", "-c", "sleep 30"],
     });
@@ -124,7 +123,7 @@ describe("runtime generations", () => {
   });
 
   test("an idle runtime is reaped after the timeout and restored by the next prompt", async () => {
-    harness = await DaemonHarness.start(llm().url, { idleRuntimeTimeoutMs: 300 });
+    harness = await startHarness({ idleRuntimeTimeoutMs: 300 });
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -136,7 +135,7 @@ describe("runtime generations", () => {
   });
 
   test("kill stops a busy runtime (no agent_exited: it was asked for); attach restores it", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -157,7 +156,7 @@ describe("runtime generations", () => {
   });
 
   test("terminate of a busy agent is deferred until its turn ends", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -175,7 +174,7 @@ describe("runtime generations", () => {
   });
 
   test("during a deferred terminate the runtime still takes answers, then stops", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -197,7 +196,7 @@ describe("runtime generations", () => {
   });
 
   test("an active runtime is never reaped, however long its turn", async () => {
-    harness = await DaemonHarness.start(llm().url, { idleRuntimeTimeoutMs: 200 });
+    harness = await startHarness({ idleRuntimeTimeoutMs: 200 });
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -214,7 +213,7 @@ describe("runtime generations", () => {
   });
 
   test("terminate stops an idle runtime at once; the durable agent stays", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     expect(await a.ok({ type: "agent.terminate", agent_id: agentId })).toEqual({ deferred: false });

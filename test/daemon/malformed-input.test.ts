@@ -2,20 +2,17 @@
  * Bad input on both transports gets INVALID_REQUEST and the connection carries on
  * (ARCHITECTURE §7); the WebSocket refuses every upgrade unless an authenticator says yes.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { refuseEveryUpgrade } from "../../src/daemon/auth/authenticator.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import type { DaemonClient } from "./support/daemon-client.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(30_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 const LIMIT = 4096;
 
@@ -39,7 +36,7 @@ for (const transport of ["unix", "websocket"] as const) {
       client.sendRaw(transport === "unix" ? `${text}\n` : text);
 
     test("bad JSON, non-objects, unknown types and over-size messages; the connection carries on", async () => {
-      harness = await DaemonHarness.start(llm().url, { maxMessageBytes: LIMIT });
+      harness = await startHarness({ maxMessageBytes: LIMIT });
       const c = await harness.client(transport);
       expect(await rejected(c, frame(c, '{"type": "agent.list", '))).toContain("bad JSON");
       await stillServes(c);
@@ -56,7 +53,7 @@ for (const transport of ["unix", "websocket"] as const) {
     });
 
     test("a per-agent command without agent_id or attachment is NOT_ATTACHED", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const c = await harness.client(transport);
       const res = await c.request({ type: "prompt", message: "hello" });
       expect(res.error.code).toBe("NOT_ATTACHED");
@@ -70,7 +67,7 @@ for (const transport of ["unix", "websocket"] as const) {
 
 describe("WebSocket specifics", () => {
   test("a binary frame gets INVALID_REQUEST and the connection carries on", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const c = await harness.wsClient();
     expect(
       await rejected(c, () => c.sendBinary(new TextEncoder().encode('{"type":"agent.list","id":"b"}'))),
@@ -79,7 +76,7 @@ describe("WebSocket specifics", () => {
   });
 
   test("without an authenticator that says yes, every upgrade is refused with 401", async () => {
-    harness = await DaemonHarness.start(llm().url, { authenticator: refuseEveryUpgrade });
+    harness = await startHarness({ authenticator: refuseEveryUpgrade });
     const res = await fetch(`${harness.daemon.url}/ws`, {
       headers: {
         Upgrade: "websocket",

@@ -3,20 +3,17 @@
  * first valid response wins, observers never answer, the headless path answers when nobody
  * interactive is attached, and a reconnecting client sees the open request again.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { askBash as askBashOf } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 /** The model calls bash (which asks), then says done. Returns the permission_request. */
 const askBash = (client: DaemonClient, agentId: string, command?: string) =>
@@ -25,7 +22,7 @@ const askBash = (client: DaemonClient, agentId: string, command?: string) =>
 for (const transport of ["unix", "websocket"] as const) {
   describe(`permissions over ${transport}`, () => {
     test("a race: both clients answer, exactly one wins, both see resolved with the winner as source", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const b = await harness.client(transport);
       const agentId = await harness.createAgent(a);
@@ -72,7 +69,7 @@ for (const transport of ["unix", "websocket"] as const) {
     });
 
     test("observers get PERMISSION_DENIED; an unknown choice_id leaves the request open", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const watcher = await harness.client(transport);
       const agentId = await harness.createAgent(a);
@@ -109,7 +106,7 @@ for (const transport of ["unix", "websocket"] as const) {
     });
 
     test("with only an observer attached, the headless deny policy answers with source headless", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const agentId = await harness.createAgent(a);
       await a.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
@@ -122,7 +119,7 @@ for (const transport of ["unix", "websocket"] as const) {
     });
 
     test("a reconnect in the middle of a permission ask re-shows the request in sync", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const agentId = await harness.createAgent(a);
       await a.ok({ type: "agent.attach", agent_id: agentId });
@@ -150,7 +147,7 @@ for (const transport of ["unix", "websocket"] as const) {
 
 describe("headless queue policy", () => {
   test("a queued request waits for an interactive attach, which answers it", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const watcher = await harness.unixClient();
     const agentId = await harness.createAgent(watcher, { headless_policy: "queue" });
     await watcher.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
@@ -174,7 +171,7 @@ describe("headless queue policy", () => {
   });
 
   test("a queued request nobody answers is denied when the headless timeout fires", async () => {
-    harness = await DaemonHarness.start(llm().url, { headlessTimeoutMs: 200 });
+    harness = await startHarness({ headlessTimeoutMs: 200 });
     const watcher = await harness.unixClient();
     const agentId = await harness.createAgent(watcher, { headless_policy: "queue" });
     await watcher.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
@@ -190,7 +187,7 @@ describe("headless queue policy", () => {
 
 describe("hierarchical routing", () => {
   test("a child's request goes to the nearest interactive ancestor, keeping the child's agent_id", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const parentClient = await harness.unixClient();
     const childWatcher = await harness.unixClient();
     const grandparent = await harness.createAgent(parentClient);
@@ -220,7 +217,7 @@ describe("hierarchical routing", () => {
   });
 
   test("an ancestor that reconnects is shown the child's open request again", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const first = await harness.unixClient();
     const watcher = await harness.unixClient();
     const parent = await harness.createAgent(first);
@@ -246,7 +243,7 @@ describe("hierarchical routing", () => {
   });
 
   test("a client of an unrelated agent cannot answer", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const stranger = await harness.unixClient();
     const watcher = await harness.unixClient();
     const other = await harness.createAgent(stranger);

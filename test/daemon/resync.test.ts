@@ -3,7 +3,7 @@
  * every later event exactly once — no gap, no duplicate, checked by the daemon's `seq` — so the
  * late client's snapshot ends where the first client's does.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { snapshotFromSync } from "../../src/snapshot/agent-snapshot.ts";
 import { applyEvents } from "../../src/snapshot/apply-event.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
@@ -12,16 +12,13 @@ import { asAgentEvent } from "../../src/wire/validate.ts";
 import type { MockStep } from "../support/mock-llm/types.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "./support/daemon-client.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 function asEvent(m: Msg): AgentEvent {
   const event = asAgentEvent(m);
@@ -45,7 +42,7 @@ function slowStream(): MockStep[] {
 for (const transport of ["unix", "websocket"] as const) {
   describe(`attach mid-stream over ${transport}`, () => {
     test("sync, then each later event exactly once, ending in the same snapshot", async () => {
-      harness = await DaemonHarness.start(llm().url);
+      harness = await startHarness();
       const a = await harness.client(transport);
       const agentId = await harness.createAgent(a);
       await a.ok({ type: "agent.attach", agent_id: agentId });

@@ -3,22 +3,19 @@
  * PROTOCOL §10.1): list, activate (adopting once), and `agent.create` with `session_id` and its
  * exact error mapping.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { sessionFilePath } from "../../src/session/paths.ts";
 import { AgentProcess, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "./support/daemon-client.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 /** A session written by a plain `shard agent` (no daemon) on the harness's home. */
 async function directSession(home: string, cwd: string, prompt: string): Promise<string> {
@@ -31,7 +28,7 @@ async function directSession(home: string, cwd: string, prompt: string): Promise
 
 describe("session.list and session.activate", () => {
   test("lists sessions (filtered by cwd) and activates the agent that drives one", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const c = await harness.unixClient();
     const agentId = await harness.createAgent(c);
     await c.ok({ type: "agent.attach", agent_id: agentId });
@@ -49,7 +46,7 @@ describe("session.list and session.activate", () => {
   });
 
   test("activating a session no agent drives adopts it once; activating again returns the same agent", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const sessionId = await directSession(harness.home, harness.cwd, "the colour is teal");
     const c = await harness.unixClient();
     const first = await c.ok({ type: "session.activate", session_id: sessionId });
@@ -68,7 +65,7 @@ describe("session.list and session.activate", () => {
 
 describe("agent.create with session_id (legacy adoption)", () => {
   test("adopts once; again is INVALID_REQUEST; missing is NOT_FOUND; another project is INVALID_REQUEST", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const sessionId = await directSession(harness.home, harness.cwd, "adopt me");
     const c = await harness.unixClient();
     const wrongCwd = await c.request({
@@ -92,7 +89,7 @@ describe("agent.create with session_id (legacy adoption)", () => {
   });
 
   test("a session that cannot be restored is SESSION_CORRUPT and gets no manifest", async () => {
-    harness = await DaemonHarness.start(llm().url);
+    harness = await startHarness();
     const sessionId = await directSession(harness.home, harness.cwd, "soon broken");
     const path = sessionFilePath(harness.home, sessionId);
     const lines = readFileSync(path, "utf8").split("\n");

@@ -2,21 +2,18 @@
  * A client that stops reading (ARCHITECTURE §6.1, PROTOCOL P2): once its outbound buffer is over
  * the cap the daemon closes it, and the agent and the other clients never wait for it.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MockStep } from "../support/mock-llm/types.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { DaemonHarness } from "./support/daemon-harness.ts";
+import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const startHarness = useDaemonHarnesses(llm);
 
 /**
  * Connects (unix socket, or TCP with a WebSocket handshake and masked text frames), attaches as an
@@ -81,7 +78,7 @@ async function readLine(
 for (const transport of ["unix", "websocket"] as const) {
   describe(`slow client over ${transport}`, () => {
     test("a client that stops reading is closed over the cap while another client gets every event", async () => {
-      harness = await DaemonHarness.start(llm().url, { outboundCapBytes: 1024 * 1024 });
+      harness = await startHarness({ outboundCapBytes: 1024 * 1024 });
       const fast = await harness.client(transport);
       const agentId = await harness.createAgent(fast);
       await fast.ok({ type: "agent.attach", agent_id: agentId });

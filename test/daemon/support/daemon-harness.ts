@@ -3,10 +3,12 @@
  * spawning real `shard agent` children; and a `shard daemon` child process for the tests that
  * need a whole process (restart, shutdown, a second daemon).
  */
+import { afterEach } from "bun:test";
 import { join } from "node:path";
 import type { Authenticator } from "../../../src/daemon/auth/authenticator.ts";
 import { type RunningDaemon, startDaemon } from "../../../src/daemon/daemon.ts";
 import { mockHome, SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import { DaemonClient } from "./daemon-client.ts";
 
 export interface HarnessOptions {
@@ -147,4 +149,22 @@ export class DaemonProcess {
   kill(): void {
     this.proc.kill("SIGKILL");
   }
+}
+
+/**
+ * Registers an afterEach that stops every daemon the file's tests started; returns the starter
+ * (on the file's mock LLM server).
+ */
+export function useDaemonHarnesses(
+  llm: () => MockLlmServer,
+): (options?: HarnessOptions) => Promise<DaemonHarness> {
+  const started: DaemonHarness[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((h) => h.stop()));
+  });
+  return async (options) => {
+    const harness = await DaemonHarness.start(llm().url, options);
+    started.push(harness);
+    return harness;
+  };
 }

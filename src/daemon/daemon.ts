@@ -43,6 +43,8 @@ export interface DaemonOptions {
   /** Expiry of codes and tickets; tests move it instead of sleeping. */
   clock?: Clock;
   shardCommand?: string[];
+  /** The built web client (default `web/dist`, or `SHARD_WEB_DIR`). */
+  webDir?: string;
   /** Called once the daemon has stopped after `daemon.shutdown`. */
   onShutdown?: () => void;
 }
@@ -127,13 +129,15 @@ export async function startDaemon(
     log: write,
   });
   // The HTTP side loads once the unix socket listens: local clients need not wait for Hono.
-  const [{ createApp }, { websocketHandler }] = await Promise.all([
+  const [{ createApp }, { websocketHandler }, { defaultWebDir, directoryAssets }] = await Promise.all([
     import("./http/app.ts"),
     import("./http/websocket.ts"),
+    import("./http/web-assets.ts"),
   ]);
   const app = createApp({
     authenticator: options.authenticator ?? browserAuth,
     browserAuth,
+    webAssets: directoryAssets(options.webDir ?? defaultWebDir()),
     policy: () => policy,
     log: write,
   });

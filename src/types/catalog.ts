@@ -172,7 +172,7 @@ export const AGENT_EVENT_SCHEMAS = [
 ] as const;
 
 /** Events the daemon authors about its registry, workspaces and subagent jobs. */
-const daemonEventSchemas = [
+export const DAEMON_EVENT_SCHEMAS = [
   AgentSpawnedEventSchema,
   AgentExitedEventSchema,
   AgentStatusChangedEventSchema,
@@ -210,7 +210,7 @@ export const COMMAND_SCHEMAS: ReadonlyMap<string, TObject> = byType([
 /** Every server → client message except `response`, keyed by `type`. */
 export const EVENT_SCHEMAS: ReadonlyMap<string, TObject> = byType([
   ...AGENT_EVENT_SCHEMAS,
-  ...daemonEventSchemas,
+  ...DAEMON_EVENT_SCHEMAS,
 ]);
 
 export const RESPONSE_SCHEMA = ResponseSchema;
@@ -226,6 +226,12 @@ export type AgentEvent = Static<(typeof AGENT_EVENT_SCHEMAS)[number]>;
 export type AgentEventType = AgentEvent["type"];
 /** One event of the union by its `type`. */
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Orchestrator commands (registry, sessions, workspaces, subagents, auth): never routed by agent_id. */
+export type DaemonCommand = Static<(typeof orchestratorCommandSchemas)[number]>;
+
+/** Registry, workspace and subagent events: `agent_id`, where present, is payload. */
+export type DaemonEvent = Static<(typeof DAEMON_EVENT_SCHEMAS)[number]>;
 
 type WithoutSeq<E> = E extends unknown ? Omit<E, "seq"> : never;
 /** What a runtime hands to its outbox: an event before the outbox stamps its `seq`. */

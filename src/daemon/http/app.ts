@@ -1,7 +1,8 @@
 /**
  * The daemon's HTTP surface (a Hono app). Every route, `/ws` and 404s included, passes the
  * security headers, the exact Host check and the forwarded-header rules first. `/enroll` and
- * `/bootstrap` are browser authentication; `/ws` upgrades once the authenticator has said yes.
+ * `/bootstrap` are browser authentication; `/ws` upgrades once the authenticator has said yes;
+ * every other GET is the web client (static-web.ts).
  * The upgrade is done here, with Bun's server, so the WebSocket limits stay ours (websocket.ts).
  */
 import { Hono } from "hono";
@@ -14,6 +15,8 @@ import { forwardedHeaders } from "./forwarded.ts";
 import { hostCheck } from "./host-check.ts";
 import { httpError } from "./http-error.ts";
 import { securityHeaders } from "./security-headers.ts";
+import { mountStaticWeb } from "./static-web.ts";
+import type { WebAssets } from "./web-assets.ts";
 import type { WebPolicy } from "./web-policy.ts";
 import type { WsData } from "./websocket.ts";
 
@@ -21,6 +24,8 @@ export interface AppDeps {
   /** Decides WebSocket upgrades (BrowserAuth in the daemon; tests may plug in another). */
   authenticator: Authenticator;
   browserAuth: BrowserAuth;
+  /** The built web client, served at every other GET path. */
+  webAssets: WebAssets;
   /** Undefined until the server listens: requests are refused until then. */
   policy: () => WebPolicy | undefined;
   log(line: string): void;
@@ -46,6 +51,7 @@ export function createApp(deps: AppDeps): Hono<DaemonEnv> {
     }
     return httpError(c, 400, "INVALID_REQUEST", "WebSocket upgrade failed");
   });
+  mountStaticWeb(app, deps.webAssets);
   app.notFound((c) => httpError(c, 404, "NOT_FOUND", "not found"));
   app.onError((err, c) => {
     deps.log(`http ${c.req.method} ${c.req.path}: ${describeError(err)}`);

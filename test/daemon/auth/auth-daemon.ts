@@ -15,6 +15,7 @@ export interface AuthDaemonOptions {
   web?: WebConfig;
   clock?: Clock;
   home?: string;
+  webDir?: string;
 }
 
 export class AuthDaemon {
@@ -39,6 +40,7 @@ export class AuthDaemon {
       env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
       ...(options.web ? { web: options.web } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.webDir ? { webDir: options.webDir } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new AuthDaemon(home, started.daemon);

@@ -104,18 +104,20 @@ export class DaemonProcess {
   stderr = "";
   readonly exited: Promise<number>;
   private readonly urlPromise: Promise<string>;
+  private readonly stdoutWaiters: Array<() => void> = [];
 
   /** `command` is what comes before the daemon's flags: `["daemon"]`, or `[]` for plain `shard`. */
   constructor(
     readonly home: string,
     args: string[] = ["--port", "0"],
     command: string[] = ["daemon"],
+    extraEnv: Record<string, string> = {},
   ) {
     const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...command, ...args], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: runtimeEnv(home),
+      env: { ...runtimeEnv(home), ...extraEnv },
     });
     this.proc = proc;
     let gotUrl!: (url: string) => void;
@@ -127,6 +129,7 @@ export class DaemonProcess {
         this.stdout += new TextDecoder().decode(chunk);
         const url = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(this.stdout)?.[1];
         if (url) gotUrl(url);
+        for (const wake of this.stdoutWaiters.splice(0)) wake();
       }
     })();
     void (async () => {
@@ -140,6 +143,21 @@ export class DaemonProcess {
       this.urlPromise,
       this.exited.then((code) => Promise.reject(new Error(`daemon exited ${code}: ${this.stderr}`))),
     ]);
+  }
+
+  /** The first stdout line matching `pattern` (rejects if the daemon exits first). */
+  async stdoutLine(pattern: RegExp): Promise<string> {
+    let exited = false;
+    void this.exited.then(() => {
+      exited = true;
+      for (const wake of this.stdoutWaiters.splice(0)) wake();
+    });
+    for (;;) {
+      const line = this.stdout.split("\n").find((l) => pattern.test(l));
+      if (line !== undefined) return line;
+      if (exited) throw new Error(`daemon exited before printing ${pattern}: ${this.stderr}`);
+      await new Promise<void>((wake) => this.stdoutWaiters.push(wake));
+    }
   }
 
   client(): Promise<DaemonClient> {

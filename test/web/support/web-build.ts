@@ -1,0 +1,35 @@
+/**
+ * Builds the web client once per test process, into a temporary folder (never the checkout's
+ * web/dist, which may be stale or absent), with the same Vite config as `bun run build:web`.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const REPO = join(import.meta.dir, "..", "..", "..");
+let built: Promise<string> | undefined;
+
+export function builtWebDir(): Promise<string> {
+  built ??= (async () => {
+    const outDir = mkdtempSync(join(tmpdir(), "shard-web-"));
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(REPO, "node_modules", "vite", "bin", "vite.js"),
+        "build",
+        "web",
+        "--outDir",
+        outDir,
+      ],
+      { cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
+    );
+    const [code, out, err] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
+    if (code !== 0) throw new Error(`vite build failed (${code}):\n${out}\n${err}`);
+    return outDir;
+  })();
+  return built;
+}

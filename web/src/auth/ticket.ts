@@ -1,0 +1,12 @@
+/** A single-use WebSocket ticket from `POST /bootstrap` (needs the session cookie). */
+import { postJson } from "./http-json.ts";
+
+export type TicketResult =
+  | { ok: true; ticket: string }
+  | { ok: false; notEnrolled: boolean; message: string };
+
+export async function fetchTicket(): Promise<TicketResult> {
+  const result = await postJson<{ ticket: string; expires_at: number }>("/bootstrap", {});
+  if (result.ok) return { ok: true, ticket: result.value.ticket };
+  return { ok: false, notEnrolled: result.status === 401 || result.status === 403, message: result.message };
+}

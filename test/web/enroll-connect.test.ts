@@ -36,8 +36,8 @@ describe.skipIf(!HAVE_CHROMIUM)("enroll and connect in Chromium", () => {
     const other = await (await openContext()).newPage();
     await other.goto(daemon.enrollmentUrl);
     await other.locator('[data-testid="not-enrolled"]').waitFor();
-    expect(await other.locator('[data-testid="not-enrolled"]').innerText()).toContain("shard auth enroll");
-    expect(await other.locator('[data-testid="not-enrolled"]').innerText()).toContain("refused");
+    expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain("shard auth enroll");
+    expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain("refused");
   });
 
   test("a browser that never enrolled sees how to, and cannot open the WebSocket", async () => {
@@ -64,7 +64,7 @@ describe.skipIf(!HAVE_CHROMIUM)("enroll and connect in Chromium", () => {
     await page.getByTestId("composer-input").fill("say hello");
     await page.getByTestId("composer-input").press("Enter");
     await page.getByText("Hello from the mock model, streamed.").waitFor();
-    expect(await page.locator('[data-testid="message"][data-role="user"]').innerText()).toContain(
+    expect(await page.locator('[data-testid="message"][data-role="user"]').textContent()).toContain(
       "say hello",
     );
   });

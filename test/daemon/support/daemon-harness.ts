@@ -112,8 +112,10 @@ export class DaemonProcess {
     args: string[] = ["--port", "0"],
     command: string[] = ["daemon"],
     extraEnv: Record<string, string> = {},
+    /** How to run shard: bun on the sources, or a compiled binary. */
+    executable: string[] = [process.execPath, SHARD_MAIN],
   ) {
-    const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...command, ...args], {
+    const proc = Bun.spawn([...executable, ...command, ...args], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

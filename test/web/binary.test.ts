@@ -18,8 +18,7 @@ const openContext = useChromium();
 const daemons: DaemonProcess[] = [];
 afterEach(async () => {
   for (const d of daemons.splice(0)) {
-    d.proc.kill("SIGTERM");
-    await d.exited;
+    await d.stop();
   }
 });
 
@@ -56,13 +55,10 @@ describe.skipIf(!HAVE_CHROMIUM)("the compiled binary", () => {
       expect(readdirSync(folder)).toEqual(["shard"]);
 
       const home = tempDir("bin-home");
-      const daemon = new DaemonProcess(
-        home,
-        ["--port", "0"],
-        ["daemon"],
-        { OPENAI_BASE_URL: `${llm().url}/v1`, OPENAI_API_KEY: "test" },
-        [binary],
-      );
+      const daemon = new DaemonProcess(home, ["--port", "0"], ["daemon"], {
+        env: { OPENAI_BASE_URL: `${llm().url}/v1`, OPENAI_API_KEY: "test" },
+        executable: [binary],
+      });
       daemons.push(daemon);
       await daemon.url();
       const enrollmentUrl = await daemon.stdoutLine(/#enroll=/);

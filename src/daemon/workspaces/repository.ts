@@ -24,10 +24,12 @@ export interface Repository {
 
 export async function openRepository(cwd: string): Promise<Found<Repository>> {
   if (!existsSync(cwd)) return { ok: false, message: `${cwd} does not exist` };
-  const common = await git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  const [common, bare] = await Promise.all([
+    git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    git(cwd, ["rev-parse", "--is-bare-repository"]),
+  ]);
   if (!common.ok) return { ok: false, message: `${cwd} is not inside a git repository` };
   const commonDir = realpathSync(common.stdout.trim());
-  const bare = await git(cwd, ["rev-parse", "--is-bare-repository"]);
   if (bare.stdout.trim() === "true")
     return { ok: false, message: `${cwd} is a bare repository; use a checkout` };
   // A main checkout's common dir is <root>/.git; anything else (a separate git dir) has no root here.

@@ -101,26 +101,31 @@ export class Workspaces {
       const repo = await openRepository(command.cwd);
       if (!repo.ok) return invalid(`workspace.create: field "cwd": ${repo.message}`);
       const root = repo.value.root;
-      const baseRef = command.base_ref ?? (await currentBranch(root)) ?? "HEAD";
-      const base = await resolveCommit(root, baseRef);
-      if (!base.ok) return invalid(`workspace.create: field "base_ref": ${base.message}`);
-      const target = command.integration_target ?? (baseRef === "HEAD" ? await currentBranch(root) : baseRef);
+      const checkedOut = await currentBranch(root);
+      const baseRef = command.base_ref ?? checkedOut ?? "HEAD";
+      const target = command.integration_target ?? (baseRef === "HEAD" ? checkedOut : baseRef);
       if (target === undefined) {
         return invalid(
           'workspace.create: field "integration_target": HEAD is detached; name the branch work merges into',
         );
       }
-      const targetCommit = await resolveCommit(root, target);
-      if (!targetCommit.ok)
-        return invalid(`workspace.create: field "integration_target": ${targetCommit.message}`);
-
       const workspaceId = newId("ws");
       const branch =
         command.branch ?? `shard/${slug(command.label) || workspaceId.slice(3, 11).toLowerCase()}`;
-      if (!(await validBranchName(root, branch))) {
+      // Independent checks, run together: each is a git process.
+      const [base, targetCommit, branchOk, branchTaken] = await Promise.all([
+        resolveCommit(root, baseRef),
+        resolveCommit(root, target),
+        validBranchName(root, branch),
+        branchExists(root, branch),
+      ]);
+      if (!base.ok) return invalid(`workspace.create: field "base_ref": ${base.message}`);
+      if (!targetCommit.ok)
+        return invalid(`workspace.create: field "integration_target": ${targetCommit.message}`);
+      if (!branchOk) {
         return invalid(`workspace.create: field "branch": "${branch}" is not a valid branch name`);
       }
-      if (await branchExists(root, branch)) {
+      if (branchTaken) {
         return failure(
           "CONFLICT",
           `workspace.create: field "branch": ${branch} already exists; name another branch`,

@@ -164,7 +164,31 @@ async function runDaemon(args: string[], home = tempDir("home")) {
   return { ...ran, home };
 }
 
+/** The command-line form of `flags`, as a user types it. */
+function argv(f: Partial<RemoteFlags>): string[] {
+  const out: string[] = [];
+  if (f.webHost !== undefined) out.push("--web-host", f.webHost);
+  if (f.publicHost !== undefined) out.push("--public-host", f.publicHost);
+  for (const origin of f.allowedOrigins ?? []) out.push("--allowed-origin", origin);
+  if (f.allowInsecureRemote) out.push("--allow-insecure-remote");
+  if (f.trustProxy !== undefined) out.push("--trust-proxy", f.trustProxy);
+  if (f.forwardedProtoHeader !== undefined) out.push("--forwarded-proto-header", f.forwardedProtoHeader);
+  if (f.forwardedHostHeader !== undefined) out.push("--forwarded-host-header", f.forwardedHostHeader);
+  return out;
+}
+
 describe("shard daemon", () => {
+  test("every refused combination, typed on the command line, exits 2 naming the flag, before listening", async () => {
+    const ran = await Promise.all(
+      refused.map(async ([what, given, flag]) => ({ what, flag, ...(await runDaemon(argv(given))) })),
+    );
+    for (const { what, flag, code, stderr, stdout, home } of ran) {
+      if (code !== 2 || !stderr.includes(flag)) throw new Error(`${what}: exit ${code}, stderr ${stderr}`);
+      expect(stdout).toBe("");
+      expect(existsSync(join(home, "daemon.sock"))).toBe(false);
+    }
+  }, 120_000);
+
   test("plain `shard` with a remote flag is the daemon, and validates it the same way", async () => {
     const home = tempDir("home");
     const proc = Bun.spawn(

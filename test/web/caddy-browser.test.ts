@@ -8,10 +8,9 @@ import { tempDir } from "../agent/support/agent-process.ts";
 import { CADDY_SECTION, findCaddy, startCaddy } from "../daemon/auth/caddy-proxy.ts";
 import { freePort, RECIPE_HOST } from "../daemon/auth/nginx-proxy.ts";
 import { selfSignedCert } from "../daemon/auth/self-signed.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import {
   expectProxiedEnrollment,
-  PROXIED_TEST_TIMEOUT_MS,
   proxiedChromiumArgs,
   useRecipeDaemons,
 } from "./support/proxied-enrollment.ts";
@@ -35,6 +34,6 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_CADDY)("behind Caddy, as docs/WEB-DEPLOY
         await caddy.stop();
       }
     },
-    PROXIED_TEST_TIMEOUT_MS,
+    BROWSER_TEST_TIMEOUT_MS,
   );
 });

@@ -12,8 +12,7 @@ import { tempDir } from "../agent/support/agent-process.ts";
 import { daemonArgs, recipeBlocks, substitute } from "../daemon/auth/deploy-recipes.ts";
 import { RECIPE_DAEMON_PORT } from "../daemon/auth/nginx-proxy.ts";
 import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
-import { PROXIED_TEST_TIMEOUT_MS } from "./support/proxied-enrollment.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { builtWebDir } from "./support/web-build.ts";
 
 const RECIPE_ADDRESS = "100.64.0.5";
@@ -49,7 +48,7 @@ describe.skipIf(!HAVE_CHROMIUM || address === undefined)(
         );
         expect(args).toContain("--allow-insecure-remote");
         const daemon = new DaemonProcess(tempDir("home"), args, ["daemon"], {
-          SHARD_WEB_DIR: await builtWebDir(),
+          env: { SHARD_WEB_DIR: await builtWebDir() },
         });
         try {
           const enrollmentUrl = await daemon.stdoutLine(/#enroll=/);
@@ -79,11 +78,10 @@ describe.skipIf(!HAVE_CHROMIUM || address === undefined)(
           expect(warnings).toHaveLength(1);
           expect(warnings[0]).toContain("plaintext");
         } finally {
-          daemon.proc.kill("SIGTERM");
-          await daemon.exited;
+          await daemon.stop();
         }
       },
-      PROXIED_TEST_TIMEOUT_MS,
+      BROWSER_TEST_TIMEOUT_MS,
     );
   },
 );

@@ -8,10 +8,9 @@ import { readFileSync } from "node:fs";
 import { tempDir } from "../agent/support/agent-process.ts";
 import { findNginx, freePort, NGINX_SECTION, RECIPE_HOST, startNginx } from "../daemon/auth/nginx-proxy.ts";
 import { selfSignedCert } from "../daemon/auth/self-signed.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import {
   expectProxiedEnrollment,
-  PROXIED_TEST_TIMEOUT_MS,
   proxiedChromiumArgs,
   useRecipeDaemons,
 } from "./support/proxied-enrollment.ts";
@@ -42,6 +41,6 @@ describe.skipIf(!HAVE_CHROMIUM || !HAVE_NGINX)("behind nginx, as docs/WEB-DEPLOY
         await nginx.stop();
       }
     },
-    PROXIED_TEST_TIMEOUT_MS,
+    BROWSER_TEST_TIMEOUT_MS,
   );
 });

@@ -6,14 +6,12 @@
 import { describe, expect, test } from "bun:test";
 import { shard } from "../cli/support/shard-cli.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 const llm = useMockLlmServer();
 const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
-/** Chromium, a build of the web client and a daemon start here: more than bun's default 5 s. */
-const BROWSER_TEST_TIMEOUT_MS = 60_000;
 
 const OPEN = '[data-testid="connection"][data-state="open"]';
 

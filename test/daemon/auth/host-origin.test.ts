@@ -100,6 +100,13 @@ describe("Host", () => {
     });
     expect(res.status).toBe(404);
     expectSecurityHeaders(res);
+    const post = await rawRequest(d.port, {
+      method: "POST",
+      path: "/nothing-here",
+      headers: { Host: d.host, Origin: "https://evil.example" },
+    });
+    expect(post.status).toBe(404);
+    expectSecurityHeaders(post);
     const preflight = await rawRequest(d.port, {
       method: "OPTIONS",
       path: "/bootstrap",

@@ -21,6 +21,9 @@ const FLAGS = [
   "--disable-sync",
 ];
 
+/** A browser test starts Chromium, a daemon and agents: Bun's 5 s default is too short under load. */
+export const BROWSER_TEST_TIMEOUT_MS = 90_000;
+
 /**
  * Registers cleanup and returns a function that opens a fresh context (own cookies and storage).
  * `extraArgs` is read when the browser starts (at the first context), so it may name things a

@@ -13,9 +13,6 @@ import { RECIPE_DAEMON_PORT, RECIPE_HOST } from "../../daemon/auth/nginx-proxy.t
 import { DaemonProcess } from "../../daemon/support/daemon-harness.ts";
 import { builtWebDir } from "./web-build.ts";
 
-/** Chromium, a build of the web client, a daemon and a proxy start in one test: more than bun's default 5 s. */
-export const PROXIED_TEST_TIMEOUT_MS = 60_000;
-
 /** Chromium's flags for a proxy on `port` serving a certificate with this SPKI hash. */
 export function proxiedChromiumArgs(port: number, spki: string): string[] {
   return [
@@ -36,8 +33,7 @@ export function useRecipeDaemons(): (section: string) => Promise<RecipeDaemon> {
   const running: DaemonProcess[] = [];
   afterEach(async () => {
     for (const daemon of running.splice(0)) {
-      daemon.proc.kill("SIGTERM");
-      await daemon.exited;
+      await daemon.stop();
     }
   });
   return async (section) => {
@@ -47,7 +43,7 @@ export function useRecipeDaemons(): (section: string) => Promise<RecipeDaemon> {
       expect.arrayContaining(["--trust-proxy", "--public-host", RECIPE_HOST, "--allowed-origin"]),
     );
     const daemon = new DaemonProcess(tempDir("home"), args, ["daemon"], {
-      SHARD_WEB_DIR: await builtWebDir(),
+      env: { SHARD_WEB_DIR: await builtWebDir() },
     });
     running.push(daemon);
     // It prints the address it bound, then the public enrollment URL.

@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startDaemon } from "../src/daemon/daemon.ts";
 import { DaemonStream } from "../src/cli/daemon-stream.ts";
+import { startDaemon } from "../src/daemon/daemon.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
 
@@ -35,7 +35,11 @@ sh(repo, "-c", "user.name=b", "-c", "user.email=b@x", "commit", "-q", "-m", "10k
 
 const server = await startMockLlmServer({ recordRequests: false });
 const home = benchHome(server.url);
-const started = await startDaemon({ home, port: 0, env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home } });
+const started = await startDaemon({
+  home,
+  port: 0,
+  env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+});
 if (!started.ok) throw new Error(started.message);
 const opened = await DaemonStream.open(home);
 if (!opened.ok) throw new Error(opened.message);
@@ -49,9 +53,15 @@ for (let i = 0; i < runs; i++) {
   sh(repo, "worktree", "add", "--quiet", "-b", `bare-${i}`, join(plain, `w${i}`), "main");
   bare.push(performance.now() - t);
   t = performance.now();
-  const answer = await stream.request({ type: "workspace.create", cwd: repo, label: `bench ${i}`, model: "mock/chat" });
+  const answer = await stream.request({
+    type: "workspace.create",
+    cwd: repo,
+    label: `bench ${i}`,
+    model: "mock/chat",
+  });
   create.push(performance.now() - t);
-  if (!answer.ok || !answer.response.success) throw new Error(`workspace.create failed: ${JSON.stringify(answer)}`);
+  if (!answer.ok || !answer.response.success)
+    throw new Error(`workspace.create failed: ${JSON.stringify(answer)}`);
 }
 stream.close();
 await started.daemon.stop(true);
@@ -60,5 +70,7 @@ await server.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 console.log(`repository: ${files} files; ${runs} interleaved runs`);
 console.log(`git worktree add (bare):          median ${median(bare).toFixed(0)} ms`);
-console.log(`workspace.create → response:      median ${median(create).toFixed(0)} ms (includes starting the agent)`);
+console.log(
+  `workspace.create → response:      median ${median(create).toFixed(0)} ms (includes starting the agent)`,
+);
 console.log(`ratio: ${(median(create) / median(bare)).toFixed(2)}×  (aim ≤ 1.5×)`);

@@ -121,9 +121,7 @@ export function Composer(props: { room: ControlRoom; agentId: string }) {
         aria-label="message"
         data-testid="composer-input"
         placeholder={
-          busy()
-            ? "Steer the running turn, or queue a follow-up…"
-            : "Ask the agent… (paste or drop images)"
+          busy() ? "Steer the running turn, or queue a follow-up…" : "Ask the agent… (paste or drop images)"
         }
         value={text()}
         onInput={(e) => setText(e.currentTarget.value)}

@@ -143,7 +143,9 @@ export function PermissionDialog(props: {
         </For>
       </div>
       <Show when={props.active}>
-        <p class="dialog-hint muted">Press the key on a button to answer; from the composer, Esc first moves here.</p>
+        <p class="dialog-hint muted">
+          Press the key on a button to answer; from the composer, Esc first moves here.
+        </p>
       </Show>
     </section>
   );

@@ -181,4 +181,27 @@ describe.skipIf(!HAVE_CHROMIUM)("composer in Chromium", () => {
     await page.getByTestId("composer-input").press("Enter");
     expect(await page.getByTestId("composer-input").inputValue()).toBe("an unsent thought");
   });
+
+  test("each agent keeps its own draft: switching agents never carries a message to another one", async () => {
+    const daemon = await startDaemon();
+    const { agentId: first } = await createWatchedAgent(daemon);
+    const { agentId: second } = await createWatchedAgent(daemon);
+    const page = await enrolledPage(openContext, daemon.enrollmentUrl);
+    await openAgent(page, daemon.url, first);
+    const input = page.getByTestId("composer-input");
+    await input.fill("for the first agent only");
+    await handOver(page, "paste", [{ name: "image.png", type: "image/png", base64: RED_PNG }]);
+    await page.getByTestId("attachment").waitFor();
+
+    await page.locator(`[data-testid="agent-row"][data-agent-id="${second}"]`).click();
+
+    await page.locator(`[data-testid="agent-row"][data-agent-id="${second}"][aria-current="true"]`).waitFor();
+    expect(await input.inputValue()).toBe("");
+    expect(await page.getByTestId("attachment").count()).toBe(0);
+
+    await page.locator(`[data-testid="agent-row"][data-agent-id="${first}"]`).click();
+    await page.locator(`[data-testid="agent-row"][data-agent-id="${first}"][aria-current="true"]`).waitFor();
+    expect(await input.inputValue()).toBe("for the first agent only");
+    expect(await page.getByTestId("attachment").count()).toBe(1);
+  });
 });

@@ -5,7 +5,7 @@
  * unless a dialog is open: then Escape moves to the dialog, whose keys answer it.
  * Sending is off while the page is not connected, and the composer says why.
  */
-import { createSignal, Show } from "solid-js";
+import { createEffect, createSignal, on, Show, untrack } from "solid-js";
 import type { StreamingBehavior } from "../../../../src/types/agent-commands.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { AttachmentStrip } from "./attachment-strip.tsx";
@@ -23,7 +23,24 @@ export function Composer(props: { room: ControlRoom; agentId: string }) {
   const [behavior, setBehavior] = createSignal<StreamingBehavior>("steer");
   const [sending, setSending] = createSignal(false);
   const [dragging, setDragging] = createSignal(false);
-
+  // One draft per agent: switching agents never carries a half-written message to another one.
+  const drafts = new Map<string, { text: string; attachments: Attachment[] }>();
+  let draftOf = untrack(() => props.agentId);
+  createEffect(
+    on(
+      () => props.agentId,
+      (agentId) => {
+        if (agentId === draftOf) return;
+        drafts.set(draftOf, { text: untrack(text), attachments: untrack(attachments) });
+        draftOf = agentId;
+        const draft = drafts.get(agentId);
+        drafts.delete(agentId);
+        setText(draft?.text ?? "");
+        setAttachments(draft?.attachments ?? []);
+        setAttachError(undefined);
+      },
+    ),
+  );
   const snapshot = () => props.room.snapshot(props.agentId)();
   const busy = () => {
     const s = snapshot();

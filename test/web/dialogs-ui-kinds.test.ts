@@ -240,6 +240,12 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
     await notice.waitFor();
     expect(await notice.textContent()).toContain("Warning");
     expect(await notice.textContent()).toContain("Tests are slow today");
+    // Answered from its field, the editor gave the caret back to the composer: Enter there would
+    // send a message, so Esc first moves to the notice.
+    expect(await page.getByTestId("composer-input").evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    await page.keyboard.press("Escape");
     answer = peer.nextAnswer();
     await page.keyboard.press("Enter");
     expect(await answer).toMatchObject({ request_id: "r-notify", value: "ok" });
@@ -268,6 +274,7 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
       return button !== null && !button.disabled;
     });
     answer = peer.nextAnswer();
+    await page.getByTestId("composer-input").press("Escape");
     await page.keyboard.press("n");
     expect(await answer).toMatchObject({ request_id: "r-confirm", value: "no" });
 

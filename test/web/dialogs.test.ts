@@ -67,6 +67,7 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
     await page.keyboard.press("y");
     const resolved = await watcher.waitAgent(agentId, "permission_resolved", from);
     expect(resolved.choice_id).toBe("allow_once");
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.getByText("The command ran.").waitFor();
     await page.getByText("permitted-by-key", { exact: true }).waitFor();
     await dialog.waitFor({ state: "detached" });
@@ -120,7 +121,7 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
     expect(await phone.getByTestId("resolved-line").count()).toBe(0);
   });
 
-  test("two permissions in one turn: only the first is active, then the second takes the keys", async () => {
+  test("two permissions in one turn: only the first is active; after answering, keys are text again until Esc", async () => {
     const daemon = await startDaemon();
     const { agentId, watcher } = await createWatchedAgent(daemon);
     const page = await enrolledPage(openContext, daemon.enrollmentUrl);
@@ -141,10 +142,15 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
     expect(await first.textContent()).toContain("echo first");
 
     const from = watcher.messages.length;
-    await first.focus();
+    await page.getByTestId("composer-input").press("Escape");
     await page.keyboard.press("n");
     const denied = await watcher.waitAgent(agentId, "permission_resolved", from);
     expect(denied.choice_id).toBe("deny");
+    // The caret went back to the composer: the next key is text, not an answer to the second.
+    await page.keyboard.press("y");
+    expect(await page.getByTestId("composer-input").inputValue()).toBe("y");
+    await page.getByTestId("composer-input").fill("");
+    await page.getByTestId("composer-input").press("Escape");
     const second = page.locator('[data-testid="permission-dialog"][data-active="true"]');
     await page.waitForFunction(() =>
       document

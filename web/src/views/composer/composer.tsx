@@ -8,13 +8,11 @@
 import { createEffect, createSignal, on, Show, untrack } from "solid-js";
 import type { StreamingBehavior } from "../../../../src/types/agent-commands.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { focusActiveDialog } from "../dialogs/dialog-focus.ts";
 import { AttachmentStrip } from "./attachment-strip.tsx";
 import "./composer.css";
 import { DeliveryChoice, deliveryShortcut } from "./delivery-choice.tsx";
 import { type AttachError, type Attachment, filesOf, readImages } from "./image-attachments.ts";
-
-/** The dialog the keys answer (views/dialogs marks it). */
-const ACTIVE_DIALOG = '.dialog[data-active="true"]';
 
 export function Composer(props: { room: ControlRoom; agentId: string }) {
   const [text, setText] = createSignal("");
@@ -158,10 +156,8 @@ export function Composer(props: { room: ControlRoom; agentId: string }) {
             void send();
           } else if (e.key === "Escape") {
             // An open dialog comes first: Escape leaves the text for it, so its keys answer.
-            const dialog = document.querySelector<HTMLElement>(ACTIVE_DIALOG);
-            if (dialog !== null) {
+            if (focusActiveDialog()) {
               e.preventDefault();
-              dialog.focus();
             } else if (busy()) {
               e.preventDefault();
               abort();

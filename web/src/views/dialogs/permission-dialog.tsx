@@ -6,6 +6,7 @@
 import { createMemo, createSignal, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { returnFocusToComposer } from "../composer/composer-focus.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
@@ -35,6 +36,7 @@ export function PermissionDialog(props: {
   log: ResolvedLog;
 }) {
   const [sending, setSending] = createSignal(false);
+  let section: HTMLElement | undefined;
   const buttons = createMemo((): AnswerButton[] => {
     const choices = props.request.choices;
     if (choices !== undefined && choices.length > 0) {
@@ -61,6 +63,8 @@ export function PermissionDialog(props: {
     setSending(true);
     const { agentId, request } = props;
     props.log.answeredHere(request.request_id);
+    // At once, not after the reply: the very next key must already be text.
+    if (section?.contains(document.activeElement) === true) returnFocusToComposer();
     const sent = await props.room.run(
       () =>
         props.room.connection.call({
@@ -98,6 +102,9 @@ export function PermissionDialog(props: {
       data-request-id={props.request.request_id}
       data-active={props.active ? "true" : "false"}
       tabindex="-1"
+      ref={(el) => {
+        section = el;
+      }}
     >
       <header class="dialog-head">
         <span class="dialog-kind">Permission</span>

@@ -9,6 +9,7 @@
 import { createSignal, For, Match, Show, Switch } from "solid-js";
 import type { UiRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { returnFocusToComposer } from "../composer/composer-focus.ts";
 import { optionKeys } from "./accelerators.ts";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
@@ -24,6 +25,7 @@ export function UiDialog(props: {
 }) {
   const [value, setValue] = createSignal(props.request.prefill ?? "");
   const [sending, setSending] = createSignal(false);
+  let section: HTMLElement | undefined;
   let field: HTMLInputElement | HTMLTextAreaElement | undefined;
   const options = () => props.request.options ?? [];
   const keys = () => optionKeys(options().length);
@@ -33,6 +35,8 @@ export function UiDialog(props: {
     setSending(true);
     const { agentId, request } = props;
     props.log.answeredHere(request.request_id);
+    // At once, not after the reply: the very next key must already be text.
+    if (section?.contains(document.activeElement) === true) returnFocusToComposer();
     const sent = await props.room.run(
       () =>
         props.room.connection.call({
@@ -97,6 +101,9 @@ export function UiDialog(props: {
       data-request-id={props.request.request_id}
       data-active={props.active ? "true" : "false"}
       tabindex="-1"
+      ref={(el) => {
+        section = el;
+      }}
     >
       <header class="dialog-head">
         <span class="dialog-kind">{kindLabel(props.request)}</span>

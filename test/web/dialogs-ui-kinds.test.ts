@@ -287,7 +287,7 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
     expect(peer.invalid).toEqual([]);
   });
 
-  test("legacy options only: y / a / n keys, answered with the decision form; details stay text", async () => {
+  test("legacy options only: y / a / n keys, answered with the decision form; details, or else the input, stay text", async () => {
     const payload = '<img src=x onerror="document.title=\'pwned\'"><script>document.title="pwned"</script>';
     const peer = await startPeer([
       {
@@ -303,9 +303,17 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
           { value: payload },
         ],
       },
+      {
+        type: "permission_request",
+        request_id: "r-bare",
+        tool_name: "bash",
+        input: { command: payload },
+        prompt: "Allow bash?",
+        options: ["allow", "deny"],
+      },
     ]);
     const page = await openPeer(peer);
-    const dialog = page.getByTestId("permission-dialog");
+    const dialog = page.locator('[data-testid="permission-dialog"][data-request-id="r-legacy"]');
     await dialog.waitFor();
     expect(await dialog.getByTestId("permission-choice").allTextContents()).toEqual([
       "yAllow",
@@ -317,11 +325,20 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
     expect(details[2]).toBe(payload);
     expect(await dialog.locator("img, script").count()).toBe(0);
 
+    // With details, the raw input is not repeated.
+    expect(await dialog.getByTestId("permission-input").count()).toBe(0);
     const answer = peer.nextAnswer();
     await page.keyboard.press("a");
     expect(await answer).toMatchObject({ request_id: "r-legacy", decision: "allow_always" });
     expect(await answer).not.toHaveProperty("choice_id");
     await dialog.waitFor({ state: "detached" });
+    // Next, a request with no details at all: the tool's input shows, as text.
+    const bare = page.locator('[data-testid="permission-dialog"][data-request-id="r-bare"]');
+    await bare.waitFor();
+    expect(JSON.parse((await bare.getByTestId("permission-input").textContent()) ?? "")).toEqual({
+      command: payload,
+    });
+    expect(await bare.locator("img, script").count()).toBe(0);
     expect(await page.title()).toBe("Shard");
     expect(peer.invalid).toEqual([]);
   });

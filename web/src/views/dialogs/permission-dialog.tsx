@@ -111,6 +111,12 @@ export function PermissionDialog(props: {
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>
       </header>
       <p class="dialog-prompt">{props.request.prompt}</p>
+      <Show when={(props.request.details ?? []).length === 0}>
+        {/* No details from the server: the tool's input itself, as text. */}
+        <pre class="detail-input" data-testid="permission-input">
+          {inputText(props.request.input)}
+        </pre>
+      </Show>
       <Show when={(props.request.details ?? []).length > 0}>
         <dl class="details">
           <For each={props.request.details ?? []}>
@@ -156,4 +162,12 @@ export function PermissionDialog(props: {
       </Show>
     </section>
   );
+}
+
+function inputText(input: unknown): string {
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input);
+  } catch {
+    return String(input);
+  }
 }

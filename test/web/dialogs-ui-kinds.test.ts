@@ -24,10 +24,10 @@ import {
   UiResponseSchema,
 } from "../../src/types/permissions.ts";
 import { ResponseSchema } from "../../src/types/response.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { builtWebDir } from "./support/web-build.ts";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const openContext = useChromium();
 const AGENT = "agent_peer";

@@ -8,10 +8,10 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { createWatchedAgent, enrolledPage, mintEnrollmentUrl, openAgent } from "./dialogs-page.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
-setDefaultTimeout(90_000);
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const llm = useMockLlmServer();
 const startDaemon = useWebDaemons(llm);

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import type { Msg } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { createWatchedAgent, enrolledPage, mintEnrollmentUrl, openAgent, PHONE } from "./dialogs-page.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
-setDefaultTimeout(90_000);
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const llm = useMockLlmServer();
 const startDaemon = useWebDaemons(llm);

@@ -24,6 +24,8 @@ const FLAGS = [
 /** Registers cleanup and returns a function that opens a fresh context (own cookies and storage). */
 export function useChromium(): (options?: {
   viewport?: { width: number; height: number };
+  /** Security tests: turn the page's CSP off, so only the page's own code stands between a payload and execution. */
+  bypassCSP?: boolean;
 }) => Promise<BrowserContext> {
   let browser: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
@@ -37,6 +39,7 @@ export function useChromium(): (options?: {
     browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
     const context = await (await browser).newContext({
       viewport: options.viewport ?? { width: 1280, height: 800 },
+      bypassCSP: options.bypassCSP ?? false,
     });
     contexts.push(context);
     return context;

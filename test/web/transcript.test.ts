@@ -113,4 +113,43 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     await page.locator('[data-testid="transcript-scroll"]').waitFor();
     await checkDiff();
   });
+
+  test("a running bash call shows its live output; its result shows exit code, duration and that it was cut", async () => {
+    const daemon = await startDaemon();
+    const command = "echo live-line; while [ ! -f go ]; do sleep 0.05; done; seq 1 3000";
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command } } }] },
+      { steps: [{ text: "ran it" }] },
+    );
+    const agent = await openAgentPage(daemon, await openContext());
+    const { page } = agent;
+    const from = agent.client.messages.length;
+    await prompt(agent, "count to 3000");
+    const request = await agent.client.waitAgent(agent.agentId, "permission_request", from);
+    await agent.client.ok({
+      type: "permission_response",
+      agent_id: agent.agentId,
+      request_id: request.request_id,
+      choice_id: "allow_once",
+    });
+
+    const card = page.locator('[data-testid="tool-call"][data-tool="bash"]');
+    await card.locator('[data-testid="tool-live-output"]', { hasText: "live-line" }).waitFor();
+    expect(await card.getAttribute("data-state")).toBe("running");
+    expect(await card.getByTestId("descriptor-command").textContent()).toContain(command);
+
+    writeFileSync(join(daemon.cwd, "go"), "");
+    await turnEnd(agent, from);
+    await page.locator('[data-tool="bash"][data-state="done"]').waitFor();
+    expect(await card.locator('[data-testid="tool-live-output"]').count()).toBe(0);
+    expect(await card.getByTestId("exit-code").textContent()).toBe("exit 0");
+    expect(await card.getByTestId("duration").textContent()).toMatch(/^\d+(\.\d+)? (ms|s)$/);
+    const truncated = card.getByTestId("truncated");
+    expect(await truncated.textContent()).toContain("showing the last 2000 of 3001 lines");
+    // The output shows its first lines; the rest is a click away.
+    const output = card.getByTestId("tool-output");
+    expect((await output.textContent())?.split("\n")[0]).toBe("1001");
+    await card.getByRole("button", { name: /Show \d+ more lines/ }).click();
+    expect((await output.textContent())?.trimEnd().split("\n").at(-1)).toBe("3000");
+  });
 });

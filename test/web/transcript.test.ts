@@ -152,4 +152,39 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     await card.getByRole("button", { name: /Show \d+ more lines/ }).click();
     expect((await output.textContent())?.trimEnd().split("\n").at(-1)).toBe("3000");
   });
+
+  test("a streaming reply is Markdown as it arrives, and only its changed blocks are rebuilt", async () => {
+    const daemon = await startDaemon();
+    llm().enqueue({
+      steps: [
+        { text: "# Plan\n\nFirst I look.\n\n- read the", chunks: 3 },
+        { hold: "list" },
+        { text: " file\n- edit it\n\nThen **done**.", chunks: 3 },
+        { hold: "end" },
+      ],
+    });
+    const agent = await openAgentPage(daemon, await openContext());
+    const { page } = agent;
+    const from = agent.client.messages.length;
+    await prompt(agent, "plan it");
+    await llm().waitForHold("list");
+    const live = page.getByTestId("streaming-message").getByTestId("markdown");
+    await live.locator("li", { hasText: "read the" }).waitFor();
+    expect(await live.locator("h1").textContent()).toBe("Plan");
+    // Mark the nodes of the blocks that are already complete.
+    await live.evaluate((root) => {
+      for (const el of root.querySelectorAll("h1, p")) el.setAttribute("data-kept", "yes");
+    });
+    llm().release("list");
+    await llm().waitForHold("end");
+    await live.locator("strong", { hasText: "done" }).waitFor();
+    expect(await live.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
+    expect(await live.locator("h1").getAttribute("data-kept")).toBe("yes");
+    expect(await live.locator("p", { hasText: "First I look." }).getAttribute("data-kept")).toBe("yes");
+    llm().release("end");
+    await turnEnd(agent, from);
+    const done = page.locator('[data-role="assistant"] [data-testid="markdown"]');
+    expect(await done.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
+    expect(await done.locator("strong").textContent()).toBe("done");
+  });
 });

@@ -46,6 +46,53 @@ export function renderMarkdown(text: string): DocumentFragment {
   return fragment;
 }
 
+/** One top-level block (a paragraph, a list, a fence) and the source lines it came from. */
+export interface RenderedBlock {
+  source: string;
+  nodes: Node[];
+}
+
+/**
+ * Renders `text` block by block, reusing the nodes of `previous` blocks whose source did not
+ * change: while a reply streams only its last block is rebuilt, however long the reply is.
+ * (A reference definition arriving later does not relink an earlier kept block; the complete
+ * message is rendered whole.)
+ */
+export function renderMarkdownBlocks(text: string, previous: readonly RenderedBlock[]): RenderedBlock[] {
+  const lines = text.split("\n");
+  const blocks: RenderedBlock[] = [];
+  for (const group of topLevelBlocks(parser.parse(text, {}))) {
+    const map = group[0]?.map;
+    const source = map ? lines.slice(map[0], map[1]).join("\n") : "";
+    const reused = previous[blocks.length];
+    if (reused !== undefined && map && reused.source === source) {
+      blocks.push(reused);
+      continue;
+    }
+    const fragment = document.createDocumentFragment();
+    build(group, fragment);
+    blocks.push({ source: map ? source : `\u0000${blocks.length}`, nodes: [...fragment.childNodes] });
+  }
+  return blocks;
+}
+
+/** Splits the token stream where nesting returns to the top level. */
+function topLevelBlocks(tokens: readonly Token[]): Token[][] {
+  const groups: Token[][] = [];
+  let current: Token[] = [];
+  let depth = 0;
+  for (const token of tokens) {
+    current.push(token);
+    depth += token.nesting;
+    if (depth === 0) {
+      groups.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
 function build(tokens: readonly Token[], root: Node): void {
   const stack: Node[] = [root];
   const top = () => stack[stack.length - 1] ?? root;

@@ -85,9 +85,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     lastTop = top;
     setScrollTop(top);
   };
-  // Intent to read back, even before the scroll position moves.
+  // Intent to read back, even before the scroll position moves (if there is anything above).
   const onWheel = (event: WheelEvent) => {
-    if (event.deltaY < 0) setPinned(false);
+    if (event.deltaY < 0 && (scroller?.scrollTop ?? 0) > 0) setPinned(false);
   };
   const jumpToLatest = () => {
     setPinned(true);

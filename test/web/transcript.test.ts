@@ -1,8 +1,9 @@
 /**
  * The transcript in a real Chromium against a real daemon, agent and mock LLM: Markdown in
- * assistant text, thinking collapsed once complete, an `edit` drawn as a real diff that is
- * still drawn after a reload (the snapshot's per-call records through `sync`), and a `bash`
- * call with its live output, exit code, duration and a truncation banner.
+ * assistant text (also while it streams, rebuilding only changed blocks), thinking collapsed
+ * once complete, an `edit` drawn as a real diff that is still drawn after a reload (the
+ * snapshot's per-call records through `sync`), and a `bash` call with its live output (kept
+ * across a reload), exit code, duration and a truncation banner.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -114,7 +115,7 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     await checkDiff();
   });
 
-  test("a running bash call shows its live output; its result shows exit code, duration and that it was cut", async () => {
+  test("a running bash call shows its live output (after a reload too); its result shows exit code, duration and that it was cut", async () => {
     const daemon = await startDaemon();
     const command = "echo live-line; while [ ! -f go ]; do sleep 0.05; done; seq 1 3000";
     llm().enqueue(
@@ -136,6 +137,10 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     const card = page.locator('[data-testid="tool-call"][data-tool="bash"]');
     await card.locator('[data-testid="tool-live-output"]', { hasText: "live-line" }).waitFor();
     expect(await card.getAttribute("data-state")).toBe("running");
+    expect(await card.getByTestId("descriptor-command").textContent()).toContain(command);
+    // A reload mid-call: the sync's record of the call brings back its command and live output.
+    await page.reload();
+    await card.locator('[data-testid="tool-live-output"]', { hasText: "live-line" }).waitFor();
     expect(await card.getByTestId("descriptor-command").textContent()).toContain(command);
 
     writeFileSync(join(daemon.cwd, "go"), "");

@@ -23,6 +23,8 @@ export function ToolCallView(props: { partKey: string; call: ToolCallBlock }) {
     return record() !== undefined ? "running" : "waiting";
   });
   const exit = () => record()?.exit_code ?? result()?.exit_code;
+  // A `command` descriptor shows its exit code and duration itself.
+  const figuresInHead = () => record()?.call_render?.kind !== "command";
   const argsKey = () => `${props.partKey}:args`;
   const argsOpen = () =>
     parts.expansions.isOpen(
@@ -37,10 +39,10 @@ export function ToolCallView(props: { partKey: string; call: ToolCallBlock }) {
         <span class="tx-tool-target">{callTarget(props.call.args)}</span>
         <span class="tx-tool-figures">
           <span class="tx-state-label">{stateLabel(state())}</span>
-          <Show when={exit() !== undefined}>
+          <Show when={figuresInHead() && exit() !== undefined}>
             <span class={exit() === 0 ? "tx-chip tx-ok" : "tx-chip tx-bad"}>{exitLabel(exit() ?? 0)}</span>
           </Show>
-          <Show when={record()?.duration_ms !== undefined}>
+          <Show when={figuresInHead() && record()?.duration_ms !== undefined}>
             <span class="tx-chip">{formatDuration(record()?.duration_ms ?? 0)}</span>
           </Show>
           <Show when={record()?.read_only === true}>

@@ -1,7 +1,7 @@
 /**
  * A tool's result: its descriptor (a diff, a file, a path list) when it has one, the output as
  * text, a banner when the tool cut the output, and errors in the error style. When a descriptor
- * already shows what the output says, the raw output folds away (short summaries stay visible).
+ * already shows what the output says, the raw output folds away (a diff's summary stays visible).
  */
 import { createMemo, For, Show } from "solid-js";
 import type { ToolCallRecord } from "../../../../src/types/agent-events.ts";
@@ -18,7 +18,12 @@ export function ToolResultView(props: { partKey: string; result: ToolResultBlock
   const failed = () => props.result.is_error === true || props.result.content.kind === "error";
   const descriptor = () => props.record?.result_render;
   const short = () => output().body.length <= 240 && !output().body.includes("\n");
-  const folded = () => descriptor() !== undefined && !short() && !failed();
+  // A diff's one-line summary says what the diff does not ("replaced 2 occurrences"); a file's
+  // or a path list's output is the descriptor's content again.
+  const folded = () => {
+    const kind = descriptor()?.kind;
+    return kind !== undefined && !failed() && (kind !== "diff" || !short());
+  };
   const rawKey = () => `${props.partKey}:raw`;
   return (
     <div

@@ -231,6 +231,10 @@ describe.skipIf(!HAVE_CHROMIUM)("nothing the model, a tool or a file says runs i
       value: OPTIONS[0],
     });
     await turnEnd(agent, from);
+    // The daemon said it (so a miss below is the page's), then the page shows it.
+    await agent.client.waitAgent(agent.agentId, "message_complete", from, (m) =>
+      JSON.stringify(m.message).includes("All done."),
+    );
     await page.getByText("All done.").waitFor();
 
     // Descriptors no built-in tool emits, pushed into the page's real socket as a hostile runtime would.

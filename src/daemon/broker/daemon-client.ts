@@ -9,13 +9,15 @@ import type {
   AgentSpawnedEvent,
   AgentStatusChangedEvent,
 } from "../../types/orchestrator-events.ts";
+import type { SubagentRunChangedEvent } from "../../types/subagent.ts";
 import type { EncodedMessage } from "./encoded-message.ts";
 
 export type OrchestratorEvent =
   | AgentSpawnedEvent
   | AgentExitedEvent
   | AgentStatusChangedEvent
-  | AgentActivityEvent;
+  | AgentActivityEvent
+  | SubagentRunChangedEvent;
 
 /** Everything the daemon sends: tagged agent events, responses, its own hello and registry events. */
 export type DaemonMessage = AgentServerMessage | OrchestratorEvent;

@@ -129,11 +129,16 @@ export class Registry {
    */
   async create(
     params: CreateParams,
+    agentId?: string,
   ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
-    const built = newManifest(params, {
-      home: this.options.home,
-      adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
-    });
+    const built = newManifest(
+      params,
+      {
+        home: this.options.home,
+        adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
+      },
+      agentId,
+    );
     if (!built.ok) return built;
     const { manifest } = built;
     try {

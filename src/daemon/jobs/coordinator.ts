@@ -1,0 +1,278 @@
+/**
+ * The coordinator (ARCHITECTURE §9): starts queued runs within the concurrency limit — every
+ * parallel run, one chain step at a time, each fed the previous step's final text — as managed
+ * child agents through the registry, turns each child's turn into a terminal run state, and
+ * enforces each run's deadline. Children are started, prompted and stopped exactly like any
+ * other agent; only the coordinator holds the lease that lets it prompt them.
+ */
+import type { AgentEvent } from "../../types/catalog.ts";
+import type { RunState } from "../../types/subagent-jobs.ts";
+import type { BrokerContext } from "../broker/broker-context.ts";
+import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import type { EncodedMessage } from "../broker/encoded-message.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { JobCatalog, RunRef } from "./job-catalog.ts";
+import { isTerminal, type JobRecord, type RunRecord } from "./job-record.ts";
+import type { JobStore } from "./job-store.ts";
+import { type Changed, commitTransitions, type Transition } from "./run-transitions.ts";
+
+/** How long an aborted child may take to go idle before its runtime is killed. */
+const KILL_AFTER_MS = 10_000;
+
+export interface CoordinatorDeps {
+  registry: Registry;
+  ctx: BrokerContext;
+  store: JobStore;
+  catalog: JobCatalog;
+  maxConcurrentRuns: number;
+  log(line: string): void;
+  /** Told after every commit, in order. */
+  changed(job: JobRecord, changes: Changed[]): void;
+}
+
+/** What the coordinator knows of a leased child while its run plays out (not durable). */
+interface LiveRun {
+  ref: RunRef;
+  turnId?: string;
+  text?: string;
+  error?: string;
+  usage: { input: number; output: number };
+  deadline?: ReturnType<typeof setTimeout>;
+}
+
+export class Coordinator {
+  /** Leased children by agent id. */
+  private readonly live = new Map<string, LiveRun>();
+  private readonly client: DaemonClient;
+  private readonly prompts = new Map<string, (ok: boolean, error?: string) => void>();
+  private nextPrompt = 0;
+
+  constructor(private readonly deps: CoordinatorDeps) {
+    // The coordinator's own connection: the runtime's answers to its prompts come back here.
+    this.client = {
+      id: "subagent-coordinator",
+      localTrust: true,
+      send: (message: DaemonMessage) => this.response(message),
+      sendEncoded: (_message: EncodedMessage) => {},
+    };
+  }
+
+  /** Whether a run holds the agent now (direct prompts conflict). */
+  leased(agentId: string): RunRef | undefined {
+    return this.live.get(agentId)?.ref;
+  }
+
+  /** Commits the transitions of one job and reports them; then starts whatever may start now. */
+  commit(job: JobRecord, transitions: Transition[]): Changed[] {
+    const changes = commitTransitions(this.deps.store, job, transitions, Date.now());
+    if (changes.length > 0) this.deps.changed(job, changes);
+    return changes;
+  }
+
+  /** Starts queued runs while the concurrency limit allows, oldest job first. */
+  schedule(): void {
+    let running = this.live.size;
+    const jobs = this.deps.catalog.all().sort((a, b) => a.created_at - b.created_at);
+    for (const job of jobs) {
+      for (const run of startable(job)) {
+        if (running >= this.deps.maxConcurrentRuns) return;
+        running += 1;
+        void this.start({ job, run });
+      }
+    }
+  }
+
+  /** Cancels (or times out) a run: queued at once; active ones are aborted, then stopped. */
+  finish(ref: RunRef, state: RunState, error?: string): void {
+    const { job, run } = ref;
+    if (isTerminal(run.state)) return;
+    const live = this.live.get(run.agent_id);
+    if (live?.ref.run === run) this.release(run.agent_id, live);
+    const transition: Transition = { run, state, ...(error !== undefined ? { patch: { error } } : {}) };
+    this.commit(job, [transition, ...restOfChain(job, run, state)]);
+    if (live?.ref.run === run) this.stopChild(run.agent_id);
+    this.schedule();
+  }
+
+  /** A tagged event of some agent: only the leased children's matter. */
+  childEvent(agentId: string, event: AgentEvent): void {
+    const live = this.live.get(agentId);
+    if (!live) return;
+    switch (event.type) {
+      case "turn_start":
+        live.turnId = event.turn_id;
+        break;
+      case "message_complete":
+        if (event.message.role === "assistant") {
+          const text = event.message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+          if (text !== "") live.text = text;
+        }
+        break;
+      case "error":
+        live.error = event.message;
+        break;
+      case "usage":
+        live.usage = { input: live.usage.input + event.input, output: live.usage.output + event.output };
+        break;
+      case "turn_end":
+        if (live.turnId === event.turn_id) this.turnEnded(agentId, live);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** A leased child's runtime ended without finishing its turn. */
+  childEnded(agentId: string, reason: string): void {
+    const live = this.live.get(agentId);
+    if (!live) return;
+    this.release(agentId, live);
+    const { job, run } = live.ref;
+    const error = `the child's runtime ${reason} before its turn ended`;
+    this.commit(job, [{ run, state: "failed", patch: { error } }, ...restOfChain(job, run, "failed")]);
+    this.schedule();
+  }
+
+  private turnEnded(agentId: string, live: LiveRun): void {
+    this.release(agentId, live);
+    const { job, run } = live.ref;
+    const patch: Transition["patch"] = { usage: live.usage };
+    if (live.text !== undefined) patch.final_text = live.text;
+    if (live.error !== undefined) {
+      patch.error = live.error;
+      this.commit(job, [{ run, state: "failed", patch }, ...restOfChain(job, run, "failed")]);
+    } else {
+      this.commit(job, [{ run, state: "completed", patch }]);
+    }
+    this.schedule();
+  }
+
+  private async start(ref: RunRef): Promise<void> {
+    const { job, run } = ref;
+    const live: LiveRun = { ref, usage: { input: 0, output: 0 } };
+    this.live.set(run.agent_id, live);
+    const now = Date.now();
+    const deadline = now + run.timeout_s * 1000;
+    if (job.strategy === "chain") job.chain_step = run.index;
+    this.commit(job, [{ run, state: "starting", patch: { started_at: now, deadline } }]);
+    live.deadline = setTimeout(
+      () => this.finish(ref, "timed_out", `the run passed its deadline of ${run.timeout_s} s`),
+      Math.max(0, deadline - Date.now()),
+    );
+    const started = await this.materialize(job, run);
+    if (this.live.get(run.agent_id) !== live) return; // stopped or timed out meanwhile
+    if (!started.ok) return this.fail(live, started.error);
+    const accepted = await this.prompt(run.agent_id, promptText(job, run));
+    if (this.live.get(run.agent_id) !== live) return;
+    if (!accepted.ok) return this.fail(live, accepted.error);
+    this.commit(job, [{ run, state: "active" }]);
+  }
+
+  private fail(live: LiveRun, error: string): void {
+    const { job, run } = live.ref;
+    this.release(run.agent_id, live);
+    this.commit(job, [{ run, state: "failed", patch: { error } }, ...restOfChain(job, run, "failed")]);
+    this.schedule();
+  }
+
+  /** The child agent: created on its first run (managed, under its parent), restored on later ones. */
+  private async materialize(
+    job: JobRecord,
+    run: RunRecord,
+  ): Promise<{ ok: true } | { ok: false; error: string }> {
+    const { registry, ctx } = this.deps;
+    if (!registry.get(run.agent_id)) {
+      const parent = registry.get(job.parent_agent_id)?.manifest;
+      const created = await registry.create(
+        {
+          cwd: job.launch.cwd,
+          ...(job.launch.model !== undefined ? { model: job.launch.model } : {}),
+          ...(job.launch.mode !== undefined ? { mode: job.launch.mode } : {}),
+          ...(parent?.tools !== undefined ? { tools: parent.tools } : {}),
+          headless_policy: parent?.headless_policy ?? "deny",
+          parent_agent_id: job.parent_agent_id,
+          depth: (parent?.depth ?? 0) + 1,
+          ...(parent?.launch_policy !== undefined ? { launch_policy: parent.launch_policy } : {}),
+          alias: run.alias,
+        },
+        run.agent_id,
+      );
+      if (!created.ok) return { ok: false, error: created.error.message };
+      const info = ctx.agentInfo(run.agent_id);
+      if (info) ctx.broadcast({ type: "agent_spawned", agent_id: run.agent_id, info });
+      return created.started.ok ? { ok: true } : { ok: false, error: created.started.error.message };
+    }
+    const started = await registry.ensureRunning(run.agent_id);
+    return started.ok ? { ok: true } : { ok: false, error: started.error.message };
+  }
+
+  private prompt(agentId: string, message: string): Promise<{ ok: true } | { ok: false; error: string }> {
+    this.nextPrompt += 1;
+    const id = `subagent-${this.nextPrompt}`;
+    return new Promise((resolve) => {
+      this.prompts.set(id, (ok, error) =>
+        resolve(ok ? { ok: true } : { ok: false, error: error ?? "rejected" }),
+      );
+      const sent = this.deps.ctx.forwarder.forward(
+        agentId,
+        { type: "prompt", id, agent_id: agentId, message },
+        this.client,
+      );
+      if (!sent) {
+        this.prompts.delete(id);
+        resolve({ ok: false, error: "the child's runtime is not running" });
+      }
+    });
+  }
+
+  private response(message: DaemonMessage): void {
+    if (message.type !== "response" || message.id === undefined) return;
+    const settle = this.prompts.get(message.id);
+    if (!settle) return;
+    this.prompts.delete(message.id);
+    settle(message.success, message.error?.message);
+  }
+
+  private release(agentId: string, live: LiveRun): void {
+    if (live.deadline) clearTimeout(live.deadline);
+    this.live.delete(agentId);
+  }
+
+  /** abort → graceful terminate → kill: the run is already terminal on record. */
+  private stopChild(agentId: string): void {
+    const { registry, ctx } = this.deps;
+    if (!registry.isServing(agentId)) return;
+    ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
+    registry.terminate(agentId);
+    const timer = setTimeout(() => {
+      if (registry.isServing(agentId) || registry.get(agentId)?.runtimeState === "stopping") {
+        void registry.kill(agentId, true);
+      }
+    }, KILL_AFTER_MS);
+    timer.unref?.();
+  }
+}
+
+/** Queued runs that may start now: every one of a parallel job, the next step of a chain. */
+function startable(job: JobRecord): RunRecord[] {
+  if (job.strategy !== "chain") return job.runs.filter((r) => r.state === "queued");
+  const next = job.runs.find((r) => r.state !== "completed");
+  return next?.state === "queued" ? [next] : [];
+}
+
+/** A chain step that did not complete ends the steps after it: failed, or cancelled with a stop. */
+export function restOfChain(job: JobRecord, run: RunRecord, state: RunState): Transition[] {
+  if (job.strategy !== "chain") return [];
+  const outcome: RunState = state === "cancelled" || state === "interrupted" ? "cancelled" : "failed";
+  const error = `chain step ${run.index} (${run.name}) ended ${state}`;
+  return job.runs
+    .filter((r) => r.index > run.index && !isTerminal(r.state))
+    .map((r) => ({ run: r, state: outcome, patch: { error } }));
+}
+
+/** The child's prompt: its task, and in a chain the previous step's final text. */
+function promptText(job: JobRecord, run: RunRecord): string {
+  if (job.strategy !== "chain" || run.index === 0) return run.task;
+  const previous = job.runs[run.index - 1];
+  return `${run.task}\n\nThe previous step (${previous?.name ?? "?"}) answered:\n\n${previous?.final_text ?? "(no text)"}`;
+}

@@ -101,7 +101,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         return await (await this.subagents.load()).handle(client, checked.message);
       }
       const agentCommand = asAgentCommand(checked.message);
-      const leased = agentCommand && this.subagents.service?.leaseConflict(agentCommand);
+      const leased = agentCommand && this.subagents.service?.leaseGuard(agentCommand);
       if (agentCommand && leased) {
         client.send({ ...errorResponse(agentCommand, leased), agent_id: agentCommand.agent_id });
         return;

@@ -5,7 +5,7 @@
  * enforces each run's deadline. Children are started, prompted and stopped exactly like any
  * other agent; only the coordinator holds the lease that lets it prompt them.
  */
-import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
 import type { RunState } from "../../types/subagent-jobs.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
@@ -30,6 +30,8 @@ export interface CoordinatorDeps {
   changed(job: JobRecord, changes: Changed[]): void;
 }
 
+export type RuntimeAnswer = { ok: true; data: unknown } | { ok: false; error: string };
+
 /** What the coordinator knows of a leased child while its run plays out (not durable). */
 interface LiveRun {
   ref: RunRef;
@@ -37,6 +39,8 @@ interface LiveRun {
   text?: string;
   error?: string;
   usage: { input: number; output: number };
+  /** Set once the child's runtime serves this run: an older generation's exit is not its failure. */
+  serving?: boolean;
   deadline?: ReturnType<typeof setTimeout>;
 }
 
@@ -44,8 +48,8 @@ export class Coordinator {
   /** Leased children by agent id. */
   private readonly live = new Map<string, LiveRun>();
   private readonly client: DaemonClient;
-  private readonly prompts = new Map<string, (ok: boolean, error?: string) => void>();
-  private nextPrompt = 0;
+  private readonly requests = new Map<string, (answer: RuntimeAnswer) => void>();
+  private nextRequest = 0;
 
   constructor(private readonly deps: CoordinatorDeps) {
     // The coordinator's own connection: the runtime's answers to its prompts come back here.
@@ -60,6 +64,12 @@ export class Coordinator {
   /** Whether a run holds the agent now (direct prompts conflict). */
   leased(agentId: string): RunRef | undefined {
     return this.live.get(agentId)?.ref;
+  }
+
+  /** The turn a run plays now, if it is active and still holds its child. */
+  activeTurn(run: RunRecord): string | undefined {
+    const live = this.live.get(run.agent_id);
+    return live?.ref.run === run && run.state === "active" ? live.turnId : undefined;
   }
 
   /** Commits the transitions of one job and reports them; then starts whatever may start now. */
@@ -125,7 +135,7 @@ export class Coordinator {
   /** A leased child's runtime ended without finishing its turn. */
   childEnded(agentId: string, reason: string): void {
     const live = this.live.get(agentId);
-    if (!live) return;
+    if (!live?.serving) return;
     this.release(agentId, live);
     const { job, run } = live.ref;
     const error = `the child's runtime ${reason} before its turn ended`;
@@ -160,8 +170,13 @@ export class Coordinator {
       Math.max(0, deadline - Date.now()),
     );
     const started = await this.materialize(job, run);
-    if (this.live.get(run.agent_id) !== live) return; // stopped or timed out meanwhile
+    if (this.live.get(run.agent_id) !== live) {
+      // Stopped or timed out while the child started: it has no work, so it stops again.
+      if (!this.live.has(run.agent_id)) this.stopChild(run.agent_id);
+      return;
+    }
     if (!started.ok) return this.fail(live, started.error);
+    live.serving = true;
     const accepted = await this.prompt(run.agent_id, promptText(job, run));
     if (this.live.get(run.agent_id) !== live) return;
     if (!accepted.ok) return this.fail(live, accepted.error);
@@ -202,24 +217,28 @@ export class Coordinator {
       if (info) ctx.broadcast({ type: "agent_spawned", agent_id: run.agent_id, info });
       return created.started.ok ? { ok: true } : { ok: false, error: created.started.error.message };
     }
+    // A child stopped a moment ago may still be on its way out: let it go, then start afresh.
+    if (registry.get(run.agent_id)?.runtimeState === "stopping") await registry.kill(run.agent_id, false);
     const started = await registry.ensureRunning(run.agent_id);
     return started.ok ? { ok: true } : { ok: false, error: started.error.message };
   }
 
-  private prompt(agentId: string, message: string): Promise<{ ok: true } | { ok: false; error: string }> {
-    this.nextPrompt += 1;
-    const id = `subagent-${this.nextPrompt}`;
+  private async prompt(
+    agentId: string,
+    message: string,
+  ): Promise<{ ok: true } | { ok: false; error: string }> {
+    const answer = await this.request(agentId, { type: "prompt", agent_id: agentId, message });
+    return answer.ok ? { ok: true } : answer;
+  }
+
+  /** A command to a child's runtime on the coordinator's own connection, settled by its response. */
+  request(agentId: string, command: AgentCommand): Promise<RuntimeAnswer> {
+    this.nextRequest += 1;
+    const id = `subagent-${this.nextRequest}`;
     return new Promise((resolve) => {
-      this.prompts.set(id, (ok, error) =>
-        resolve(ok ? { ok: true } : { ok: false, error: error ?? "rejected" }),
-      );
-      const sent = this.deps.ctx.forwarder.forward(
-        agentId,
-        { type: "prompt", id, agent_id: agentId, message },
-        this.client,
-      );
-      if (!sent) {
-        this.prompts.delete(id);
+      this.requests.set(id, resolve);
+      if (!this.deps.ctx.forwarder.forward(agentId, { ...command, id }, this.client)) {
+        this.requests.delete(id);
         resolve({ ok: false, error: "the child's runtime is not running" });
       }
     });
@@ -227,10 +246,14 @@ export class Coordinator {
 
   private response(message: DaemonMessage): void {
     if (message.type !== "response" || message.id === undefined) return;
-    const settle = this.prompts.get(message.id);
+    const settle = this.requests.get(message.id);
     if (!settle) return;
-    this.prompts.delete(message.id);
-    settle(message.success, message.error?.message);
+    this.requests.delete(message.id);
+    settle(
+      message.success
+        ? { ok: true, data: message.data }
+        : { ok: false, error: message.error?.message ?? "rejected by the runtime" },
+    );
   }
 
   private release(agentId: string, live: LiveRun): void {
@@ -244,10 +267,13 @@ export class Coordinator {
     if (!registry.isServing(agentId)) return;
     ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
     registry.terminate(agentId);
+    // Only the generation that was stopped is killed, never a later one (a relaunch).
+    const epoch = registry.get(agentId)?.epoch;
     const timer = setTimeout(() => {
-      if (registry.isServing(agentId) || registry.get(agentId)?.runtimeState === "stopping") {
+      const agent = registry.get(agentId);
+      if (agent?.epoch !== epoch || this.live.has(agentId)) return;
+      if (registry.isServing(agentId) || agent?.runtimeState === "stopping")
         void registry.kill(agentId, true);
-      }
     }, KILL_AFTER_MS);
     timer.unref?.();
   }

@@ -26,8 +26,10 @@ import { errorResponse, okResponse } from "../../wire/response.ts";
 import { schemaGuard } from "../../wire/validate.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import { buildJob } from "./create-request.ts";
-import type { Resolved, RunRef } from "./job-catalog.ts";
+import { refsOf, resolveAll } from "./handles.ts";
+import type { RunRef } from "./job-catalog.ts";
 import { isTerminal, jobSnapshot, runSnapshot } from "./job-record.ts";
+import { relaunch, steer } from "./steer-relaunch-commands.ts";
 import type { SubagentService } from "./subagent-service.ts";
 
 const asSubagentCommand = schemaGuard(() =>
@@ -70,11 +72,9 @@ export async function handleSubagentCommand(
     case "subagent.stop":
       return stop(service, client, command);
     case "subagent.steer":
+      return steer(service, client, command);
     case "subagent.relaunch":
-      return fail({
-        code: "INVALID_REQUEST",
-        message: `"${command.type}" is not available in this daemon yet`,
-      });
+      return relaunch(service, client, command);
   }
 }
 
@@ -121,41 +121,8 @@ function create(service: SubagentService, client: DaemonClient, command: Subagen
   service.coordinator.schedule();
 }
 
-/** Every handle or none: one unknown handle fails the whole command. */
-function resolveAll(
-  service: SubagentService,
-  command: { type: string; parent_agent_id: string },
-  handles: string[],
-): { ok: true; resolved: Resolved[] } | { ok: false; error: WireError } {
-  const resolved: Resolved[] = [];
-  for (const handle of handles) {
-    const r = service.catalog.resolve(command.parent_agent_id, handle);
-    if (!r) {
-      return {
-        ok: false,
-        error: {
-          code: "NOT_FOUND",
-          message: `${command.type}: no job, run or child "${handle}" of agent ${command.parent_agent_id}; subagent.status lists its jobs`,
-        },
-      };
-    }
-    resolved.push(r);
-  }
-  return { ok: true, resolved };
-}
-
-function refsOf(resolved: Resolved): RunRef[] {
-  switch (resolved.kind) {
-    case "job":
-      return resolved.job.runs.map((run) => ({ job: resolved.job, run }));
-    case "run":
-    case "agent":
-      return [resolved.ref];
-  }
-}
-
 function wait(service: SubagentService, client: DaemonClient, command: SubagentWaitCommand): void {
-  const found = resolveAll(service, command, command.handles);
+  const found = resolveAll(service.catalog, command, command.handles);
   if (!found.ok) {
     client.send(errorResponse(command, found.error));
     return;
@@ -176,7 +143,7 @@ function status(service: SubagentService, client: DaemonClient, command: Subagen
     refs = jobs.flatMap((job) => job.runs.map((run) => ({ job, run })));
     result = { agents: [], jobs: jobs.map(jobSnapshot) };
   } else {
-    const found = resolveAll(service, command, command.targets);
+    const found = resolveAll(service.catalog, command, command.targets);
     if (!found.ok) {
       client.send(errorResponse(command, found.error));
       return;
@@ -203,7 +170,7 @@ function status(service: SubagentService, client: DaemonClient, command: Subagen
 
 /** A job handle cancels its queued and active runs; a run, agent or alias handle only that run. */
 function stop(service: SubagentService, client: DaemonClient, command: SubagentStopCommand): void {
-  const found = resolveAll(service, command, [command.handle]);
+  const found = resolveAll(service.catalog, command, [command.handle]);
   if (!found.ok) {
     client.send(errorResponse(command, found.error));
     return;

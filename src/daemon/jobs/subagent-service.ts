@@ -17,6 +17,7 @@ import { isTerminal, type JobRecord } from "./job-record.ts";
 import { JobStore } from "./job-store.ts";
 import type { Changed, Transition } from "./run-transitions.ts";
 import { commitTransitions, runChangedEvent } from "./run-transitions.ts";
+import { StrictSteers } from "./strict-steer.ts";
 import { handleSubagentCommand } from "./subagent-commands.ts";
 import { Waiters } from "./waiters.ts";
 
@@ -34,6 +35,7 @@ export class SubagentService {
   readonly catalog = new JobCatalog();
   readonly waiters = new Waiters();
   readonly coordinator: Coordinator;
+  readonly steers: StrictSteers;
   /** Connections that sent commands for a parent: they hear its run changes. */
   private readonly listeners = new Map<string, Map<string, DaemonClient>>();
 
@@ -47,6 +49,10 @@ export class SubagentService {
       maxConcurrentRuns: MAX_CONCURRENT_RUNS,
       log: deps.log,
       changed: (job, changes) => this.changed(job, changes),
+    });
+    // An undelivered steer is dropped from the child's queue: abort clears it, even when idle.
+    this.steers = new StrictSteers((agentId) => {
+      deps.ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
     });
     this.load();
   }
@@ -66,18 +72,28 @@ export class SubagentService {
   }
 
   childEvent(agentId: string, event: AgentEvent): void {
+    this.steers.event(agentId, event);
     this.coordinator.childEvent(agentId, event);
   }
 
   childEnded(agentId: string, reason: string): void {
+    this.steers.ended(agentId);
     this.coordinator.childEnded(agentId, reason);
   }
 
-  /** The lease guard: a leased child takes no direct prompt (PROTOCOL §10.3). */
-  leaseConflict(command: AgentCommand): WireError | undefined {
-    if (command.type !== "prompt" || command.agent_id === undefined) return undefined;
+  /**
+   * The lease guard (PROTOCOL §10.3): a leased child takes no direct prompt; a direct abort is
+   * recorded against the run (cancelled through the coordinator) and then passes on.
+   */
+  leaseGuard(command: AgentCommand): WireError | undefined {
+    if (command.agent_id === undefined) return undefined;
     const lease = this.coordinator.leased(command.agent_id);
     if (!lease) return undefined;
+    if (command.type === "abort") {
+      this.coordinator.finish(lease, "cancelled", "aborted by a client of the child");
+      return undefined;
+    }
+    if (command.type !== "prompt") return undefined;
     return {
       code: "CONFLICT",
       message: `prompt: agent ${command.agent_id} is running subagent run ${lease.run.run_id} for its parent; wait for the run to end (subagent.wait) or stop it (subagent.stop)`,
@@ -110,6 +126,7 @@ export class SubagentService {
     for (const change of changes) this.emit(job.parent_agent_id, runChangedEvent(job, change));
     if (!changes.some((c) => isTerminal(c.run.state))) return;
     this.waiters.runSettled();
+    for (const change of changes) if (isTerminal(change.run.state)) this.steers.ended(change.run.agent_id);
     for (const change of changes) if (isTerminal(change.run.state)) void this.report(job, change);
   }
 

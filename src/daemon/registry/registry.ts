@@ -264,7 +264,8 @@ export class Registry {
     const process = new RuntimeProcess({
       argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
       cwd: record.manifest.cwd,
-      env: { ...this.options.env, SHARD_HOME: this.options.home },
+      // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
+      env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },
       logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
       startTimeoutMs: this.options.startTimeoutMs,
       onReady: (ready) => this.onReady(record, epoch, ready),

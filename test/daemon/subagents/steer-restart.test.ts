@@ -125,7 +125,11 @@ describe("subagent.steer", () => {
       target: run.agent_id,
       task: "TASK-SC2",
     });
-    const relaunched = await a.ok({ type: "subagent.wait", parent_agent_id: parent, handles: [again.run_id] });
+    const relaunched = await a.ok({
+      type: "subagent.wait",
+      parent_agent_id: parent,
+      handles: [again.run_id],
+    });
     expect(relaunched.runs[0]).toMatchObject({ state: "completed", final_text: "fresh" });
     expect(JSON.stringify(requestWith("TASK-SC2")?.body)).not.toContain("LOST-STEER");
   });

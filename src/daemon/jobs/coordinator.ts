@@ -154,6 +154,8 @@ export class Coordinator {
     } else {
       this.commit(job, [{ run, state: "completed", patch }]);
     }
+    // A finished child holds no memory: its runtime stops (attach or a relaunch restores it).
+    this.deps.registry.terminate(agentId);
     this.schedule();
   }
 

@@ -128,5 +128,5 @@ export async function relaunch(
     state: "queued",
   };
   client.send(okResponse(command, result));
-  service.coordinator.schedule();
+  service.scheduleSoon();
 }

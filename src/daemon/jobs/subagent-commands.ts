@@ -118,7 +118,7 @@ function create(service: SubagentService, client: DaemonClient, command: Subagen
     })),
   };
   client.send(okResponse(command, result));
-  service.coordinator.schedule();
+  service.scheduleSoon();
 }
 
 function wait(service: SubagentService, client: DaemonClient, command: SubagentWaitCommand): void {

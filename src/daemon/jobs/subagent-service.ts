@@ -61,6 +61,14 @@ export class SubagentService {
     return handleSubagentCommand(this, client, message);
   }
 
+  /**
+   * Starts what may start once the response is on its way: spawning a child takes
+   * milliseconds the create/relaunch answer must not wait for.
+   */
+  scheduleSoon(): void {
+    setImmediate(() => this.coordinator.schedule());
+  }
+
   /** `client` hears `subagent_run_changed` of this parent from now on. */
   listen(parentId: string, client: DaemonClient): void {
     let clients = this.listeners.get(parentId);

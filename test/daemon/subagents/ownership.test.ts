@@ -89,6 +89,10 @@ describe("ownership, privacy and the lease", () => {
     expect(direct.error.message).toContain(created.runs[0].run_id);
     llm().release("lease");
     await runState(a, created.runs[0].run_id, "completed");
+    // The finished child's runtime stops; attaching restores it, and now it takes prompts.
+    await a.waitFor(
+      (m) => m.type === "agent_status_changed" && m.agent_id === child && m.runtime_state === "stopped",
+    );
     await a.ok({ type: "agent.detach", agent_id: child });
     await a.ok({ type: "agent.attach", agent_id: child });
     const after = await a.request({ type: "prompt", agent_id: child, message: "now you may" });
@@ -132,7 +136,9 @@ describe("ownership, privacy and the lease", () => {
     expect(seen).not.toContain(secret);
     expect(logsUnder(join(harness.home, "logs"))).not.toContain(secret);
     // The parent's own model never saw the task either.
-    const parentRequests = llm().requests.filter((r) => JSON.stringify(r.body).includes("subagent_report"));
+    const parentRequests = llm().requests.filter((r) =>
+      JSON.stringify(r.body).includes("<subagent_report job_id="),
+    );
     expect(parentRequests.length).toBeGreaterThan(0);
     for (const r of parentRequests) expect(JSON.stringify(r.body)).not.toContain(secret);
     // The durable record is the one place it lives.

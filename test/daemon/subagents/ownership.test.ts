@@ -99,6 +99,26 @@ describe("ownership, privacy and the lease", () => {
     expect(after.success).toBe(true);
   });
 
+  test("a direct abort of a leased child is recorded against its run: cancelled", async () => {
+    const harness = await startHarness();
+    const a = await harness.unixClient();
+    const parent = await parentAgent(harness, a);
+    llm().enqueue({ when: "TASK-ABORT", steps: [{ hold: "abort" }, { text: "never" }] });
+    const created = await a.ok({
+      type: "subagent.create",
+      parent_agent_id: parent,
+      name: "ab",
+      task: "TASK-ABORT",
+    });
+    const run = created.runs[0];
+    await llm().waitForHold("abort");
+    await runState(a, run.run_id, "active");
+    await a.ok({ type: "agent.attach", agent_id: run.agent_id });
+    await a.ok({ type: "abort", agent_id: run.agent_id });
+    const ended = await runState(a, run.run_id, "cancelled");
+    expect(ended.error).toContain("aborted by a client");
+  });
+
   test("task text is in no response, event, AgentInfo or log; the idle parent is woken with the report", async () => {
     const harness = await startHarness();
     const a = await harness.unixClient();

@@ -2,9 +2,9 @@
  * The agent's own session (`session_op`, PROTOCOL §9.2): list the sessions of its cwd, compact
  * the live window, fork at a message into a new session.
  */
-import type { SessionOpArgs } from "../../src/types/session-op.ts";
+
 import type { SessionSummary } from "../../src/types/session-first.ts";
-import type { CompactResult, ForkResult } from "../../src/types/session-op.ts";
+import type { CompactResult, ForkResult, SessionOpArgs } from "../../src/types/session-op.ts";
 import type { AgentOutbound } from "./agent-link.ts";
 import { ShardError } from "./errors.ts";
 import { checkedResult } from "./results.ts";

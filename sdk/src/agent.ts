@@ -7,6 +7,7 @@
  */
 import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../src/snapshot/apply-event.ts";
+import type { StreamingBehavior } from "../../src/types/agent-commands.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
 import type {
   ListModelsResult,
@@ -14,7 +15,6 @@ import type {
   SetModelResult,
   SetModeResult,
 } from "../../src/types/agent-results.ts";
-import type { StreamingBehavior } from "../../src/types/agent-commands.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { Image } from "../../src/types/shared.ts";
 import type { WireError } from "../../src/wire/errors.ts";
@@ -23,11 +23,7 @@ import { AgentSessions } from "./agent-sessions.ts";
 import { failed } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
-import {
-  type PermissionHandler,
-  RequestResponder,
-  type UiHandler,
-} from "./request-responder.ts";
+import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
 import { checkedResult } from "./results.ts";
 import type { AgentStreamEvent, GapEvent } from "./stream-events.ts";
 import { Turn, type TurnResult } from "./turn.ts";
@@ -94,7 +90,10 @@ export class Agent {
   /** Sends `message` and resolves at the turn's `turn_end` with its text and usage. */
   async run(message: string, options: RunOptions = {}): Promise<RunResult> {
     options.signal?.throwIfAborted();
-    const turn = await this.prompt(message, { ...(options.images ? { images: options.images } : {}), record: false });
+    const turn = await this.prompt(message, {
+      ...(options.images ? { images: options.images } : {}),
+      record: false,
+    });
     const onAbort = () => void turn.abort().catch(() => undefined);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -129,7 +128,10 @@ export class Agent {
     });
     if (!response.success) throw failed(response);
     if (isQueued(response.data) === "steer") {
-      throw new ShardError("INVALID_REQUEST", "prompt: steer joins the running turn; use turn.steer or agent.steer");
+      throw new ShardError(
+        "INVALID_REQUEST",
+        "prompt: steer joins the running turn; use turn.steer or agent.steer",
+      );
     }
     return turn;
   }
@@ -167,7 +169,8 @@ export class Agent {
   /** Answers this agent's permission requests from code; returns the unsubscribe. */
   onPermission(handler: PermissionHandler): () => void {
     const off = this.responder.onPermission(handler);
-    for (const r of this.snapshot.pending_requests) if (r.type === "permission_request") this.responder.asked(r);
+    for (const r of this.snapshot.pending_requests)
+      if (r.type === "permission_request") this.responder.asked(r);
     return off;
   }
 
@@ -180,7 +183,9 @@ export class Agent {
 
   /** Every event from now on (and `gap` notices), until the agent ends or the loop breaks. */
   events(): AsyncIterableIterator<AgentStreamEvent> {
-    const queue: EventQueue<AgentStreamEvent> = new EventQueue(this.bufferLimit, () => this.streams.delete(queue));
+    const queue: EventQueue<AgentStreamEvent> = new EventQueue(this.bufferLimit, () =>
+      this.streams.delete(queue),
+    );
     if (this.ending) queue.end();
     else this.streams.add(queue);
     return queue;
@@ -195,7 +200,10 @@ export class Agent {
 
   /** One event of this agent, as the connection received it. */
   receive(event: AgentEvent): void {
-    if (event.type === "sync") return this.receiveSync(event);
+    if (event.type === "sync") {
+      this.receiveSync(event);
+      return;
+    }
     if (event.type === "hello") {
       this.snapshot = applyEvent(this.snapshot, event);
       return;
@@ -222,6 +230,11 @@ export class Agent {
         break;
     }
     this.publish(event);
+  }
+
+  /** The daemon reports the runtime died: a turn in flight will never see its `turn_end`. */
+  runtimeExited(reason: string): void {
+    this.turns.failAll({ code: "INTERNAL_ERROR", message: `the agent's runtime exited: ${reason}` });
   }
 
   /** The agent is gone for good: open turns end with `error`, streams end. */
@@ -262,7 +275,13 @@ export class Agent {
       reason === "sequence_reset"
         ? `the daemon's event sequence started over (it restarted): seq ${lastSeen} was the last seen, the stream resumes after ${resumedAt}`
         : `events ${lastSeen + 1}–${resumedAt} of this agent were not received; the state is current again from a fresh sync`;
-    const gap: GapEvent = { type: "gap", reason, last_seen_seq: lastSeen, resumed_at_seq: resumedAt, message: what };
+    const gap: GapEvent = {
+      type: "gap",
+      reason,
+      last_seen_seq: lastSeen,
+      resumed_at_seq: resumedAt,
+      message: what,
+    };
     if (this.link.agentId !== undefined) gap.agent_id = this.link.agentId;
     this.turns.event(gap);
     this.publish(gap);

@@ -81,7 +81,10 @@ export class Connection {
     const transport = this.transport;
     if (!transport || this.closeReason !== undefined) {
       return Promise.reject(
-        new ShardError("NOT_ATTACHED", `${command.type}: not connected (${this.closeReason ?? "not open yet"})`),
+        new ShardError(
+          "NOT_ATTACHED",
+          `${command.type}: not connected (${this.closeReason ?? "not open yet"})`,
+        ),
       );
     }
     const id = `${this.prefix}${this.nextId++}`;

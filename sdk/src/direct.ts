@@ -48,14 +48,19 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
         if (event.type === "sync") ready();
       },
       closed: (reason) => {
-        notReady(new ShardError("RUNTIME_START_FAILED", `${reason}; check --model and SHARD_HOME/models.json`));
+        notReady(
+          new ShardError("RUNTIME_START_FAILED", `${reason}; check --model and SHARD_HOME/models.json`),
+        );
         agent?.end({ code: "INTERNAL_ERROR", message: reason });
       },
     },
     options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   );
   const transport = new StdioTransport(
-    { command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)], env: childEnv(options) },
+    {
+      command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)],
+      env: childEnv(options),
+    },
     connection.sink,
   );
   connection.use(transport);

@@ -14,7 +14,9 @@ export type Inbound =
   | { kind: "daemon"; event: DaemonEvent }
   | { kind: "invalid"; error: WireError };
 
-const AGENT_EVENT_TYPES: ReadonlySet<string> = new Set(AGENT_EVENT_SCHEMAS.map((s) => s.properties.type.const));
+const AGENT_EVENT_TYPES: ReadonlySet<string> = new Set(
+  AGENT_EVENT_SCHEMAS.map((s) => s.properties.type.const),
+);
 
 type Validated = Record<string, unknown>;
 

@@ -78,12 +78,23 @@ export class RequestResponder {
     if (!this.link.answers || this.seen.has(request.request_id)) return;
     if (request.type === "permission_request") {
       const handler = this.permission;
-      if (handler) this.dispatch(request, (ctx) => handler(request, ctx), (a) => this.answerPermission(request, a));
-      else if (this.link.unhandled === "deny") this.answerPermission(request, { decision: "deny", reason: NO_HANDLER });
+      if (handler)
+        this.dispatch(
+          request,
+          (ctx) => handler(request, ctx),
+          (a) => this.answerPermission(request, a),
+        );
+      else if (this.link.unhandled === "deny")
+        this.answerPermission(request, { decision: "deny", reason: NO_HANDLER });
       return;
     }
     const handler = this.ui;
-    if (handler) this.dispatch(request, (ctx) => handler(request, ctx), (a) => this.answerUi(request, a));
+    if (handler)
+      this.dispatch(
+        request,
+        (ctx) => handler(request, ctx),
+        (a) => this.answerUi(request, a),
+      );
     else if (this.link.unhandled === "deny") this.answerUi(request, null);
   }
 
@@ -131,7 +142,10 @@ export class RequestResponder {
         this.open.delete(request.request_id);
         // A handler that throws refuses: a failure never turns into an approval.
         if (request.type === "permission_request")
-          this.answerPermission(request, { decision: "deny", reason: `permission handler failed: ${err instanceof Error ? err.message : String(err)}` });
+          this.answerPermission(request, {
+            decision: "deny",
+            reason: `permission handler failed: ${err instanceof Error ? err.message : String(err)}`,
+          });
         else this.answerUi(request, null);
         return;
       }

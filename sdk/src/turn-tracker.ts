@@ -116,4 +116,3 @@ function turnMessages(messages: readonly Message[], prompt: string): Message[] {
   }
   return [];
 }
-

@@ -4,8 +4,8 @@
  * a turn that failed resolves with `error` set, so an unread turn cannot crash a script.
  */
 import { toolResultMessage } from "../../src/snapshot/live-window.ts";
-import type { TurnEndEvent } from "../../src/types/stream-events.ts";
 import type { Message, Usage } from "../../src/types/shared.ts";
+import type { TurnEndEvent } from "../../src/types/stream-events.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { EventQueue } from "./event-queue.ts";
 import type { AgentStreamEvent } from "./stream-events.ts";

@@ -49,7 +49,10 @@ export class WebSocketTransport implements Transport {
       };
       ws.onmessage = (event: MessageEvent) => {
         if (typeof event.data !== "string") {
-          sink.invalid({ code: "INVALID_REQUEST", message: "the daemon sent a binary frame; frames are JSON text" });
+          sink.invalid({
+            code: "INVALID_REQUEST",
+            message: "the daemon sent a binary frame; frames are JSON text",
+          });
           return;
         }
         let value: unknown;

@@ -88,7 +88,7 @@ describe("daemon client", () => {
       const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
       await Promise.race([slowDecision, aborted]);
       told = signal.reason;
-      return "allow";
+      return "allow" as const;
     });
     llm().enqueue(
       { steps: [{ tool_call: { name: "bash", args: { command: "echo must-not-run" } } }] },

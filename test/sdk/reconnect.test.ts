@@ -134,7 +134,7 @@ describe("reconnect", () => {
     expect(failure).toMatchObject({ code: "NOT_ATTACHED" });
     s.proxy.restore();
     await readUntil<DaemonStreamEvent>(s.notices, (n) => n.type === "connection_restored");
-    expect((await s.client.listAgents()).map((a) => a.agent_id)).toContain(s.agent.id);
+    expect((await s.client.listAgents()).map((a) => a.agent_id)).toContain(s.agent.id!);
     s.client.close();
   });
 });

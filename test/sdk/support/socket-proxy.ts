@@ -57,8 +57,12 @@ export class SocketProxy {
               data: (_up, chunk) => {
                 client.write(chunk);
               },
-              close: () => client.end(),
-              error: () => client.end(),
+              close: () => {
+                client.end();
+              },
+              error: () => {
+                client.end();
+              },
             },
           }).then((upstream) => {
             client.data.upstream = upstream;

@@ -13,6 +13,7 @@ import { snapshotFromSync } from "../../src/snapshot/agent-snapshot.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { readUntil } from "./support/read-until.ts";
 import { SocketProxy } from "./support/socket-proxy.ts";
 
 const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
@@ -21,17 +22,6 @@ const proxies: SocketProxy[] = [];
 afterEach(() => {
   for (const p of proxies.splice(0)) p.stop();
 });
-
-/** Reads an async iterator until `pred` matches; returns everything read. */
-async function readUntil<T>(it: AsyncIterator<T>, pred: (item: T) => boolean, into: T[] = []): Promise<T[]> {
-  for (;;) {
-    const next = await it.next();
-    if (next.done)
-      throw new Error(`stream ended before the awaited item; got ${JSON.stringify(into.slice(-5))}`);
-    into.push(next.value);
-    if (pred(next.value)) return into;
-  }
-}
 
 async function setUp() {
   const h = await startDaemon();

@@ -3,7 +3,7 @@
  * on the mock LLM: create / attach / run over the unix socket, client state equal to a fresh
  * attach's `sync`, permission handlers (and being told when another client won), sessions.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connectDaemon, type DaemonClient } from "../../sdk/src/daemon-client.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
 import { ResolvedElsewhere } from "../../sdk/src/request-responder.ts";
@@ -11,6 +11,9 @@ import { snapshotFromSync } from "../../src/snapshot/agent-snapshot.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
 const startDaemon = useDaemonHarnesses(llm);

@@ -2,13 +2,16 @@
  * The direct transport against a real `shard agent` child on the mock LLM: the one-call
  * `run`, streaming a turn, steer / follow-up / abort, typed errors, session operations.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Agent } from "../../sdk/src/agent.ts";
 import { spawnAgent } from "../../sdk/src/direct.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
 import type { AgentStreamEvent } from "../../sdk/src/stream-events.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
 const agents: Agent[] = [];

@@ -2,11 +2,14 @@
  * Every example of sdk/README.md runs here as a user runs it (`bun sdk/examples/<name>.ts`),
  * against the mock LLM and, for the watcher, a real daemon.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { ExampleProcess } from "./support/example-process.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
 const startDaemon = useDaemonHarnesses(llm);

@@ -2,11 +2,14 @@
  * One client, several daemons (one per machine): their agents listed together, each tagged
  * with its daemon; a daemon that stopped answering is reported beside the list.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ShardFleet } from "../../sdk/src/fleet.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { readUntil } from "./support/read-until.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 const startDaemon = useDaemonHarnesses(llm);

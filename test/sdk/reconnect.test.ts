@@ -4,7 +4,7 @@
  * with backoff, re-attaches, resumes from the fresh `sync` without duplicates, reports a `gap`
  * when events went by meanwhile, and still resolves the turn that was running.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Agent } from "../../sdk/src/agent.ts";
 import { INITIAL_DELAY_MS, MAX_DELAY_MS, reconnectDelayMs } from "../../sdk/src/backoff.ts";
 import { connectDaemon, type DaemonStreamEvent } from "../../sdk/src/daemon-client.ts";
@@ -15,6 +15,9 @@ import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { readUntil } from "./support/read-until.ts";
 import { SocketProxy } from "./support/socket-proxy.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
 const startDaemon = useDaemonHarnesses(llm);

@@ -4,7 +4,7 @@
  * from /bootstrap, and drives an agent over the WebSocket — under Bun, and under Node from a
  * `bun build --target=node` bundle. A wrong ticket or Origin is refused.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { connectDaemon } from "../../sdk/src/daemon-client.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
@@ -15,6 +15,9 @@ import { codeOf } from "../daemon/auth/auth-daemon.ts";
 import { DaemonClient as RawClient } from "../daemon/support/daemon-client.ts";
 import { runtimeEnv } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+
+// Real agent processes and daemons on a machine shared with other work.
+setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 const running: RunningDaemon[] = [];

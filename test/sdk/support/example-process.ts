@@ -12,26 +12,27 @@ export class ExampleProcess {
   readonly exited: Promise<number>;
 
   constructor(name: string, args: string[], options: { cwd: string; env: Record<string, string> }) {
-    this.proc = Bun.spawn([process.execPath, resolve(EXAMPLES, `${name}.ts`), ...args], {
+    const proc = Bun.spawn([process.execPath, resolve(EXAMPLES, `${name}.ts`), ...args], {
       cwd: options.cwd,
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
       env: { PATH: process.env.PATH ?? "", SHARD_RETRY_BASE_MS: "5", ...options.env },
     });
+    this.proc = proc;
     const text = new TextDecoder();
     const out = (async () => {
-      for await (const chunk of this.proc.stdout) {
+      for await (const chunk of proc.stdout) {
         this.stdout += text.decode(chunk, { stream: true });
         for (const wake of this.wakers.splice(0)) wake();
       }
     })();
     const err = (async () => {
-      for await (const chunk of this.proc.stderr) this.stderr += text.decode(chunk, { stream: true });
+      for await (const chunk of proc.stderr) this.stderr += text.decode(chunk, { stream: true });
     })();
     this.exited = (async () => {
       await Promise.all([out, err]);
-      const code = await this.proc.exited;
+      const code = await proc.exited;
       this.ended = true;
       for (const wake of this.wakers.splice(0)) wake();
       return code;

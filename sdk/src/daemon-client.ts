@@ -53,7 +53,8 @@ export class DaemonClient {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  private helloWaiter: (() => void) | undefined;
+  /** Set while a connection is opening: its hello, or the close that came instead. */
+  private opening: { hello(): void; failed(error: ShardError): void } | undefined;
 
   private constructor(private readonly options: ConnectDaemonOptions) {
     this.connection = new Connection(
@@ -160,19 +161,22 @@ export class DaemonClient {
   // ── connection ─────────────────────────────────────────────────────────
 
   private async open(): Promise<void> {
-    const hello = new Promise<void>((resolve) => {
-      this.helloWaiter = resolve;
+    const hello = new Promise<void>((resolve, reject) => {
+      this.opening = { hello: resolve, failed: reject };
     });
-    const transport = await openTransport(this.options, this.connection.sink);
-    this.connection.use(transport);
-    await hello;
+    try {
+      const transport = await openTransport(this.options, this.connection.sink);
+      this.connection.use(transport);
+      await hello;
+    } finally {
+      this.opening = undefined;
+    }
   }
 
   private agentEvent(event: AgentEvent): void {
     // The connection's own hello is connection-scoped: it never names an agent.
     if (event.type === "hello") {
-      this.helloWaiter?.();
-      this.helloWaiter = undefined;
+      this.opening?.hello();
       return;
     }
     if (event.agent_id === undefined) return;
@@ -188,6 +192,16 @@ export class DaemonClient {
 
   private dropped(reason: string): void {
     if (this.stopped) return;
+    if (this.opening) {
+      // Closed before its hello: whoever is opening reports it (connect) or retries (reconnect).
+      this.opening.failed(
+        new ShardError(
+          "NOT_ATTACHED",
+          `the daemon at ${this.where} closed the connection before its hello: ${reason}`,
+        ),
+      );
+      return;
+    }
     if (this.options.reconnect === false) {
       this.publish({ type: "connection_lost", reason, retry_in_ms: undefined });
       this.finish({ code: "NOT_ATTACHED", message: `the daemon connection closed: ${reason}` });

@@ -3,12 +3,15 @@
  * on the mock LLM: create / attach / run over the unix socket, client state equal to a fresh
  * attach's `sync`, permission handlers (and being told when another client won), sessions.
  */
+
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
 import { connectDaemon, type DaemonClient } from "../../sdk/src/daemon-client.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
 import { ResolvedElsewhere } from "../../sdk/src/request-responder.ts";
 import { snapshotFromSync } from "../../src/snapshot/agent-snapshot.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
+import { tempDir } from "../agent/support/agent-process.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
@@ -42,6 +45,27 @@ describe("daemon client", () => {
     const listed = await client.listAgents();
     expect(listed.map((a) => [a.agent_id, a.name])).toContainEqual([agent.id, "worker"]);
     client.close();
+  });
+
+  test("no daemon, or one that hangs up before its hello: connect fails at once, saying so", async () => {
+    const dir = tempDir("nodaemon");
+    const missing = await connectDaemon({ socketPath: join(dir, "daemon.sock") }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: "NOT_FOUND" });
+    expect((missing as ShardError).message).toContain("shard daemon");
+
+    const rude = Bun.listen({
+      unix: join(dir, "rude.sock"),
+      socket: {
+        open(socket) {
+          socket.end();
+        },
+        data() {},
+      },
+    });
+    const hungUp = await connectDaemon({ socketPath: join(dir, "rude.sock") }).catch((e: unknown) => e);
+    rude.stop(true);
+    expect(hungUp).toMatchObject({ code: "NOT_ATTACHED" });
+    expect((hungUp as ShardError).message).toContain("before its hello");
   });
 
   test("a per-agent failure is a ShardError with the daemon's code", async () => {

@@ -145,9 +145,18 @@ export class Agent {
     await this.call({ type: "steer", message });
   }
 
-  /** Cancels the running turn (and drops queued steers and follow-ups). */
+  /** Cancels the running turn and drops queued steers and follow-ups (their turns end `aborted`). */
   async abort(): Promise<void> {
-    await this.call({ type: "abort" });
+    this.throwIfEnded();
+    const response = await this.link.request(
+      { type: "abort" },
+      {
+        onAnswer: (answer) => {
+          if (answer.success) this.turns.dropQueued();
+        },
+      },
+    );
+    if (!response.success) throw failed(response);
   }
 
   async setMode(mode: string): Promise<SetModeResult> {

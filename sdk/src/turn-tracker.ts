@@ -89,6 +89,11 @@ export class TurnTracker {
     }
   }
 
+  /** An abort drops every queued follow-up before it starts (the runtime clears its queues). */
+  dropQueued(): void {
+    for (const turn of this.queued.splice(0)) turn.cancel();
+  }
+
   /** The agent is gone: every turn not yet ended ends with `error`. */
   failAll(error: WireError): void {
     const all = [...this.starting.splice(0), ...this.queued.splice(0)];

@@ -120,6 +120,12 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
     this.finish({ usage: this.usage, missed: true });
   }
 
+  /** Never started: dropped by an abort while it waited as a follow-up. */
+  cancel(): void {
+    this.abortedHere = true;
+    this.finish({ usage: this.usage, missed: false });
+  }
+
   fail(error: WireError): void {
     this.error ??= error;
     this.finish({ usage: this.usage, missed: false });

@@ -88,13 +88,17 @@ describe("direct agent", () => {
     llm().enqueue({ steps: [{ text: "starting" }, { hold: "stuck" }, { text: "never" }] });
     const turn = await agent.prompt("take forever");
     await llm().waitForHold("stuck");
+    const queued = await turn.followUp("never delivered");
     await turn.abort();
     const result = await turn.done;
     expect(result.aborted).toBe(true);
+    const dropped = await queued.done;
+    expect(dropped).toMatchObject({ aborted: true, turn_id: undefined, messages: [] });
     expect(result.text).not.toContain("never");
     llm().release("stuck");
     llm().enqueue({ steps: [{ text: "back" }] });
     expect((await agent.run("again")).text).toBe("back");
+    expect(JSON.stringify(llm().requests.map((r) => r.body.messages))).not.toContain("never delivered");
   });
 
   test("failures are ShardErrors carrying the wire's code and message", async () => {

@@ -7,7 +7,6 @@
  */
 import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../src/snapshot/apply-event.ts";
-import type { StreamingBehavior } from "../../src/types/agent-commands.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
 import type {
   ListModelsResult,
@@ -16,39 +15,18 @@ import type {
   SetModeResult,
 } from "../../src/types/agent-results.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
-import type { Image } from "../../src/types/shared.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import type { AgentLink, AgentOutbound } from "./agent-link.ts";
+import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 import { AgentSessions } from "./agent-sessions.ts";
 import { failed } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
 import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
 import { checkedResult } from "./results.ts";
-import type { AgentStreamEvent, GapEvent } from "./stream-events.ts";
-import { Turn, type TurnResult } from "./turn.ts";
-import { TurnTracker } from "./turn-tracker.ts";
-
-export interface PromptOptions {
-  images?: Image[];
-  /** Mid-turn delivery; chosen for you (`follow_up` while a turn runs) when omitted. */
-  behavior?: StreamingBehavior;
-  /** Keep the turn's events for iteration (default true; `run` turns it off). */
-  record?: boolean;
-}
-
-export interface RunOptions {
-  images?: Image[];
-  /** Aborts the turn when it fires; `run` then rejects with the signal's reason. */
-  signal?: AbortSignal;
-}
-
-export interface RunResult extends TurnResult {}
-
-export interface AgentOptions {
-  /** Most events a stream may hold unread before it fails (default 100,000). */
-  maxBufferedEvents?: number;
-}
+import { type AgentStreamEvent, type GapEvent, gapEvent } from "./stream-events.ts";
+import { Turn } from "./turn.ts";
+import { isQueued, TurnTracker } from "./turn-tracker.ts";
 
 export class Agent {
   private snapshot: AgentSnapshot = emptySnapshot();
@@ -280,18 +258,7 @@ export class Agent {
   }
 
   private gap(reason: GapEvent["reason"], lastSeen: number, resumedAt: number): void {
-    const what =
-      reason === "sequence_reset"
-        ? `the daemon's event sequence started over (it restarted): seq ${lastSeen} was the last seen, the stream resumes after ${resumedAt}`
-        : `events ${lastSeen + 1}–${resumedAt} of this agent were not received; the state is current again from a fresh sync`;
-    const gap: GapEvent = {
-      type: "gap",
-      reason,
-      last_seen_seq: lastSeen,
-      resumed_at_seq: resumedAt,
-      message: what,
-    };
-    if (this.link.agentId !== undefined) gap.agent_id = this.link.agentId;
+    const gap = gapEvent(reason, lastSeen, resumedAt, this.link.agentId);
     this.turns.event(gap);
     this.publish(gap);
   }
@@ -322,9 +289,4 @@ export class Agent {
       followUp: (message: string) => this.prompt(message, { behavior: "follow_up" }),
     };
   }
-}
-
-function isQueued(data: unknown): "steer" | "follow_up" | undefined {
-  if (typeof data !== "object" || data === null || !("queued" in data)) return undefined;
-  return data.queued === "steer" || data.queued === "follow_up" ? data.queued : undefined;
 }

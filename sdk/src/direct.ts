@@ -5,8 +5,9 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { HeadlessPolicy } from "../../src/types/orchestrator.ts";
-import { Agent, type AgentOptions } from "./agent.ts";
+import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
+import type { AgentOptions } from "./agent-options.ts";
 import { Connection, DEFAULT_REQUEST_TIMEOUT_MS } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { StdioTransport } from "./transports/stdio-transport.ts";

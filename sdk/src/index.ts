@@ -16,8 +16,9 @@ export type {
 } from "../../src/types/permissions.ts";
 export type { SessionSummary } from "../../src/types/session-first.ts";
 export type { AgentStatus, ContentBlock, Message, Usage } from "../../src/types/shared.ts";
-export { Agent, type PromptOptions, type RunOptions, type RunResult } from "./agent.ts";
+export { Agent } from "./agent.ts";
 export type { UnhandledRequests } from "./agent-link.ts";
+export type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
 export { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 export {

@@ -18,3 +18,18 @@ export interface GapEvent {
 }
 
 export type AgentStreamEvent = AgentEvent | GapEvent;
+
+export function gapEvent(
+  reason: GapEvent["reason"],
+  lastSeen: number,
+  resumedAt: number,
+  agentId: string | undefined,
+): GapEvent {
+  const message =
+    reason === "sequence_reset"
+      ? `the daemon's event sequence started over (it restarted): seq ${lastSeen} was the last seen, the stream resumes after ${resumedAt}`
+      : `events ${lastSeen + 1}–${resumedAt} of this agent were not received; the state is current again from a fresh sync`;
+  const gap: GapEvent = { type: "gap", reason, last_seen_seq: lastSeen, resumed_at_seq: resumedAt, message };
+  if (agentId !== undefined) gap.agent_id = agentId;
+  return gap;
+}

@@ -121,3 +121,9 @@ function turnMessages(messages: readonly Message[], prompt: string): Message[] {
   }
   return [];
 }
+
+/** What a prompt's acceptance says: queued as a steer or follow-up, or (undefined) started now. */
+export function isQueued(data: unknown): "steer" | "follow_up" | undefined {
+  if (typeof data !== "object" || data === null || !("queued" in data)) return undefined;
+  return data.queued === "steer" || data.queued === "follow_up" ? data.queued : undefined;
+}

@@ -68,6 +68,27 @@ describe("daemon client", () => {
     expect((hungUp as ShardError).message).toContain("before its hello");
   });
 
+  test("a request nobody answers fails with TIMEOUT after requestTimeoutMs", async () => {
+    const path = join(tempDir("silent"), "silent.sock");
+    const hello = '{"type":"hello","protocol_version":"0.1.0","server_version":"x","capabilities":[]}\n';
+    const silent = Bun.listen({
+      unix: path,
+      socket: {
+        open(socket) {
+          socket.write(hello); // then never answers anything
+        },
+        data() {},
+      },
+    });
+    const client = await connectDaemon({ socketPath: path, requestTimeoutMs: 50, reconnect: false });
+    const failure = await client.listAgents().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ShardError);
+    expect(failure).toMatchObject({ code: "TIMEOUT" });
+    expect((failure as ShardError).message).toContain("agent.list");
+    client.close();
+    silent.stop(true);
+  });
+
   test("a per-agent failure is a ShardError with the daemon's code", async () => {
     const h = await startDaemon();
     const client = await sdkClient(h.socketPath);

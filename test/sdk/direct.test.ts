@@ -101,6 +101,33 @@ describe("direct agent", () => {
     expect(JSON.stringify(llm().requests.map((r) => r.body.messages))).not.toContain("never delivered");
   });
 
+  test("onUi answers the ask tool from code; without a handler a direct agent gets no answer (null)", async () => {
+    const agent = await start();
+    const asked: string[] = [];
+    const off = agent.onUi((request) => {
+      asked.push(`${request.kind}: ${request.title}`);
+      return request.options?.[1] ?? null;
+    });
+    llm().enqueue(
+      {
+        steps: [{ tool_call: { name: "ask", args: { question: "Which color?", options: ["red", "blue"] } } }],
+      },
+      { steps: [{ text: "blue it is" }] },
+    );
+    const answered = await agent.run("pick a color");
+    expect(asked).toEqual(["select: Which color?"]);
+    const answer = answered.messages.flatMap((m) => m.content).find((b) => b.type === "tool_result");
+    expect(JSON.stringify(answer)).toContain("blue");
+
+    off();
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "ask", args: { question: "Anything else?" } } }] },
+      { steps: [{ text: "no answer then" }] },
+    );
+    expect((await agent.run("ask me")).text).toBe("no answer then");
+    expect(asked).toHaveLength(1);
+  });
+
   test("failures are ShardErrors carrying the wire's code and message", async () => {
     const agent = await start();
     const unknownMode = await agent.setMode("no-such-mode").catch((e: unknown) => e);

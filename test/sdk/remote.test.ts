@@ -32,7 +32,7 @@ async function authDaemon() {
   running.push(started.daemon);
   const local = await RawClient.unix(join(home, "daemon.sock"));
   const mintCode = async () => codeOf(String((await local.ok({ type: "auth.enroll" })).url));
-  return { daemon: started.daemon, url: started.daemon.url, mintCode, cwd: tempDir("cwd") };
+  return { daemon: started.daemon, url: started.daemon.url, mintCode, cwd: tempDir("cwd"), home };
 }
 
 describe("remote daemon over the WebSocket", () => {
@@ -75,7 +75,7 @@ describe("remote daemon over the WebSocket", () => {
     expect((again as ShardError).code).toBe("PERMISSION_DENIED");
   });
 
-  test("the same client under Node 20 (no Bun globals on the WebSocket path)", async () => {
+  test("the same client under Node 20: WebSocket and unix socket, no Bun globals", async () => {
     const out = join(tempDir("node-build"), "node-remote-client.mjs");
     const build = Bun.spawnSync([
       process.execPath,
@@ -89,11 +89,22 @@ describe("remote daemon over the WebSocket", () => {
     const d = await authDaemon();
     llm().enqueue({ steps: [{ text: "hello, node" }] });
     // Node 20 has the standard WebSocket behind a flag; Node ≥ 22 has it by default.
-    const node = Bun.spawn(["node", "--experimental-websocket", out, d.url, await d.mintCode(), d.cwd], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { PATH: process.env.PATH ?? "" },
-    });
+    const node = Bun.spawn(
+      [
+        "node",
+        "--experimental-websocket",
+        out,
+        d.url,
+        await d.mintCode(),
+        d.cwd,
+        join(d.home, "daemon.sock"),
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { PATH: process.env.PATH ?? "" },
+      },
+    );
     const [stdout, stderr, code] = await Promise.all([
       new Response(node.stdout).text(),
       new Response(node.stderr).text(),
@@ -102,6 +113,7 @@ describe("remote daemon over the WebSocket", () => {
     expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
     const report = JSON.parse(stdout.trim());
     expect(report.text).toBe("hello, node");
+    expect(report.sameAgentOverUnixSocket).toBe(true);
     expect(report.node).toMatch(/^v2\d\./);
     expect(report.bun).toBe("undefined");
   });

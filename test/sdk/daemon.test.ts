@@ -131,11 +131,14 @@ describe("daemon client", () => {
     const slowDecision = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let told: unknown;
+    let toldNow!: (reason: unknown) => void;
+    const toldReason = new Promise<unknown>((resolve) => {
+      toldNow = resolve;
+    });
     agent.onPermission(async (_request, { signal }) => {
       const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
       await Promise.race([slowDecision, aborted]);
-      told = signal.reason;
+      toldNow(signal.aborted ? signal.reason : "not told");
       return "allow" as const;
     });
     llm().enqueue(
@@ -152,6 +155,7 @@ describe("daemon client", () => {
       decision: "deny",
     });
     const result = await turn.done;
+    const told = await toldReason;
     release();
     expect(told).toBeInstanceOf(ResolvedElsewhere);
     const resolved = (told as ResolvedElsewhere).resolved;

@@ -1,4 +1,5 @@
 /** Options of an `Agent` and of its `prompt` and `run` calls. */
+import type { AttachRole } from "../../src/types/orchestrator.ts";
 import type { Image } from "../../src/types/shared.ts";
 import type { TurnResult } from "./turn.ts";
 
@@ -24,4 +25,9 @@ export type RunResult = TurnResult;
 export interface AgentOptions {
   /** Most events a stream may hold unread before it fails (default 100,000). */
   maxBufferedEvents?: number;
+}
+
+export interface AttachOptions {
+  /** `interactive` (default) may answer requests; `observer` only watches. */
+  role?: AttachRole;
 }

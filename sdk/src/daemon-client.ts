@@ -11,10 +11,11 @@ import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrato
 import type { SessionSummary } from "../../src/types/session-first.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
-import type { AgentOptions } from "./agent-options.ts";
+import type { AgentOptions, AttachOptions } from "./agent-options.ts";
 import { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 import { Connection, DEFAULT_REQUEST_TIMEOUT_MS, type Outbound } from "./connection.ts";
 import { type DaemonTarget, describeTarget, openTransport } from "./daemon-target.ts";
+import { DaemonWorkspaces } from "./daemon-workspaces.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
 import { checkedResult } from "./results.ts";
@@ -37,11 +38,6 @@ export type DaemonStreamEvent = DaemonEvent | ConnectionNotice;
 
 export type CreateAgentParams = Omit<AgentCreateCommand, "type" | "id">;
 
-export interface AttachOptions {
-  /** `interactive` (default) may answer requests; `observer` only watches. */
-  role?: AttachRole;
-}
-
 interface Watched {
   agent: Agent;
   role: AttachRole;
@@ -57,7 +53,14 @@ export class DaemonClient {
   /** Set while a connection is opening: its hello, or the close that came instead. */
   private opening: { hello(): void; failed(error: ShardError): void } | undefined;
 
+  /** The daemon's git-worktree workspaces (each launches a fresh, attached agent). */
+  readonly workspaces: DaemonWorkspaces;
+
   private constructor(private readonly options: ConnectDaemonOptions) {
+    this.workspaces = new DaemonWorkspaces(
+      (command) => this.call(command),
+      (agentId, attach) => this.attach(agentId, attach),
+    );
     this.connection = new Connection(
       {
         agentEvent: (event) => this.agentEvent(event),

@@ -5,7 +5,8 @@
  */
 import type { AgentInfo } from "../../src/types/agent-info.ts";
 import type { Agent } from "./agent.ts";
-import { type AttachOptions, type ConnectDaemonOptions, DaemonClient } from "./daemon-client.ts";
+import type { AttachOptions } from "./agent-options.ts";
+import { type ConnectDaemonOptions, DaemonClient } from "./daemon-client.ts";
 import { ShardError } from "./errors.ts";
 
 export interface FleetAgentInfo extends AgentInfo {

@@ -16,13 +16,17 @@ export type {
 } from "../../src/types/permissions.ts";
 export type { SessionSummary } from "../../src/types/session-first.ts";
 export type { AgentStatus, ContentBlock, Message, Usage } from "../../src/types/shared.ts";
+export type {
+  WorkspaceDetail,
+  WorkspaceRetireConflict,
+  WorkspaceSummary,
+} from "../../src/types/workspace-projection.ts";
 export { Agent } from "./agent.ts";
 export type { UnhandledRequests } from "./agent-link.ts";
-export type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
+export type { AgentOptions, AttachOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
 export { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 export {
-  type AttachOptions,
   type ConnectDaemonOptions,
   type ConnectionNotice,
   type CreateAgentParams,
@@ -31,6 +35,7 @@ export {
   type DaemonStreamEvent,
 } from "./daemon-client.ts";
 export type { DaemonTarget, LocalDaemonTarget, RemoteDaemonTarget } from "./daemon-target.ts";
+export { DaemonWorkspaces, type WorkspaceLaunch } from "./daemon-workspaces.ts";
 export { type SpawnAgentOptions, spawnAgent } from "./direct.ts";
 export { ShardError } from "./errors.ts";
 export { type FleetAgentInfo, type FleetListing, ShardFleet } from "./fleet.ts";

@@ -36,6 +36,16 @@ import {
   type ForkResult,
   ForkResultSchema,
 } from "../../src/types/session-op.ts";
+import {
+  type WorkspaceLaunchResult,
+  WorkspaceLaunchResultSchema,
+  type WorkspaceListResult,
+  WorkspaceListResultSchema,
+  type WorkspaceRetireResult,
+  WorkspaceRetireResultSchema,
+  type WorkspaceStatusResult,
+  WorkspaceStatusResultSchema,
+} from "../../src/types/workspace.ts";
 import { schemaGuard } from "../../src/wire/validate.ts";
 import { ShardError } from "./errors.ts";
 
@@ -52,6 +62,10 @@ export interface ResultTypes {
   "session.activate": SessionActivateResult;
   compact: CompactResult;
   fork: ForkResult;
+  "workspace.launch": WorkspaceLaunchResult;
+  "workspace.list": WorkspaceListResult;
+  "workspace.status": WorkspaceStatusResult;
+  "workspace.retire": WorkspaceRetireResult;
 }
 
 type Guards = { [K in keyof ResultTypes]: (data: unknown) => ResultTypes[K] | undefined };
@@ -71,6 +85,10 @@ const GUARDS: Guards = {
   "session.activate": guard(SessionActivateResultSchema),
   compact: guard(CompactResultSchema),
   fork: guard(ForkResultSchema),
+  "workspace.launch": guard(WorkspaceLaunchResultSchema),
+  "workspace.list": guard(WorkspaceListResultSchema),
+  "workspace.status": guard(WorkspaceStatusResultSchema),
+  "workspace.retire": guard(WorkspaceRetireResultSchema),
 };
 
 export function checkedResult<K extends keyof ResultTypes>(kind: K, data: unknown): ResultTypes[K] {

@@ -1,8 +1,9 @@
 /**
- * Builds the publishable package into sdk/dist/: one ESM bundle (Shard's protocol types,
+ * Builds the publishable package into dist/sdk/ (beside the binary, outside the type-checked
+ * sources): one ESM bundle (Shard's protocol types,
  * wire and snapshot code and TypeBox inside it, so it has no dependencies) that runs under
  * Bun and Node, the declarations, and a package.json pointing at them. Publish from there:
- *   bun sdk/scripts/build.ts && (cd sdk/dist && npm publish --access public)
+ *   bun sdk/scripts/build.ts && (cd dist/sdk && npm publish --access public)
  * `--outdir DIR` builds elsewhere (the package test does).
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +14,7 @@ import pkg from "../package.json" with { type: "json" };
 const root = resolve(import.meta.dir, "../..");
 const sdk = join(root, "sdk");
 const outAt = process.argv.indexOf("--outdir");
-const dist = outAt > 0 ? resolve(process.argv[outAt + 1] ?? "") : join(sdk, "dist");
+const dist = outAt > 0 ? resolve(process.argv[outAt + 1] ?? "") : join(root, "dist/sdk");
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 

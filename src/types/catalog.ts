@@ -55,6 +55,7 @@ import {
   UiResolvedSchema,
   UiResponseSchema,
 } from "./permissions.ts";
+import { ProviderStatusCommandSchema } from "./provider-status.ts";
 import { ResponseSchema } from "./response.ts";
 import { SessionActivateCommandSchema, SessionListCommandSchema } from "./session-first.ts";
 import { SessionOpCommandSchema } from "./session-op.ts";
@@ -129,7 +130,10 @@ export const AUTH_COMMAND_SCHEMAS = [
   AuthRevokeCommandSchema,
 ] as const;
 
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth. */
+/** Whether new agents have a model provider (docs/protocol-additions.md §11). */
+export const PROVIDER_COMMAND_SCHEMAS = [ProviderStatusCommandSchema] as const;
+
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */
 const orchestratorCommandSchemas = [
   ...REGISTRY_COMMAND_SCHEMAS,
   WorkspaceCreateCommandSchema,
@@ -145,6 +149,7 @@ const orchestratorCommandSchemas = [
   SubagentStopCommandSchema,
   ...SESSION_COMMAND_SCHEMAS,
   ...AUTH_COMMAND_SCHEMAS,
+  ...PROVIDER_COMMAND_SCHEMAS,
 ] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */

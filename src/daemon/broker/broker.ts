@@ -22,6 +22,7 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
+import { asProviderCommand, handleProviderCommand } from "./provider-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
   closeDelegated,
@@ -97,6 +98,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
       const sessionCommand = asSessionCommand(checked.message);
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
+      const providerCommand = asProviderCommand(checked.message);
+      if (providerCommand) return await handleProviderCommand(this, client, providerCommand);
       const authCommand = asAuthCommand(checked.message);
       if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);

@@ -12,7 +12,7 @@ import { createStore, produce } from "solid-js/store";
 import { type AgentSnapshot, emptySnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../../src/snapshot/apply-event.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
-import type { DaemonEvent } from "../../../src/types/catalog.ts";
+import type { AgentEvent, DaemonEvent } from "../../../src/types/catalog.ts";
 import { AgentListResultSchema } from "../../../src/types/orchestrator.ts";
 import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.ts";
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
@@ -39,9 +39,13 @@ export interface ControlRoom {
   notices: Accessor<Notice[]>;
   notify(text: string, agentId?: string): void;
   dismissNotice(id: number): void;
+  /** Calls `listener` with every event of an attached agent, after its snapshot has applied it. */
+  onAgentEvent(listener: AgentEventListener): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
 }
+
+export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
 
@@ -52,6 +56,7 @@ export function createControlRoom(): ControlRoom {
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
   const attached = new Set<string>();
+  const listeners = new Set<AgentEventListener>();
   let noticeId = 0;
 
   function snapshotSignal(agentId: string): Signal<AgentSnapshot | undefined> {
@@ -116,6 +121,7 @@ export function createControlRoom(): ControlRoom {
         if (!attached.has(message.agentId)) return;
         const [get, set] = snapshotSignal(message.agentId);
         applyTo(get, set, message.event);
+        for (const listener of listeners) listener(message.agentId, message.event);
         if (message.event.type === "error")
           notify(`${message.event.code}: ${message.event.message}`, message.agentId);
         return;
@@ -176,6 +182,10 @@ export function createControlRoom(): ControlRoom {
     notices,
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
+    onAgentEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     run,
   };
 }

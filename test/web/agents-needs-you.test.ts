@@ -14,7 +14,7 @@ import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { agentRow, openRoom, waitForTitle } from "./support/control-room-page.ts";
-import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
+import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(60_000);
 
@@ -47,7 +47,7 @@ async function agent(control: DaemonClient, cwd: string, name: string): Promise<
 }
 
 /** Prompts `agentId` into a bash call that asks for permission, then runs until `gate` exists. */
-async function askForBash(daemon: WebDaemon, control: DaemonClient, agentId: string, gate: string) {
+async function askForBash(control: DaemonClient, agentId: string, gate: string) {
   llm().enqueue(
     {
       steps: [
@@ -93,7 +93,7 @@ describe.skipIf(!HAVE_CHROMIUM)("needs-you signals in Chromium", () => {
 
     // Waiting for a permission answer.
     const gate = join(daemon.cwd, "go");
-    const asked = await askForBash(daemon, control, worker, gate);
+    const asked = await askForBash(control, worker, gate);
     await agentRow(page, worker).locator('[data-testid="needs-you"][data-kind="waiting"]').waitFor();
     await waitForTitle(page, "(1) Shard");
 
@@ -145,7 +145,7 @@ describe.skipIf(!HAVE_CHROMIUM)("needs-you signals in Chromium", () => {
     expect(await page.evaluate(() => Notification.permission)).not.toBe("granted");
 
     const gate = join(daemon.cwd, "go");
-    const asked = await askForBash(daemon, control, worker, gate);
+    const asked = await askForBash(control, worker, gate);
     await agentRow(page, worker).locator('[data-testid="needs-you"][data-kind="waiting"]').waitFor();
     await waitForTitle(page, "(1) Shard");
     await control.ok({

@@ -28,6 +28,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
 
     // A first agent with the daemon's defaults.
     await page.getByLabel("working directory").fill(daemon.cwd);
+    await page.getByLabel("agent name").fill("api-server");
     await page.getByRole("button", { name: "New agent" }).click();
     await page.locator('[data-testid="agent-row"][aria-current="true"]').waitFor();
     const first = String(await selectedId());
@@ -36,6 +37,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     // The form now offers the catalogs the open agent's runtime lists.
     await page.getByTestId("create-mode").selectOption("plan");
     await page.getByTestId("create-model").selectOption("mockresp/resp");
+    await page.getByLabel("agent name").fill("docs-writer");
     await page.getByRole("button", { name: "New agent" }).click();
     await page.waitForFunction((id) => {
       const current = document.querySelector('[data-testid="agent-row"][aria-current="true"]');
@@ -44,6 +46,8 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     const second = String(await selectedId());
     await agentRow(page, second).getByTestId("agent-mode").filter({ hasText: "plan" }).waitFor();
     expect(await agentRow(page, second).getByTestId("agent-model").textContent()).toBe("mockresp/resp");
+    expect(await agentRow(page, first).locator(".agent-name").textContent()).toBe("api-server");
+    expect(await agentRow(page, second).locator(".agent-name").textContent()).toBe("docs-writer");
 
     // A subagent is listed right under its parent, indented.
     const control = await daemon.client();
@@ -134,7 +138,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     expect(await background()).toBe(dark);
   });
 
-  test("on a phone the list is a drawer: open it, pick an agent, it closes", async () => {
+  test("on a phone the list is a drawer: open it, pick an agent, it closes; a permission is answered there", async () => {
     const daemon = await startDaemon();
     const control = await daemon.client();
     const ids: string[] = [];
@@ -145,14 +149,34 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
       await openContext({ viewport: { width: 390, height: 844 } }),
       daemon.enrollmentUrl,
     );
+    await page.emulateMedia({ colorScheme: "dark" });
     // Nothing selected yet: the drawer starts open.
     await agentRow(page, ids[1] ?? "").click();
     await page.locator('[data-testid="transcript"]').waitFor();
     expect(await page.getByTestId("sidebar").isVisible()).toBe(false);
     expect(await page.getByTestId("composer-input").isVisible()).toBe(true);
+
+    // Approving from a phone: the dialog fits the screen.
+    llm().enqueue(
+      {
+        steps: [
+          { text: "I will list the files." },
+          { tool_call: { name: "bash", args: { command: "ls -la" } } },
+        ],
+      },
+      { steps: [{ text: "Listed." }] },
+    );
+    await page.getByTestId("composer-input").fill("what is in here?");
+    await page.getByTestId("composer-input").press("Enter");
+    const dialog = page.getByTestId("permission-dialog");
+    await dialog.waitFor();
+    await page.getByTestId("mode-picker").waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SCREENSHOTS, "phone.png") });
+    await dialog.locator("button:not(.danger)").first().click();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByText("Listed.").waitFor();
 
     await page.getByTestId("drawer-toggle").click();
     await agentRow(page, ids[2] ?? "").waitFor({ state: "visible" });

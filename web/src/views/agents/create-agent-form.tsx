@@ -1,6 +1,6 @@
 /**
  * Creates an agent in a working directory (the daemon checks the path and owns the process),
- * optionally with a model and a mode. The choices are the catalogs the selected agent's
+ * optionally with a name, a model and a mode. The choices are the catalogs the selected agent's
  * runtime lists — the daemon has no catalog of its own — so with no agent open the daemon's
  * defaults apply. The cwd starts as the selected agent's.
  */
@@ -12,6 +12,7 @@ import type { Catalogs } from "../pickers/catalogs.ts";
 
 export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; onCreated?: () => void }) {
   const [cwd, setCwd] = createSignal("");
+  const [name, setName] = createSignal("");
   const [model, setModel] = createSignal("");
   const [mode, setMode] = createSignal("");
   const [busy, setBusy] = createSignal(false);
@@ -29,10 +30,12 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
       const data = await props.room.connection.call({
         type: "agent.create",
         cwd: dir,
+        ...(name().trim() !== "" ? { name: name().trim() } : {}),
         ...(model() !== "" ? { model: model() } : {}),
         ...(mode() !== "" ? { mode: mode() } : {}),
       });
       if (Value.Check(AgentCreateResultSchema, data)) {
+        setName("");
         props.room.select(data.agent_id);
         props.onCreated?.();
       }
@@ -47,6 +50,15 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
         aria-label="working directory"
         value={cwd()}
         onInput={(e) => setCwd(e.currentTarget.value)}
+        autocomplete="off"
+        spellcheck={false}
+      />
+      <input
+        name="name"
+        placeholder="name (optional)"
+        aria-label="agent name"
+        value={name()}
+        onInput={(e) => setName(e.currentTarget.value)}
         autocomplete="off"
         spellcheck={false}
       />

@@ -8,7 +8,8 @@ export function tokens(n: number): string {
 }
 
 export function cost(usd: number): string {
-  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  return usd < 0.0001 ? "<$0.0001" : `$${usd.toFixed(4)}`;
 }
 
 export function usageLabel(usage: Usage | undefined): string | undefined {

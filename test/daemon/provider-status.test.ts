@@ -15,13 +15,12 @@ const running: { daemon: DaemonProcess; client: DaemonClient }[] = [];
 afterEach(async () => {
   for (const { daemon, client } of running.splice(0)) {
     client.close();
-    daemon.proc.kill("SIGTERM");
-    await daemon.exited;
+    await daemon.stop();
   }
 });
 
 async function statusOf(home: string, env: Record<string, string>) {
-  const daemon = new DaemonProcess(home, ["--port", "0"], ["daemon"], env);
+  const daemon = new DaemonProcess(home, ["--port", "0"], ["daemon"], { env });
   await daemon.url();
   const client = await daemon.client();
   running.push({ daemon, client });

@@ -30,16 +30,14 @@ export function useWebDaemons(llm: () => MockLlmServer): (options?: WebDaemonOpt
   afterEach(async () => {
     for (const entry of running.splice(0)) {
       for (const c of entry.clients) c.close();
-      entry.process.proc.kill("SIGTERM");
-      await entry.process.exited;
+      await entry.process.stop();
     }
   });
   return async (options = {}) => {
     const webDir = await builtWebDir();
     const home = options.home ?? mockHome(llm().url);
     const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], {
-      ...options.env,
-      SHARD_WEB_DIR: webDir,
+      env: { ...options.env, SHARD_WEB_DIR: webDir },
     });
     const entry = { process, clients: [] as DaemonClient[] };
     running.push(entry);

@@ -97,6 +97,10 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     await page.getByTestId("kill-agent").click();
     await page.getByTestId("kill-confirm").waitFor();
     await page.getByTestId("kill-confirm-no").click();
+    await page.getByTestId("kill-agent").click();
+    // The confirmation has the focus on Cancel; Escape cancels too.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("kill-confirm").waitFor({ state: "detached" });
     expect(await agentRow(page, second).getAttribute("data-runtime-state")).toBe("running");
     await page.getByTestId("kill-agent").click();
     await page.getByTestId("kill-confirm-yes").click();

@@ -42,12 +42,25 @@ export function AgentActions(props: { room: ControlRoom; agentId: string; name: 
           </>
         }
       >
-        <span class="confirm" role="alertdialog" aria-label="confirm kill" data-testid="kill-confirm">
+        <span
+          class="confirm"
+          role="alertdialog"
+          aria-label="confirm kill"
+          data-testid="kill-confirm"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") setConfirming(false);
+          }}
+        >
           <span>Kill {props.name} now? Work in progress is lost; the session is kept.</span>
           <button type="button" class="danger" data-testid="kill-confirm-yes" onClick={() => void kill()}>
             Kill
           </button>
-          <button type="button" data-testid="kill-confirm-no" onClick={() => setConfirming(false)}>
+          <button
+            type="button"
+            data-testid="kill-confirm-no"
+            ref={(el) => queueMicrotask(() => el.focus())}
+            onClick={() => setConfirming(false)}
+          >
             Cancel
           </button>
         </span>

@@ -59,7 +59,12 @@ export function createNeedsYouTracker(room: ControlRoom, notifications: Notifica
         lookedAt: looked,
       };
       if (signal !== undefined && shouldNotify(signal, allowed)) {
-        notifications.show(`${agentName(row.info)} ${signalText(signal)}`, row.info.cwd, `${id}:${signal}`);
+        notifications.show(
+          `${agentName(row.info)} ${signalText(signal)}`,
+          row.info.cwd,
+          `${id}:${signal}`,
+          () => room.select(id),
+        );
       }
     }
     for (const id of previous.keys()) {

@@ -13,7 +13,8 @@ export interface Notifications {
   /** Asks the browser (must run from a click); on "granted" notifications are on. */
   enable(): Promise<void>;
   disable(): void;
-  show(title: string, body: string, tag: string): void;
+  /** `open` runs when the user clicks the notification. */
+  show(title: string, body: string, tag: string, open: () => void): void;
 }
 
 function currentPermission(): NotificationPermission | "unsupported" {
@@ -39,9 +40,14 @@ export function createNotifications(): Notifications {
       localStorage.removeItem(NOTIFY_KEY);
       setOptedIn(false);
     },
-    show(title, body, tag) {
+    show(title, body, tag, open) {
       if (currentPermission() !== "granted") return;
-      new Notification(title, { body, tag });
+      const shown = new Notification(title, { body, tag });
+      shown.onclick = () => {
+        window.focus();
+        open();
+        shown.close();
+      };
     },
   };
 }

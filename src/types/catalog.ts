@@ -133,14 +133,19 @@ export const AUTH_COMMAND_SCHEMAS = [
 /** Whether new agents have a model provider (docs/protocol-additions.md §11). */
 export const PROVIDER_COMMAND_SCHEMAS = [ProviderStatusCommandSchema] as const;
 
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */
-const orchestratorCommandSchemas = [
-  ...REGISTRY_COMMAND_SCHEMAS,
+/** Workspace commands (PROTOCOL §10.1a). */
+export const WORKSPACE_COMMAND_SCHEMAS = [
   WorkspaceCreateCommandSchema,
   WorkspaceAttachCommandSchema,
   WorkspaceListCommandSchema,
   WorkspaceStatusCommandSchema,
   WorkspaceRetireCommandSchema,
+] as const;
+
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */
+const orchestratorCommandSchemas = [
+  ...REGISTRY_COMMAND_SCHEMAS,
+  ...WORKSPACE_COMMAND_SCHEMAS,
   SubagentCreateCommandSchema,
   SubagentWaitCommandSchema,
   SubagentSteerCommandSchema,

@@ -39,10 +39,10 @@ export interface ControlRoom {
   notices: Accessor<Notice[]>;
   notify(text: string, agentId?: string): void;
   dismissNotice(id: number): void;
-  /** Calls `listener` with every event of an attached agent, after its snapshot has applied it. */
-  onAgentEvent(listener: AgentEventListener): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
+  /** Hears each attached agent's events after the snapshot took them (e.g. who answered a request). */
+  onAgentEvent(listener: AgentEventListener): () => void;
 }
 
 export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
@@ -56,7 +56,7 @@ export function createControlRoom(): ControlRoom {
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
   const attached = new Set<string>();
-  const listeners = new Set<AgentEventListener>();
+  const eventListeners = new Set<AgentEventListener>();
   let noticeId = 0;
 
   function snapshotSignal(agentId: string): Signal<AgentSnapshot | undefined> {
@@ -121,7 +121,7 @@ export function createControlRoom(): ControlRoom {
         if (!attached.has(message.agentId)) return;
         const [get, set] = snapshotSignal(message.agentId);
         applyTo(get, set, message.event);
-        for (const listener of listeners) listener(message.agentId, message.event);
+        for (const listener of eventListeners) listener(message.agentId, message.event);
         if (message.event.type === "error")
           notify(`${message.event.code}: ${message.event.message}`, message.agentId);
         return;
@@ -182,11 +182,11 @@ export function createControlRoom(): ControlRoom {
     notices,
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
-    onAgentEvent: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
     run,
+    onAgentEvent: (listener) => {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
   };
 }
 

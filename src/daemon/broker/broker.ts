@@ -25,6 +25,7 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
+import { asProviderCommand, handleProviderCommand } from "./provider-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
   closeDelegated,
@@ -128,6 +129,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
       const workspaceCommand = asWorkspaceCommand(checked.message);
       if (workspaceCommand) return await handleWorkspaceCommand(this, client, workspaceCommand);
+      const providerCommand = asProviderCommand(checked.message);
+      if (providerCommand) return await handleProviderCommand(this, client, providerCommand);
       const authCommand = asAuthCommand(checked.message);
       if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);

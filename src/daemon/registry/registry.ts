@@ -117,6 +117,11 @@ export class Registry {
     return this.options.home;
   }
 
+  /** The environment runtimes start with (before SHARD_HOME is set to `home`). */
+  get env(): Record<string, string | undefined> {
+    return this.options.env;
+  }
+
   /** The durable agent that drives `sessionId`, if one was created for it or adopted it. */
   bySession(sessionId: string): DurableAgent | undefined {
     for (const agent of this.agents.values()) if (agent.manifest.session_id === sessionId) return agent;

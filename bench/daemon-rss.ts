@@ -2,18 +2,24 @@
  * Daemon RSS (issue 8 aim: < 60 MB with 20 durable agents whose runtimes are stopped), A/B
  * friendly: each run starts every given build once, in turn, so a busy machine hits them alike.
  * Per build: RSS of a fresh idle daemon, and after 20 agents were created (runtimes started)
- * and terminated; VmRSS split into anonymous and file-backed pages (the binary's mapped code).
- * Usage: bun bench/daemon-rss.ts [--runs 7] [--binary dist/shard]... [--sources]
+ * and terminated (`--agents` changes the count; with `--messages N` each adopts a session of N
+ * messages first), at once and settled (10 s later: the garbage of the runtimes' streams has
+ * been collected by then, as it is in a daemon that sits idle); VmRSS split into anonymous and file-backed pages (the binary's mapped code).
+ * Usage: bun bench/daemon-rss.ts [--runs 7] [--agents 20] [--messages 0] [--binary dist/shard]... [--sources]
  */
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createSession } from "../src/session/create-session.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 7;
+const agents = Number(argv[argv.indexOf("--agents") + 1]) || 20;
+/** Each agent adopts a session of this many messages (0: a fresh agent without a session). */
+const messages = Number(argv[argv.indexOf("--messages") + 1]) || 0;
 const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
 const builds: { name: string; command: string[] }[] = [];
 argv.forEach((arg, i) => {
@@ -42,6 +48,19 @@ function freshHome(): string {
   };
   writeFileSync(join(home, "models.json"), JSON.stringify({ providers }));
   return home;
+}
+
+/** A session of `count` alternating user and assistant messages; its id. */
+function writeSession(home: string, count: number): string {
+  const store = createSession({ home, cwd });
+  for (let i = 0; i < count; i++) {
+    const role = i % 2 === 0 ? "user" : "assistant";
+    const text = `${role === "user" ? "question" : "answer"} ${i} `.repeat(role === "user" ? 8 : 20);
+    store.append({ type: "message", message: { id: `msg_${i}`, role, content: [{ type: "text", text }] } });
+  }
+  const id = store.sessionId;
+  store.close();
+  return id;
 }
 
 interface Rss {
@@ -88,7 +107,9 @@ async function connect(path: string) {
   return { until, request, send: (m: object) => socket.write(encodeJsonLine(m)) };
 }
 
-async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss }> {
+const SETTLE_MS = 10_000;
+
+async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss; settled: Rss }> {
   const home = freshHome();
   const proc = Bun.spawn([...command, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
     stdin: "ignore",
@@ -104,8 +125,9 @@ async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss }> 
   await peer.request({ type: "agent.list" });
   const idle = rss(proc.pid);
   const ids: string[] = [];
-  for (let i = 0; i < 20; i++) {
-    const created = await peer.request({ type: "agent.create", cwd, model: "mock/chat" });
+  for (let i = 0; i < agents; i++) {
+    const session = messages > 0 ? { session_id: writeSession(home, messages) } : { model: "mock/chat" };
+    const created = await peer.request({ type: "agent.create", cwd, ...session });
     ids.push((created.data as { agent_id: string }).agent_id);
   }
   for (const id of ids) {
@@ -117,12 +139,15 @@ async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss }> 
   }
   await peer.request({ type: "agent.list" });
   const stopped = rss(proc.pid);
+  await Bun.sleep(SETTLE_MS);
+  await peer.request({ type: "agent.list" });
+  const settled = rss(proc.pid);
   peer.send({ type: "daemon.shutdown", id: "stop", force: true });
   await proc.exited;
-  return { idle, stopped };
+  return { idle, stopped, settled };
 }
 
-const results = new Map(builds.map((b) => [b.name, [] as { idle: Rss; stopped: Rss }[]]));
+const results = new Map(builds.map((b) => [b.name, [] as Awaited<ReturnType<typeof measure>>[]]));
 for (let i = 0; i < runs; i++) {
   for (const build of builds) results.get(build.name)?.push(await measure(build.command));
 }
@@ -131,10 +156,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const mb = (xs: number[]) =>
   `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 console.log(`medians of ${runs} (min–max), MB`);
-console.log("| build | idle: VmRSS | anon | file | 20 stopped: VmRSS | anon | file |");
+console.log(
+  `| build | idle: VmRSS | anon | file | ${agents} stopped: at once | settled: VmRSS | anon | file |`,
+);
 for (const [name, rows] of results) {
+  const col = (pick: (r: (typeof rows)[number]) => number) => mb(rows.map(pick));
   console.log(
-    `| ${name} | ${mb(rows.map((r) => r.idle.total))} | ${mb(rows.map((r) => r.idle.anon))} | ${mb(rows.map((r) => r.idle.file))} | ${mb(rows.map((r) => r.stopped.total))} | ${mb(rows.map((r) => r.stopped.anon))} | ${mb(rows.map((r) => r.stopped.file))} |`,
+    `| ${name} | ${col((r) => r.idle.total)} | ${col((r) => r.idle.anon)} | ${col((r) => r.idle.file)} | ${col((r) => r.stopped.total)} | ${col((r) => r.settled.total)} | ${col((r) => r.settled.anon)} | ${col((r) => r.settled.file)} |`,
   );
 }
 await server.close();

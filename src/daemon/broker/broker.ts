@@ -12,8 +12,11 @@ import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
 import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
 import { type AuthCommand, asAuthCommand } from "../auth/auth-commands.ts";
+import { SubagentsLoader } from "../jobs/subagents-loader.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
+import { asWorkspaceCommand, handleWorkspaceCommand } from "../workspaces/workspace-commands.ts";
+import type { Workspaces } from "../workspaces/workspaces.ts";
 import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
@@ -49,9 +52,27 @@ export class Broker implements BrokerContext, RegistryEvents {
   private readonly channels = new Map<string, AgentChannel>();
   /** Last status each agent was announced with, so `agent_status_changed` fires on change only. */
   private readonly announced = new Map<string, string>();
+  private readonly subagents = new SubagentsLoader(() => ({
+    ctx: this,
+    registry: this.registry,
+    log: this.options.log,
+  }));
 
   constructor(private readonly options: BrokerOptions) {
     this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
+  }
+
+  private workspacesLoading: Promise<Workspaces> | undefined;
+
+  workspaces(): Promise<Workspaces> {
+    this.workspacesLoading ??= (async () => {
+      const [{ Workspaces }, { workspaceDeps }] = await Promise.all([
+        import("../workspaces/workspaces.ts"),
+        import("../workspaces/workspace-commands.ts"),
+      ]);
+      return new Workspaces(workspaceDeps(this, this.options.log));
+    })();
+    return this.workspacesLoading;
   }
 
   /** The registry and the broker talk both ways; the daemon wires them once at start. */
@@ -91,12 +112,22 @@ export class Broker implements BrokerContext, RegistryEvents {
       return;
     }
     try {
+      if (SubagentsLoader.handles(checked.message.type)) {
+        return await (await this.subagents.load()).handle(client, checked.message);
+      }
       const agentCommand = asAgentCommand(checked.message);
+      const leased = agentCommand && this.subagents.service?.leaseGuard(agentCommand);
+      if (agentCommand && leased) {
+        client.send({ ...errorResponse(agentCommand, leased), agent_id: agentCommand.agent_id });
+        return;
+      }
       if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
       const registryCommand = asRegistryCommand(checked.message);
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
       const sessionCommand = asSessionCommand(checked.message);
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
+      const workspaceCommand = asWorkspaceCommand(checked.message);
+      if (workspaceCommand) return await handleWorkspaceCommand(this, client, workspaceCommand);
       const authCommand = asAuthCommand(checked.message);
       if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);
@@ -208,6 +239,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     const before = channel.snapshot.status;
     const event = channel.apply(message);
     channel.fanOut(event);
+    this.subagents.service?.childEvent(agentId, event);
     switch (event.type) {
       case "permission_request":
       case "ui_request":
@@ -240,6 +272,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         ended.expected ? "idle" : "error",
       );
       this.forwarder.runtimeEnded(agentId, ended.exit.reason);
+      this.subagents.service?.childEnded(agentId, ended.exit.reason);
       if (!ended.expected) {
         this.broadcast({
           type: "agent_exited",

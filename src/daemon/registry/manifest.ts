@@ -4,7 +4,7 @@
  * is rebuilt from it alone, so a daemon restart lists every agent again.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { HeadlessPolicySchema } from "../../types/orchestrator.ts";
+import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
 
 export const AgentManifestSchema = Type.Object({
@@ -23,6 +23,13 @@ export const AgentManifestSchema = Type.Object({
   headless_policy: HeadlessPolicySchema,
   name: Type.Optional(Type.String()),
   parent_agent_id: Type.Optional(Type.String({ minLength: 1 })),
+  /** Managed children (src/daemon/jobs): nesting depth (0 = top level) and what it may launch. */
+  depth: Type.Optional(Type.Integer({ minimum: 0 })),
+  launch_policy: Type.Optional(LaunchPolicySchema),
+  /** Display identity of a managed child; never an id. */
+  alias: Type.Optional(Type.String()),
+  definition_name: Type.Optional(Type.String()),
+  display_name: Type.Optional(Type.String()),
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 

@@ -24,9 +24,15 @@ const FLAGS = [
 /** A browser test starts Chromium, a daemon and agents: Bun's 5 s default is too short under load. */
 export const BROWSER_TEST_TIMEOUT_MS = 90_000;
 
-/** Registers cleanup and returns a function that opens a fresh context (own cookies and storage). */
-export function useChromium(): (options?: {
+/**
+ * Registers cleanup and returns a function that opens a fresh context (own cookies and storage).
+ * `extraArgs` is read when the browser starts (at the first context), so it may name things a
+ * `beforeAll` made (a certificate to trust, a host mapping).
+ */
+export function useChromium(extraArgs: () => string[] = () => []): (options?: {
   viewport?: { width: number; height: number };
+  /** Security tests: turn the page's CSP off, so only the page's own code stands between a payload and execution. */
+  bypassCSP?: boolean;
 }) => Promise<BrowserContext> {
   let browser: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
@@ -37,9 +43,14 @@ export function useChromium(): (options?: {
     if (browser !== undefined) await (await browser).close();
   });
   return async (options = {}) => {
-    browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+    browser ??= chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...FLAGS, ...extraArgs()],
+    });
     const context = await (await browser).newContext({
       viewport: options.viewport ?? { width: 1280, height: 800 },
+      bypassCSP: options.bypassCSP ?? false,
     });
     contexts.push(context);
     return context;

@@ -12,7 +12,7 @@ import { createStore, produce } from "solid-js/store";
 import { type AgentSnapshot, emptySnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../../src/snapshot/apply-event.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
-import type { DaemonEvent } from "../../../src/types/catalog.ts";
+import type { AgentEvent, DaemonEvent } from "../../../src/types/catalog.ts";
 import { AgentListResultSchema } from "../../../src/types/orchestrator.ts";
 import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.ts";
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
@@ -41,7 +41,11 @@ export interface ControlRoom {
   dismissNotice(id: number): void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
+  /** Hears each attached agent's events after the snapshot took them (e.g. who answered a request). */
+  onAgentEvent(listener: AgentEventListener): () => void;
 }
+
+export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
 
@@ -52,6 +56,7 @@ export function createControlRoom(): ControlRoom {
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
   const attached = new Set<string>();
+  const eventListeners = new Set<AgentEventListener>();
   let noticeId = 0;
 
   function snapshotSignal(agentId: string): Signal<AgentSnapshot | undefined> {
@@ -116,6 +121,7 @@ export function createControlRoom(): ControlRoom {
         if (!attached.has(message.agentId)) return;
         const [get, set] = snapshotSignal(message.agentId);
         applyTo(get, set, message.event);
+        for (const listener of eventListeners) listener(message.agentId, message.event);
         if (message.event.type === "error")
           notify(`${message.event.code}: ${message.event.message}`, message.agentId);
         return;
@@ -177,6 +183,10 @@ export function createControlRoom(): ControlRoom {
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
     run,
+    onAgentEvent: (listener) => {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
   };
 }
 

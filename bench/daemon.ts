@@ -5,7 +5,7 @@
  *   - a 10,000-delta turn through the daemon against the same turn direct on stdio
  *   - fan-out of one agent to 50 clients (every client gets every delta)
  *   - daemon RSS with 20 durable agents whose runtimes are stopped, and with 5 live ones
- * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard]
+ * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard] [--only start,turn,fanout,rss,sync]
  */
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +19,9 @@ const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
 const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
 const binaryAt = process.argv.indexOf("--binary");
 const SHARD = binaryAt > 0 ? [resolve(process.argv[binaryAt + 1] ?? "dist/shard")] : [process.execPath, MAIN];
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",")) : undefined;
+const measures = (name: string) => only === undefined || only.has(name);
 const server = await startMockLlmServer({ recordRequests: false });
 
 type Msg = { type: string } & Record<string, unknown>;
@@ -182,21 +185,22 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
 // 1. start → socket ready
 const starts: number[] = [];
-for (let i = 0; i < runs; i++) {
+for (let i = 0; measures("start") && i < runs; i++) {
   const t = performance.now();
   const daemon = new Daemon();
   const peer = await daemon.ready();
   starts.push(performance.now() - t);
   await daemon.stop(peer);
 }
-console.log(
-  `| daemon start → socket ready | median ${fmt(median(starts))} (min ${fmt(Math.min(...starts))}) |`,
-);
+if (measures("start"))
+  console.log(
+    `| daemon start → socket ready | median ${fmt(median(starts))} (min ${fmt(Math.min(...starts))}) |`,
+  );
 
 // 2. 10,000-delta turn: direct vs through the daemon
 const direct: number[] = [];
 const viaDaemon: number[] = [];
-for (let i = 0; i < runs; i++) {
+for (let i = 0; measures("turn") && i < runs; i++) {
   const agent = new DirectAgent();
   await agent.peer.until((m) => m.type === "sync");
   direct.push(await timedTurn(agent.peer));
@@ -211,12 +215,13 @@ for (let i = 0; i < runs; i++) {
   viaDaemon.push(await timedTurn(peer, agentId));
   await daemon.stop(peer);
 }
-console.log(
-  `| ${DELTAS.toLocaleString("en-US")}-delta turn | direct ${fmt(median(direct))} · through the daemon ${fmt(median(viaDaemon))} (${(median(viaDaemon) / median(direct)).toFixed(2)}×) |`,
-);
+if (measures("turn"))
+  console.log(
+    `| ${DELTAS.toLocaleString("en-US")}-delta turn | direct ${fmt(median(direct))} · through the daemon ${fmt(median(viaDaemon))} (${(median(viaDaemon) / median(direct)).toFixed(2)}×) |`,
+  );
 
 // 3. fan-out to 50 clients
-{
+if (measures("fanout")) {
   const daemon = new Daemon();
   const owner = await daemon.ready();
   const created = await owner.request({ type: "agent.create", cwd, model: "mock/chat" });
@@ -249,7 +254,7 @@ console.log(
 }
 
 // 4. RSS: 20 durable agents (runtimes stopped), 5 live
-{
+if (measures("rss")) {
   const daemon = new Daemon();
   const peer = await daemon.ready();
   const ids: string[] = [];
@@ -279,7 +284,7 @@ console.log(
 }
 
 // 5. attach → sync of a 10,000-message session (adopted, then attached while its runtime runs)
-{
+if (measures("sync")) {
   const daemon = new Daemon();
   const peer = await daemon.ready();
   const store = createSession({ home: daemon.home, cwd });

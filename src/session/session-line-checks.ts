@@ -1,24 +1,25 @@
 /**
- * Checks a parsed session-file line against its compiled TypeBox schema
- * (src/types/session-entries.ts). A line passes with one call of the compiled union check;
- * only a failing line pays for the error walk that names the failing field.
+ * Checks a parsed session-file line against its TypeBox schema (src/types/session-entries.ts),
+ * through the schema's shared check (src/wire/schema-check.ts: compiled once many lines were
+ * read, so a process that reads no sessions never compiles them). A line passes with one call
+ * of the union check; only a failing line pays for the error walk that names the failing field.
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type ValueErrorIterator } from "@sinclair/typebox/compiler";
+import type { ValueError } from "@sinclair/typebox/value";
 import {
   type SessionEntry,
   SessionEntrySchema,
   type SessionHeader,
   SessionHeaderSchema,
 } from "../types/session-entries.ts";
+import { schemaCheck } from "../wire/schema-check.ts";
 
-const headerCheck = TypeCompiler.Compile(SessionHeaderSchema);
-const entryCheck = TypeCompiler.Compile(SessionEntrySchema);
-/** Per-type checks, compiled on first use: they give the field error of the entry's own schema. */
+const headerCheck = schemaCheck(SessionHeaderSchema);
+const entryCheck = schemaCheck(SessionEntrySchema);
+/** Per-type schemas: they give the field error of the entry's own schema. */
 const entrySchemas = new Map<string, TObject>(
   SessionEntrySchema.anyOf.map((schema) => [schema.properties.type.const, schema]),
 );
-const typeChecks = new Map<string, ReturnType<typeof TypeCompiler.Compile<TObject>>>();
 
 export type LineCheck<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -27,8 +28,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `field "message.content.0.text": Expected string`, from the first schema error. */
-function firstError(errors: ValueErrorIterator): string {
-  const first = errors.First();
+function describeError(first: ValueError | undefined): string {
   if (!first) return "does not match its schema";
   const field = first.path === "" ? "(line)" : first.path.slice(1).replaceAll("/", ".");
   const missing = first.value === undefined ? " (missing)" : "";
@@ -44,28 +44,23 @@ function literalChoices(schema: TSchema): string | undefined {
 }
 
 export function checkHeader(value: unknown): LineCheck<SessionHeader> {
-  if (headerCheck.Check(value)) return { ok: true, value };
+  if (headerCheck.check(value)) return { ok: true, value };
   if (!isObject(value)) return { ok: false, problem: "header is not a JSON object" };
   if (value.type !== "session") return { ok: false, problem: 'header "type" is not "session"' };
   if (value.version !== 1) {
     return { ok: false, problem: `unsupported session version ${JSON.stringify(value.version)}` };
   }
-  return { ok: false, problem: `header: ${firstError(headerCheck.Errors(value))}` };
+  return { ok: false, problem: `header: ${describeError(headerCheck.firstError(value))}` };
 }
 
 /** The shape of one entry; the parent chain is the parser's to check. */
 export function checkEntry(value: unknown): LineCheck<SessionEntry> {
-  if (entryCheck.Check(value)) return { ok: true, value };
+  if (entryCheck.check(value)) return { ok: true, value };
   if (!isObject(value)) return { ok: false, problem: "entry is not a JSON object" };
   const type = value.type;
   const schema = typeof type === "string" ? entrySchemas.get(type) : undefined;
   if (typeof type !== "string" || !schema) {
     return { ok: false, problem: `unknown entry type ${JSON.stringify(type)}` };
   }
-  let check = typeChecks.get(type);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    typeChecks.set(type, check);
-  }
-  return { ok: false, problem: `${type} entry: ${firstError(check.Errors(value))}` };
+  return { ok: false, problem: `${type} entry: ${describeError(schemaCheck(schema).firstError(value))}` };
 }

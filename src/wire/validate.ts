@@ -1,10 +1,10 @@
 /**
- * Inbound validation (ARCHITECTURE §7): one compiled validator per message `type`, so a
- * message is checked against its own schema only. Every failure is INVALID_REQUEST with a
- * message that names the offending field.
+ * Inbound validation (ARCHITECTURE §7): each message is checked against the schema of its own
+ * `type` only, through that schema's shared check (./schema-check.ts: interpreted while rare,
+ * compiled once frequent). Every failure is INVALID_REQUEST with a message that names the
+ * offending field.
  */
-import { type Static, type TObject, type TSchema, Type } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import {
   AGENT_COMMAND_SCHEMAS,
   AGENT_EVENT_SCHEMAS,
@@ -17,6 +17,7 @@ import {
 } from "../types/catalog.ts";
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
+import { schemaCheck } from "./schema-check.ts";
 
 export type Validation<T = Record<string, unknown>> =
   | { ok: true; message: T }
@@ -42,8 +43,6 @@ const CROSS_FIELD_RULES: Record<string, CrossFieldRule> = {
 };
 
 export class MessageValidator {
-  private readonly checks = new Map<string, TypeCheck<TObject>>();
-
   constructor(
     private readonly schemas: ReadonlyMap<string, TObject>,
     private readonly what: string,
@@ -60,10 +59,11 @@ export class MessageValidator {
     const message = raw as Record<string, unknown>;
     const type = message.type;
     if (typeof type !== "string") return invalid('field "type": required string is missing');
-    const check = this.compiled(type);
-    if (!check) return invalid(`field "type": unknown ${this.what} type "${type}"`);
-    if (!check.Check(message)) {
-      const first = check.Errors(message).First();
+    const schema = this.schemas.get(type);
+    if (!schema) return invalid(`field "type": unknown ${this.what} type "${type}"`);
+    const check = schemaCheck(schema);
+    if (!check.check(message)) {
+      const first = check.firstError(message);
       const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(message)";
       const detail = first ? describe(first.message, first.value) : "does not match its schema";
       return invalid(`${type}: field "${field}": ${detail}`);
@@ -71,17 +71,6 @@ export class MessageValidator {
     const crossField = CROSS_FIELD_RULES[type]?.(message);
     if (crossField) return invalid(`${type}: ${crossField}`);
     return { ok: true, message };
-  }
-
-  private compiled(type: string): TypeCheck<TObject> | undefined {
-    let check = this.checks.get(type);
-    if (!check) {
-      const schema = this.schemas.get(type);
-      if (!schema) return undefined;
-      check = TypeCompiler.Compile(schema);
-      this.checks.set(type, check);
-    }
-    return check;
   }
 }
 
@@ -102,43 +91,51 @@ export const eventValidator = new MessageValidator(
   "event",
 );
 
+/** A guard that narrows a message to `schema`. */
+export function schemaGuard<S extends TSchema>(schema: S): (message: unknown) => Static<S> | undefined {
+  const check = schemaCheck(schema);
+  return (message) => (check.check(message) ? message : undefined);
+}
+
+/** The literal `type` of a message schema; a schema without one is a programming error. */
+function literalType(schema: TObject): string {
+  const literal: unknown = schema.properties.type?.const;
+  if (typeof literal !== "string") throw new Error(`message schema ${schema.$id} has no literal type`);
+  return literal;
+}
+
 /**
- * A guard that narrows a message to the schema `build` makes (a union of message schemas),
- * compiled on first use so a process pays only for the checks it runs. Handlers then switch over
- * typed messages without a cast.
+ * A guard that narrows a message to one of `schemas` (message schemas with distinct literal
+ * `type`s). It dispatches on `type` to that schema's shared check, so no union is compiled and
+ * a message is checked against one schema only; handlers then switch over typed messages
+ * without a cast.
  */
-export function schemaGuard<S extends TSchema>(build: () => S): (message: unknown) => Static<S> | undefined {
-  let check: TypeCheck<S> | undefined;
+export function messageGuard<S extends TObject>(
+  schemas: readonly S[],
+): (message: unknown) => Static<S> | undefined {
+  const byType = new Map(schemas.map((schema) => [literalType(schema), schemaCheck(schema)]));
   return (message) => {
-    check ??= TypeCompiler.Compile(build());
-    return check.Check(message) ? message : undefined;
+    if (message === null || typeof message !== "object" || !("type" in message)) return undefined;
+    const check = typeof message.type === "string" ? byType.get(message.type) : undefined;
+    return check?.check(message) ? message : undefined;
   };
 }
 
 /** A message `commandValidator` accepted, narrowed to the per-agent commands (undefined for daemon ones). */
-export const asAgentCommand: (message: unknown) => AgentCommand | undefined = schemaGuard(() =>
-  Type.Union([...AGENT_COMMAND_SCHEMAS]),
-);
+export const asAgentCommand: (message: unknown) => AgentCommand | undefined =
+  messageGuard(AGENT_COMMAND_SCHEMAS);
 /** What a runtime sent (the daemon reads its stdout), narrowed to the agent event union. */
-export const asAgentEvent: (message: unknown) => AgentEvent | undefined = schemaGuard(() =>
-  Type.Union([...AGENT_EVENT_SCHEMAS]),
-);
+export const asAgentEvent: (message: unknown) => AgentEvent | undefined = messageGuard(AGENT_EVENT_SCHEMAS);
 /** A runtime's message narrowed to a `response` envelope. */
-export const asResponse: (message: unknown) => Response | undefined = schemaGuard(() => RESPONSE_SCHEMA);
-
-const resultChecks = new Map<string, TypeCheck<TObject>>();
+export const asResponse: (message: unknown) => Response | undefined = schemaGuard(RESPONSE_SCHEMA);
 
 /** Checks a successful `response.data` against its command's result schema, where one is pinned. */
 export function validateResult(command: string, data: unknown): Validation<unknown> {
   const schema = RESULT_SCHEMAS.get(command);
   if (!schema) return { ok: true, message: data };
-  let check = resultChecks.get(command);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    resultChecks.set(command, check);
-  }
-  if (check.Check(data)) return { ok: true, message: data };
-  const first = check.Errors(data).First();
+  const check = schemaCheck(schema);
+  if (check.check(data)) return { ok: true, message: data };
+  const first = check.firstError(data);
   const field = first?.path ? `data${first.path.replaceAll("/", ".")}` : "data";
   return invalid(
     `${command} response: field "${field}": ${first?.message ?? "does not match its schema"}`,

@@ -221,6 +221,29 @@ describe("runtime generations", () => {
     const listed = await a.ok({ type: "agent.status", agent_id: agentId });
     expect(listed.agents[0]).toMatchObject({ agent_id: agentId, runtime_state: "stopped", status: "idle" });
   });
+
+  test("a stopped agent still lists its model and usage, and attach brings its conversation back", async () => {
+    harness = await startHarness();
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a);
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    llm().enqueue({ steps: [{ text: "the stored answer" }], usage: { input: 12, output: 3 } });
+    await turn(a, agentId, "remember this question");
+    await a.ok({ type: "agent.terminate", agent_id: agentId });
+    await a.waitFor((m) => m.type === "agent_status_changed" && m.runtime_state === "stopped");
+    const listed = await a.ok({ type: "agent.status", agent_id: agentId });
+    expect(listed.agents[0]).toMatchObject({ runtime_state: "stopped", usage: { input: 12, output: 3 } });
+    expect(listed.agents[0].model).toContain("/");
+
+    const b = await harness.unixClient();
+    const from = b.messages.length;
+    await b.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+    const sync = await b.waitAgent(agentId, "sync", from);
+    expect(sync.runtime_epoch).toBe(1);
+    const window = JSON.stringify(sync.live_window);
+    expect(window).toContain("remember this question");
+    expect(window).toContain("the stored answer");
+  });
 });
 
 describe("the daemon process", () => {

@@ -3,17 +3,16 @@
  * a client of local trust (the unix socket). A WebSocket client — a browser — can neither mint
  * codes nor revoke browsers: PERMISSION_DENIED.
  */
-import { Type } from "@sinclair/typebox";
 import { AUTH_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
-import { schemaGuard } from "../../wire/validate.ts";
+import { messageGuard } from "../../wire/validate.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { BrowserAuth } from "./browser-auth.ts";
 
 export type AuthCommand = NonNullable<ReturnType<typeof asAuthCommand>>;
 
 /** Narrows a validated orchestrator command to the ones this module handles. */
-export const asAuthCommand = schemaGuard(() => Type.Union([...AUTH_COMMAND_SCHEMAS]));
+export const asAuthCommand = messageGuard(AUTH_COMMAND_SCHEMAS);
 
 export interface AuthCommandDeps {
   auth: BrowserAuth;

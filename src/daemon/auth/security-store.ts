@@ -6,11 +6,11 @@
  */
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { readOwnerOnlyFile } from "../../permissions/owner-only-file.ts";
 import { atomicWriteFileSync } from "../../support/atomic-write.ts";
 import { newId } from "../../support/ids.ts";
 import type { BrowserInfo } from "../../types/auth.ts";
+import { schemaCheck } from "../../wire/schema-check.ts";
 import { secureSecurityDir } from "./security-dir.ts";
 
 export const SECURITY_STORE_VERSION = 1;
@@ -41,7 +41,7 @@ const StoreFileSchema = Type.Object({
   sessions: Type.Array(SessionRecordSchema),
 });
 type StoreFile = Static<typeof StoreFileSchema>;
-const storeFileCheck = TypeCompiler.Compile(StoreFileSchema);
+const storeFileCheck = schemaCheck(StoreFileSchema);
 
 export type SessionRecord = Static<typeof SessionRecordSchema>;
 
@@ -75,7 +75,7 @@ export class SecurityStore {
     } catch {
       return broken("is not valid JSON");
     }
-    if (!storeFileCheck.Check(parsed)) {
+    if (!storeFileCheck.check(parsed)) {
       const version =
         typeof parsed === "object" && parsed !== null && "version" in parsed ? parsed.version : undefined;
       return broken(

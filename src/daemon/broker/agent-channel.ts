@@ -57,6 +57,17 @@ export class AgentChannel {
     this.hasRuntimeState = true;
   }
 
+  /**
+   * The generation ended. Its conversation is dropped: no client sees this snapshot's window
+   * again (attach and activation restore a runtime first, whose sync replaces the snapshot), so
+   * a stopped agent keeps only what `agent.list` shows (status, model, mode, usage) — the
+   * daemon's memory does not grow with the sessions of its stopped agents.
+   */
+  runtimeEnded(): void {
+    const { streaming_message: _streaming, turn_id: _turn, ...kept } = this.snapshot;
+    this.snapshot = { ...kept, live_window: { messages: [] } };
+  }
+
   /** Stamps the daemon `seq`, folds the event into the snapshot and returns it tagged for clients. */
   apply(event: TaggableEvent): AgentEvent {
     this.seq += 1;

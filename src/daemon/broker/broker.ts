@@ -268,6 +268,7 @@ export class Broker implements BrokerContext, RegistryEvents {
       const channel = this.channel(agentId);
       channel.requests.reset();
       channel.delegates.clear();
+      channel.runtimeEnded();
       this.setActivity(
         channel,
         { phase: ended.expected ? "idle" : "error" },

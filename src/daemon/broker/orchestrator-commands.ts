@@ -2,12 +2,12 @@
  * Registry commands (PROTOCOL §10.1). Orchestrator-level: their responses and the events they
  * cause never carry a routing `agent_id`.
  */
-import { type Static, Type } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
 import { REGISTRY_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import type { AgentAttachCommandSchema } from "../../types/orchestrator.ts";
 import { failure, type WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
-import { schemaGuard } from "../../wire/validate.ts";
+import { messageGuard } from "../../wire/validate.ts";
 import { spawnAgent } from "./agent-spawn.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient } from "./daemon-client.ts";
@@ -15,7 +15,7 @@ import type { DaemonClient } from "./daemon-client.ts";
 type RegistryCommand = NonNullable<ReturnType<typeof asRegistryCommand>>;
 
 /** Narrows a validated orchestrator command to the ones this module handles. */
-export const asRegistryCommand = schemaGuard(() => Type.Union([...REGISTRY_COMMAND_SCHEMAS]));
+export const asRegistryCommand = messageGuard(REGISTRY_COMMAND_SCHEMAS);
 
 type Attach = Static<typeof AgentAttachCommandSchema>;
 

@@ -3,11 +3,10 @@
  * activate one to get the agent that drives it — adopting the session when no agent has yet.
  */
 import { realpathSync } from "node:fs";
-import { Type } from "@sinclair/typebox";
 import { listSessions } from "../../session/list-sessions.ts";
 import { SESSION_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
-import { schemaGuard } from "../../wire/validate.ts";
+import { messageGuard } from "../../wire/validate.ts";
 import { lookUpSession } from "../registry/session-lookup.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient } from "./daemon-client.ts";
@@ -15,7 +14,7 @@ import type { DaemonClient } from "./daemon-client.ts";
 type SessionCommand = NonNullable<ReturnType<typeof asSessionCommand>>;
 
 /** Narrows a validated orchestrator command to the ones this module handles. */
-export const asSessionCommand = schemaGuard(() => Type.Union([...SESSION_COMMAND_SCHEMAS]));
+export const asSessionCommand = messageGuard(SESSION_COMMAND_SCHEMAS);
 
 export async function handleSessionCommand(
   ctx: BrokerContext,

@@ -4,9 +4,9 @@
  * each run's task text, which never leaves the daemon.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { JobSnapshot, JobState, RunSnapshot, RunState } from "../../types/subagent-jobs.ts";
 import { JobStrategySchema, RunStateSchema } from "../../types/subagent-jobs.ts";
+import { schemaCheck } from "../../wire/schema-check.ts";
 
 export const JOB_RECORD_VERSION = 1;
 
@@ -50,7 +50,7 @@ export const JobRecordSchema = Type.Object({
 });
 export type JobRecord = Static<typeof JobRecordSchema>;
 
-const recordCheck = TypeCompiler.Compile(JobRecordSchema);
+const recordCheck = schemaCheck(JobRecordSchema);
 
 export function parseJobRecord(text: string): { ok: true; job: JobRecord } | { ok: false; reason: string } {
   let value: unknown;
@@ -59,8 +59,8 @@ export function parseJobRecord(text: string): { ok: true; job: JobRecord } | { o
   } catch (err) {
     return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
   }
-  if (recordCheck.Check(value)) return { ok: true, job: value };
-  const first = recordCheck.Errors(value).First();
+  if (recordCheck.check(value)) return { ok: true, job: value };
+  const first = recordCheck.firstError(value);
   return { ok: false, reason: `${first?.path || "(job)"}: ${first?.message ?? "does not match its schema"}` };
 }
 

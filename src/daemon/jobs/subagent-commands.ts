@@ -3,7 +3,6 @@
  * command names; another parent's jobs and children are NOT_FOUND. Responses carry ids,
  * aliases, states and final text — never task text.
  */
-import { Type } from "@sinclair/typebox";
 import type {
   SubagentCreateCommand,
   SubagentCreateResult,
@@ -23,7 +22,7 @@ import {
 } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
-import { schemaGuard } from "../../wire/validate.ts";
+import { messageGuard } from "../../wire/validate.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import { buildJob } from "./create-request.ts";
 import { refsOf, resolveAll } from "./handles.ts";
@@ -32,16 +31,14 @@ import { isTerminal, jobSnapshot, runSnapshot } from "./job-record.ts";
 import { relaunch, steer } from "./steer-relaunch-commands.ts";
 import type { SubagentService } from "./subagent-service.ts";
 
-const asSubagentCommand = schemaGuard(() =>
-  Type.Union([
-    SubagentCreateCommandSchema,
-    SubagentWaitCommandSchema,
-    SubagentSteerCommandSchema,
-    SubagentRelaunchCommandSchema,
-    SubagentStatusCommandSchema,
-    SubagentStopCommandSchema,
-  ]),
-);
+const asSubagentCommand = messageGuard([
+  SubagentCreateCommandSchema,
+  SubagentWaitCommandSchema,
+  SubagentSteerCommandSchema,
+  SubagentRelaunchCommandSchema,
+  SubagentStatusCommandSchema,
+  SubagentStopCommandSchema,
+]);
 
 /** The newest jobs `subagent.status` lists without targets. */
 const STATUS_JOBS = 50;

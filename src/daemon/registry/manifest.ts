@@ -4,8 +4,8 @@
  * is rebuilt from it alone, so a daemon restart lists every agent again.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
+import { schemaCheck } from "../../wire/schema-check.ts";
 
 export const AgentManifestSchema = Type.Object({
   version: Type.Literal(1),
@@ -33,7 +33,7 @@ export const AgentManifestSchema = Type.Object({
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 
-const manifestCheck = TypeCompiler.Compile(AgentManifestSchema);
+const manifestCheck = schemaCheck(AgentManifestSchema);
 
 /** A parsed manifest, or why the file cannot be used (the caller logs it and skips the agent). */
 export function parseManifest(
@@ -45,8 +45,8 @@ export function parseManifest(
   } catch (err) {
     return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
   }
-  if (manifestCheck.Check(value)) return { ok: true, manifest: value };
-  const first = manifestCheck.Errors(value).First();
+  if (manifestCheck.check(value)) return { ok: true, manifest: value };
+  const first = manifestCheck.firstError(value);
   return {
     ok: false,
     reason: `${first?.path || "(manifest)"}: ${first?.message ?? "does not match its schema"}`,

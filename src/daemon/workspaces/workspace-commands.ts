@@ -2,11 +2,10 @@
  * `workspace.create | attach | list | status | retire` (PROTOCOL §10.1a): daemon-level, no
  * routing agent_id. Create and attach launch a fresh agent in the worktree through the registry.
  */
-import { Type } from "@sinclair/typebox";
 import { WORKSPACE_COMMAND_SCHEMAS } from "../../types/catalog.ts";
 import { failure } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
-import { schemaGuard } from "../../wire/validate.ts";
+import { messageGuard } from "../../wire/validate.ts";
 import { spawnAgent } from "../broker/agent-spawn.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
@@ -14,7 +13,7 @@ import type { LaunchOptions, WorkspaceDeps } from "./workspaces.ts";
 
 export type WorkspaceCommand = NonNullable<ReturnType<typeof asWorkspaceCommand>>;
 
-export const asWorkspaceCommand = schemaGuard(() => Type.Union([...WORKSPACE_COMMAND_SCHEMAS]));
+export const asWorkspaceCommand = messageGuard(WORKSPACE_COMMAND_SCHEMAS);
 
 export async function handleWorkspaceCommand(
   ctx: BrokerContext,

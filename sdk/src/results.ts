@@ -70,7 +70,7 @@ export interface ResultTypes {
 
 type Guards = { [K in keyof ResultTypes]: (data: unknown) => ResultTypes[K] | undefined };
 
-const guard = <S extends TSchema>(schema: S) => schemaGuard(() => schema);
+const guard = <S extends TSchema>(schema: S) => schemaGuard(schema);
 
 const GUARDS: Guards = {
   set_mode: guard(SetModeResultSchema),

@@ -24,7 +24,7 @@ Type a number (or y / a / n) to answer a permission prompt. Any other line is se
 prompt (a follow-up while a turn runs); "/steer <text>" steers the running turn, "/abort"
 aborts it. Ctrl-D detaches; the agent keeps running.
 
-  --observe   watch only: never answer permission prompts
+  --observe   watch only: never answer permission prompts or send anything
 `;
 
 const OPTIONS = { observe: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;

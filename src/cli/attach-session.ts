@@ -70,8 +70,12 @@ export class AttachSession {
 
   /** A typed line: the answer to the open permission request, else a command or a prompt. */
   input(line: string): void {
+    if (!this.interactive) {
+      this.io.status("observing: typed lines are ignored (attach without --observe to answer or prompt)\n");
+      return;
+    }
     const request = this.pending[0];
-    if (request !== undefined && this.interactive) {
+    if (request !== undefined) {
       const answer = parsePermissionAnswer(request, line);
       if (answer === undefined) {
         this.io.status(formatPermissionPrompt(request));

@@ -107,10 +107,13 @@ describe("shard attach", () => {
     await client.ok({ type: "agent.attach", agent_id: id, role: "observer" });
     const cli = attach(h.home, id, "--observe");
     await cli.waitFor("stderr", "attached to");
+    const from = client.messages.length;
     await askBash(llm(), client, id, "echo observed");
+    await client.waitAgent(id, "status", from, (m) => m.status === "waiting_for_permission");
     await cli.waitFor("stderr", "waiting for permission");
     cli.writeLine("1");
-    // Barrier: a later command's answer. The request is still open.
+    // Barrier: the CLI has read the line (it says it ignored it); the request is still open.
+    await cli.waitFor("stderr", "observing: typed lines are ignored");
     const status = await client.ok({ type: "agent.status", agent_id: id });
     expect(status.agents[0].status).toBe("waiting_for_permission");
   });

@@ -20,7 +20,7 @@ export function App() {
     room.connection.start();
     return outcome;
   });
-  onCleanup(() => room.connection.drop());
+  onCleanup(() => room.connection.stop());
 
   return (
     <Switch>

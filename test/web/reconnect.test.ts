@@ -1,0 +1,207 @@
+/**
+ * Reconnect in a real Chromium against a real daemon, agent and streaming mock model. The
+ * WebSocket is cut by Playwright's WebSocket routing (the page's socket goes through a route
+ * the test can close; the page itself has no test hook), and `/bootstrap` is refused while the
+ * test does things "while the page is away", so the page stays disconnected exactly as long as
+ * the test wants. After the reconnect the transcript and the dialogs are what the daemon holds.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Page, WebSocketRoute } from "playwright-core";
+import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
+import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
+
+const llm = useMockLlmServer();
+const startDaemon = useWebDaemons(llm);
+const openContext = useChromium();
+
+/** Routes the page's WebSocket through the test, which can then close it like a lost network. */
+async function cuttableSocket(page: Page): Promise<{ cut(): Promise<void> }> {
+  let current: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    current = ws;
+    ws.connectToServer();
+  });
+  return {
+    cut: async () => {
+      if (current === undefined) throw new Error("no WebSocket to cut");
+      await current.close({ code: 4000, reason: "network lost (test)" });
+    },
+  };
+}
+
+/** Keeps the page from reconnecting until the returned function is called. */
+async function holdOffReconnect(page: Page): Promise<() => Promise<void>> {
+  const refuse = (route: { abort(): Promise<void> }) => route.abort();
+  await page.route("**/bootstrap", refuse);
+  return () => page.unroute("**/bootstrap", refuse);
+}
+
+async function openAgentPage(daemon: WebDaemon, agentId: string): Promise<Page> {
+  const page = await (await openContext()).newPage();
+  const socket = await cuttableSocket(page);
+  Object.assign(page, { cutSocket: socket.cut });
+  await page.goto(daemon.enrollmentUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
+  await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+  await page.locator('[data-testid="transcript"]').waitFor();
+  return page;
+}
+
+function cutSocket(page: Page): Promise<void> {
+  const cut: unknown = Reflect.get(page, "cutSocket");
+  if (typeof cut !== "function") throw new Error("page has no cuttable socket");
+  return cut();
+}
+
+/** The daemon's own view of the agent now: a fresh attach answers with its `sync`. */
+async function daemonTranscript(
+  client: DaemonClient,
+  agentId: string,
+): Promise<{ texts: string[]; pending: string[] }> {
+  const from = client.messages.length;
+  await client.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
+  const sync = await client.waitAgent(agentId, "sync", from);
+  const messages: Msg[] = sync.live_window.messages;
+  return {
+    texts: messages.map((m) => messageText(m)),
+    pending: sync.pending_requests.map((r: Msg) => r.request_id),
+  };
+}
+
+function messageText(message: Msg): string {
+  return (message.content as Msg[])
+    .flatMap((block) => {
+      if (block.type === "text") return [block.text];
+      if (block.type === "tool_result" && block.content.kind === "text") return [block.content.text];
+      return [];
+    })
+    .join("");
+}
+
+function occurrences(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+describe.skipIf(!HAVE_CHROMIUM)("reconnect in Chromium", () => {
+  test("a socket cut mid-turn: the transcript after reconnect is exact, the open request shows, the answered one does not", async () => {
+    const daemon = await startDaemon();
+    const other = await daemon.client();
+    const agentId = (await other.ok({ type: "agent.create", cwd: daemon.cwd, model: "mock/chat" }))
+      .agent_id as string;
+    // Another client answers requests while the page is away.
+    await other.ok({ type: "agent.attach", agent_id: agentId, role: "interactive" });
+
+    llm().enqueue(
+      {
+        steps: [
+          { text: "Before the drop. ", chunks: 3 },
+          { hold: "mid-turn" },
+          { text: "Streamed while away.", chunks: 5 },
+          { tool_call: { id: "call-one", name: "bash", args: { command: "echo answered-elsewhere" } } },
+        ],
+      },
+      {
+        steps: [
+          { text: "Asked again.", chunks: 2 },
+          { tool_call: { id: "call-two", name: "bash", args: { command: "echo still-open" } } },
+        ],
+      },
+      { steps: [{ text: "All done.", chunks: 2 }] },
+    );
+    const page = await openAgentPage(daemon, agentId);
+    await page.getByTestId("composer-input").fill("go");
+    await page.getByTestId("composer-input").press("Enter");
+    await page.locator('[data-testid="streaming-message"]', { hasText: "Before the drop." }).waitFor();
+    await llm().waitForHold("mid-turn");
+
+    const letBack = await holdOffReconnect(page);
+    await cutSocket(page);
+    await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
+    expect(await page.getByTestId("connection-reason").textContent()).toContain("network lost (test)");
+
+    // While the page is away: the text streams on, a request is asked and answered by the other
+    // client, then a second request is asked and left open.
+    const from = other.messages.length;
+    llm().release("mid-turn");
+    const first = await other.waitAgent(agentId, "permission_request", from);
+    other.send({
+      type: "permission_response",
+      agent_id: agentId,
+      request_id: first.request_id,
+      decision: "allow",
+    });
+    const second = await other.waitAgent(
+      agentId,
+      "permission_request",
+      from,
+      (m) => m.request_id !== first.request_id,
+    );
+
+    await letBack();
+    await page.locator('[data-testid="connection"] button', { hasText: "retry now" }).click();
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    const dialog = page.getByTestId("permission-dialog");
+    await dialog.waitFor();
+    expect(await dialog.count()).toBe(1);
+    expect(await dialog.textContent()).toContain("echo still-open");
+    expect(await dialog.textContent()).not.toContain("echo answered-elsewhere");
+
+    const transcript = page.getByTestId("transcript");
+    await transcript.getByText("Asked again.").waitFor();
+    const shown = (await transcript.textContent()) ?? "";
+    expect(occurrences(shown, "Before the drop. Streamed while away.")).toBe(1);
+    expect(occurrences(shown, "Streamed while away.")).toBe(1);
+    expect(occurrences(shown, "answered-elsewhere\n")).toBe(1); // the tool's output, once
+    expect(occurrences(shown, "Asked again.")).toBe(1);
+
+    // Message for message, the page shows what the daemon holds.
+    const held = await daemonTranscript(other, agentId);
+    expect(held.pending).toEqual([second.request_id]);
+    const pageMessages = await page.locator('[data-testid="message"]').allTextContents();
+    expect(pageMessages).toHaveLength(held.texts.length);
+    held.texts.forEach((text, i) => {
+      expect(pageMessages[i]).toContain(text);
+    });
+
+    // Still live: answering from the page finishes the turn, streamed once.
+    const allow = (second.choices as Msg[] | undefined)?.find((c) => c.intent === "allow")?.label ?? "allow";
+    await dialog.getByRole("button", { name: allow, exact: true }).click();
+    await transcript.getByText("All done.").waitFor();
+    await page.getByTestId("permission-dialog").waitFor({ state: "detached" });
+    expect(occurrences((await transcript.textContent()) ?? "", "All done.")).toBe(1);
+  }, 60_000);
+
+  test("a revoked browser shows how to enroll and stops trying to reconnect", async () => {
+    const daemon = await startDaemon();
+    const page = await (await openContext()).newPage();
+    const bootstraps: number[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === "/bootstrap") bootstraps.push(response.status());
+    });
+    await page.goto(daemon.enrollmentUrl);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+
+    const local = await daemon.client();
+    const browsers = (await local.ok({ type: "auth.list" })).browsers as Msg[];
+    expect(browsers).toHaveLength(1);
+    const revoked = await local.ok({ type: "auth.revoke", browser_id: browsers[0]?.id });
+    expect(revoked.closed_connections).toBe(1);
+
+    await page.getByTestId("not-enrolled").waitFor();
+    expect(bootstraps.at(-1)).toBe(401);
+    const asked = bootstraps.length;
+
+    // Nothing wakes it again: not the network coming back, not the tab being shown, not time.
+    await page.clock.install();
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event("online"));
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await page.clock.runFor(120_000);
+    // A later request's answer is the barrier: any retry would have been sent before it.
+    await page.evaluate(async () => (await fetch("/", { cache: "no-store" })).status);
+    expect(bootstraps.length).toBe(asked);
+    expect(await page.getByTestId("not-enrolled").textContent()).toContain("shard auth enroll");
+  }, 60_000);
+});

@@ -229,10 +229,8 @@ export function createControlRoom(): ControlRoom {
     const previous = selected();
     if (previous !== undefined) watched.viewed(previous);
     setSelected(agentId);
-    const url = new URL(window.location.href);
-    if (agentId === undefined) url.searchParams.delete("agent");
-    else url.searchParams.set("agent", agentId);
-    history.replaceState(null, "", url.pathname + url.search);
+    // The address bar follows the selection (a reload reopens it), off the path to first paint.
+    setTimeout(() => rememberSelection(agentId), 0);
     if (agentId === undefined) return;
     if (watched.has(agentId)) watched.viewed(agentId);
     else if (state().kind === "open") void run(() => attach(agentId), agentId);
@@ -254,6 +252,13 @@ export function createControlRoom(): ControlRoom {
 
 function agentList(data: unknown): AgentInfo[] {
   return Value.Check(AgentListResultSchema, data) ? data.agents : [];
+}
+
+function rememberSelection(agentId: string | undefined): void {
+  const url = new URL(window.location.href);
+  if (agentId === undefined) url.searchParams.delete("agent");
+  else url.searchParams.set("agent", agentId);
+  history.replaceState(null, "", url.pathname + url.search);
 }
 
 function initialSelection(): string | undefined {

@@ -1,57 +1,31 @@
 /**
  * Reconnect in a real Chromium against a real daemon, agent and streaming mock model. The
- * WebSocket is cut by Playwright's WebSocket routing (the page's socket goes through a route
- * the test can close; the page itself has no test hook), and `/bootstrap` is refused while the
- * test does things "while the page is away", so the page stays disconnected exactly as long as
- * the test wants. After the reconnect the transcript and the dialogs are what the daemon holds.
+ * WebSocket is cut through Playwright's WebSocket routing (support/socket-control.ts; the page
+ * itself has no test hook), and `/bootstrap` is refused while the test does things "while the
+ * page is away", so the page stays disconnected exactly as long as the test wants. After the reconnect the transcript and the dialogs are what the daemon holds.
  */
 import { describe, expect, test } from "bun:test";
-import type { Page, WebSocketRoute } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { controlSocket, type SocketControl } from "./support/socket-control.ts";
 import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
 
 const llm = useMockLlmServer();
 const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
 
-/** Routes the page's WebSocket through the test, which can then close it like a lost network. */
-async function cuttableSocket(page: Page): Promise<{ cut(): Promise<void> }> {
-  let current: WebSocketRoute | undefined;
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    current = ws;
-    ws.connectToServer();
-  });
-  return {
-    cut: async () => {
-      if (current === undefined) throw new Error("no WebSocket to cut");
-      await current.close({ code: 4000, reason: "network lost (test)" });
-    },
-  };
-}
-
-/** Keeps the page from reconnecting until the returned function is called. */
-async function holdOffReconnect(page: Page): Promise<() => Promise<void>> {
-  const refuse = (route: { abort(): Promise<void> }) => route.abort();
-  await page.route("**/bootstrap", refuse);
-  return () => page.unroute("**/bootstrap", refuse);
-}
-
-async function openAgentPage(daemon: WebDaemon, agentId: string): Promise<Page> {
+async function openAgentPage(
+  daemon: WebDaemon,
+  agentId: string,
+): Promise<{ page: Page; socket: SocketControl }> {
   const page = await (await openContext()).newPage();
-  const socket = await cuttableSocket(page);
-  Object.assign(page, { cutSocket: socket.cut });
+  const socket = await controlSocket(page);
   await page.goto(daemon.enrollmentUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
   await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
   await page.locator('[data-testid="transcript"]').waitFor();
-  return page;
-}
-
-function cutSocket(page: Page): Promise<void> {
-  const cut: unknown = Reflect.get(page, "cutSocket");
-  if (typeof cut !== "function") throw new Error("page has no cuttable socket");
-  return cut();
+  return { page, socket };
 }
 
 /** The daemon's own view of the agent now: a fresh attach answers with its `sync`. */
@@ -109,14 +83,14 @@ describe.skipIf(!HAVE_CHROMIUM)("reconnect in Chromium", () => {
       },
       { steps: [{ text: "All done.", chunks: 2 }] },
     );
-    const page = await openAgentPage(daemon, agentId);
+    const { page, socket } = await openAgentPage(daemon, agentId);
     await page.getByTestId("composer-input").fill("go");
     await page.getByTestId("composer-input").press("Enter");
     await page.locator('[data-testid="streaming-message"]', { hasText: "Before the drop." }).waitFor();
     await llm().waitForHold("mid-turn");
 
-    const letBack = await holdOffReconnect(page);
-    await cutSocket(page);
+    const letBack = await socket.holdOffReconnect();
+    await socket.cut();
     await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
     expect(await page.getByTestId("connection-reason").textContent()).toContain("network lost (test)");
 

@@ -4,11 +4,11 @@
  * and nowhere else.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { AuthEnrollResultSchema, AuthListResultSchema, AuthRevokeResultSchema } from "../types/auth.ts";
-import { daemonRequest } from "./daemon-request.ts";
+import { daemonRequest, requestData } from "./daemon-request.ts";
+import type { CliCommand } from "./daemon-stream.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AUTH_HELP = `Usage: shard auth <enroll | list [--json] | revoke <id>>
@@ -54,15 +54,17 @@ export async function authCommand(argv: string[]): Promise<number> {
     return reportUsageError("auth", err.message);
   }
   const home = shardHome(process.env);
+  const request = <S extends TSchema>(command: CliCommand, schema: S) =>
+    requestData("shard auth", (c) => daemonRequest(home, c), command, schema);
   switch (action) {
     case "enroll": {
-      const data = await request(home, { type: "auth.enroll" }, AuthEnrollResultSchema);
+      const data = await request({ type: "auth.enroll" }, AuthEnrollResultSchema);
       if (data === undefined) return 1;
       process.stdout.write(`${data.url}\n`);
       return 0;
     }
     case "list": {
-      const data = await request(home, { type: "auth.list" }, AuthListResultSchema);
+      const data = await request({ type: "auth.list" }, AuthListResultSchema);
       if (data === undefined) return 1;
       if (json) {
         process.stdout.write(`${JSON.stringify(data.browsers)}\n`);
@@ -79,40 +81,10 @@ export async function authCommand(argv: string[]): Promise<number> {
       return 0;
     }
     default: {
-      const data = await request(
-        home,
-        { type: "auth.revoke", browser_id: target ?? "" },
-        AuthRevokeResultSchema,
-      );
+      const data = await request({ type: "auth.revoke", browser_id: target ?? "" }, AuthRevokeResultSchema);
       if (data === undefined) return 1;
       process.stdout.write(`revoked ${data.browser_id} (${data.closed_connections} connections closed)\n`);
       return 0;
     }
   }
-}
-
-/** The command's data, checked against its schema; on failure the message is printed and undefined returned. */
-async function request<S extends TSchema>(
-  home: string,
-  command: { type: string; [field: string]: unknown },
-  schema: S,
-) {
-  const result = await daemonRequest(home, command);
-  if (!result.ok) {
-    process.stderr.write(`shard auth: ${result.message}\n`);
-    return undefined;
-  }
-  const { response } = result;
-  if (!response.success) {
-    process.stderr.write(`shard auth: ${terminalLine(response.error?.message ?? "the daemon refused")}\n`);
-    return undefined;
-  }
-  const check = TypeCompiler.Compile(schema);
-  if (!check.Check(response.data)) {
-    process.stderr.write(
-      "shard auth: the daemon answered in an unexpected shape; is it another shard version?\n",
-    );
-    return undefined;
-  }
-  return response.data;
 }

@@ -1,52 +1,49 @@
 /**
- * One request to the running daemon over its unix socket (local trust, PROTOCOL §4.2): connect,
- * read the hello, send the command, return its response, hang up. For the CLI's daemon commands.
+ * Requests to the running daemon for the CLI: one-shot (connect, ask, hang up) and the checked
+ * form that prints the daemon's refusal as one line and returns the response data typed by its
+ * schema (undefined after printing why).
  */
-import { join } from "node:path";
-import type { Response } from "../types/response.ts";
-import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
-import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
-import { asResponse } from "../wire/validate.ts";
+import type { Static, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { terminalLine } from "../terminal/terminal-text.ts";
+import { type CliCommand, DaemonStream, type RequestResult } from "./daemon-stream.ts";
 
-export type DaemonRequestResult = { ok: true; response: Response } | { ok: false; message: string };
+export type DaemonRequestResult = RequestResult;
+export type Requester = (command: CliCommand) => Promise<RequestResult>;
 
-const REQUEST_ID = "cli-1";
-
-export async function daemonRequest(
-  home: string,
-  command: { type: string; [field: string]: unknown },
-): Promise<DaemonRequestResult> {
-  const path = join(home, "daemon.sock");
-  let settle!: (result: DaemonRequestResult) => void;
-  const done = new Promise<DaemonRequestResult>((resolve) => {
-    settle = resolve;
-  });
-  const decoder = new JsonlDecoder({
-    value: (value) => {
-      const response = asResponse(value);
-      if (response?.id === REQUEST_ID) settle({ ok: true, response });
-    },
-    error: (error) => settle({ ok: false, message: `the daemon sent a bad line: ${error.message}` }),
-  });
-  let socket: Awaited<ReturnType<typeof Bun.connect>>;
-  try {
-    socket = await Bun.connect({
-      unix: path,
-      socket: {
-        data: (_s, chunk) => decoder.push(chunk),
-        close: () => settle({ ok: false, message: "the daemon closed the connection before answering" }),
-        error: (_s, err) => settle({ ok: false, message: err.message }),
-      },
-    });
-  } catch {
-    return {
-      ok: false,
-      message: `no daemon is running for SHARD_HOME=${home}; start one with \`shard daemon\``,
-    };
-  }
-  socket.write(encodeJsonLine({ ...command, id: REQUEST_ID }));
-  socket.flush();
-  const result = await done;
-  socket.end();
+export async function daemonRequest(home: string, command: CliCommand): Promise<DaemonRequestResult> {
+  const opened = await DaemonStream.open(home);
+  if (!opened.ok) return opened;
+  const result = await opened.stream.request(command);
+  opened.stream.close();
   return result;
+}
+
+/** `name` prefixes the printed line (`shard auth: …`). */
+export async function requestData<S extends TSchema>(
+  name: string,
+  requester: Requester,
+  command: CliCommand,
+  schema: S,
+): Promise<Static<S> | undefined> {
+  const result = await requester(command);
+  if (!result.ok) {
+    process.stderr.write(`${name}: ${terminalLine(result.message)}\n`);
+    return undefined;
+  }
+  const { response } = result;
+  if (!response.success) {
+    const error = response.error;
+    process.stderr.write(
+      `${name}: ${terminalLine(error ? `${error.code}: ${error.message}` : "the daemon refused")}\n`,
+    );
+    return undefined;
+  }
+  if (!Value.Check(schema, response.data)) {
+    process.stderr.write(
+      `${name}: the daemon answered in an unexpected shape; is it another shard version?\n`,
+    );
+    return undefined;
+  }
+  return response.data;
 }

@@ -17,6 +17,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "run one headless agent speaking JSONL on stdin/stdout",
     run: async (argv) => (await import("./agent-command.ts")).agentCommand(argv),
   },
+  attach: {
+    summary: "watch one agent of the daemon in the terminal and answer its prompts",
+    run: async (argv) => (await import("./attach-command.ts")).attachCommand(argv),
+  },
   auth: {
     summary: "enroll, list and revoke the browsers of the web client (shard auth --help)",
     run: async (argv) => (await import("./auth-command.ts")).authCommand(argv),
@@ -24,6 +28,10 @@ const COMMANDS: Record<string, CommandEntry> = {
   daemon: {
     summary: "run the daemon: durable agents for many clients (unix socket + WebSocket)",
     run: async (argv) => (await import("./daemon-command.ts")).daemonCommand(argv),
+  },
+  ls: {
+    summary: "list the daemon's agents with their status (--json for AgentInfo)",
+    run: async (argv) => (await import("./ls-command.ts")).lsCommand(argv),
   },
   run: {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',

@@ -43,7 +43,7 @@ export interface DaemonOptions {
   /** Expiry of codes and tickets; tests move it instead of sleeping. */
   clock?: Clock;
   shardCommand?: string[];
-  /** The built web client (default `web/dist`, or `SHARD_WEB_DIR`). */
+  /** The built web client (default: `SHARD_WEB_DIR`, the binary's embedded copy, or `web/dist`). */
   webDir?: string;
   /** Called once the daemon has stopped after `daemon.shutdown`. */
   onShutdown?: () => void;
@@ -129,7 +129,7 @@ export async function startDaemon(
     log: write,
   });
   // The HTTP side loads once the unix socket listens: local clients need not wait for Hono.
-  const [{ createApp }, { websocketHandler }, { defaultWebDir, directoryAssets }] = await Promise.all([
+  const [{ createApp }, { websocketHandler }, { defaultWebAssets, directoryAssets }] = await Promise.all([
     import("./http/app.ts"),
     import("./http/websocket.ts"),
     import("./http/web-assets.ts"),
@@ -137,7 +137,7 @@ export async function startDaemon(
   const app = createApp({
     authenticator: options.authenticator ?? browserAuth,
     browserAuth,
-    webAssets: directoryAssets(options.webDir ?? defaultWebDir()),
+    webAssets: options.webDir !== undefined ? directoryAssets(options.webDir) : defaultWebAssets(),
     policy: () => policy,
     log: write,
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { embeddedAssets } from "../../src/daemon/http/web-assets.ts";
 import { tempDir } from "../agent/support/agent-process.ts";
 import { AuthDaemon } from "./auth/auth-daemon.ts";
 import { rawRequest } from "./auth/raw-http.ts";
@@ -88,5 +89,27 @@ describe("a daemon whose web client was never built", () => {
     } finally {
       await unbuilt.stop();
     }
+  });
+});
+
+describe("the copy embedded in a compiled binary", () => {
+  const files = [
+    new File(["<title>embedded</title>"], "dist/index.html"),
+    new File(["js"], "dist/assets/app-1.js"),
+    new File(["other"], "elsewhere/notes.txt"),
+  ];
+
+  test("is found by its shallowest index.html and served by exact path only", () => {
+    const assets = embeddedAssets(files);
+    expect(assets?.unavailable()).toBeUndefined();
+    expect(assets?.get("/index.html")?.contentType).toBe("text/html; charset=utf-8");
+    expect(assets?.get("/assets/app-1.js")?.contentType).toBe("text/javascript; charset=utf-8");
+    expect(assets?.get("/../elsewhere/notes.txt")).toBeUndefined();
+    expect(assets?.get("/elsewhere/notes.txt")).toBeUndefined();
+  });
+
+  test("is absent when nothing embedded has an index.html (a binary built without the page)", () => {
+    expect(embeddedAssets([new File(["x"], "dist/assets/app-1.js")])).toBeUndefined();
+    expect(embeddedAssets([])).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 const llm = useMockLlmServer();
@@ -13,59 +13,73 @@ const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
 
 describe.skipIf(!HAVE_CHROMIUM)("enroll and connect in Chromium", () => {
-  test("the printed URL enrolls, connects, survives a reload, and works only once", async () => {
-    const daemon = await startDaemon();
-    expect(daemon.enrollmentUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#enroll=[A-Za-z0-9_-]+$/);
+  test(
+    "the printed URL enrolls, connects, survives a reload, and works only once",
+    async () => {
+      const daemon = await startDaemon();
+      expect(daemon.enrollmentUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#enroll=[A-Za-z0-9_-]+$/);
 
-    const context = await openContext();
-    const page = await context.newPage();
-    await page.goto(daemon.enrollmentUrl);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
-    // The code is gone from the address bar and history.
-    expect(page.url()).toBe(`${daemon.url}/`);
+      const context = await openContext();
+      const page = await context.newPage();
+      await page.goto(daemon.enrollmentUrl);
+      await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+      // The code is gone from the address bar and history.
+      expect(page.url()).toBe(`${daemon.url}/`);
 
-    const cookies = await context.cookies();
-    expect(cookies).toHaveLength(1);
-    expect(cookies[0]?.httpOnly).toBe(true);
-    expect(cookies[0]?.sameSite).toBe("Strict");
+      const cookies = await context.cookies();
+      expect(cookies).toHaveLength(1);
+      expect(cookies[0]?.httpOnly).toBe(true);
+      expect(cookies[0]?.sameSite).toBe("Strict");
 
-    await page.reload();
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+      await page.reload();
+      await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
 
-    // The same link in another browser: single use, so it is refused and says how to enroll.
-    const other = await (await openContext()).newPage();
-    await other.goto(daemon.enrollmentUrl);
-    await other.locator('[data-testid="not-enrolled"]').waitFor();
-    expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain("shard auth enroll");
-    expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain("refused");
-  });
+      // The same link in another browser: single use, so it is refused and says how to enroll.
+      const other = await (await openContext()).newPage();
+      await other.goto(daemon.enrollmentUrl);
+      await other.locator('[data-testid="not-enrolled"]').waitFor();
+      expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain(
+        "shard auth enroll",
+      );
+      expect(await other.locator('[data-testid="not-enrolled"]').textContent()).toContain("refused");
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-  test("a browser that never enrolled sees how to, and cannot open the WebSocket", async () => {
-    const daemon = await startDaemon();
-    const page = await (await openContext()).newPage();
-    await page.goto(daemon.url);
-    await page.locator('[data-testid="not-enrolled"]').waitFor();
-    const status = await page.evaluate(async () => (await fetch("/bootstrap", { method: "POST" })).status);
-    expect(status).toBe(401);
-  });
+  test(
+    "a browser that never enrolled sees how to, and cannot open the WebSocket",
+    async () => {
+      const daemon = await startDaemon();
+      const page = await (await openContext()).newPage();
+      await page.goto(daemon.url);
+      await page.locator('[data-testid="not-enrolled"]').waitFor();
+      const status = await page.evaluate(async () => (await fetch("/bootstrap", { method: "POST" })).status);
+      expect(status).toBe(401);
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-  test("an enrolled browser creates an agent, prompts it and sees the streamed answer", async () => {
-    const daemon = await startDaemon();
-    llm().enqueue({ steps: [{ text: "Hello from the mock model, streamed.", chunks: 6 }] });
-    const page = await (await openContext()).newPage();
-    await page.goto(daemon.enrollmentUrl);
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+  test(
+    "an enrolled browser creates an agent, prompts it and sees the streamed answer",
+    async () => {
+      const daemon = await startDaemon();
+      llm().enqueue({ steps: [{ text: "Hello from the mock model, streamed.", chunks: 6 }] });
+      const page = await (await openContext()).newPage();
+      await page.goto(daemon.enrollmentUrl);
+      await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
 
-    await page.getByLabel("working directory").fill(daemon.cwd);
-    await page.getByRole("button", { name: "New agent" }).click();
-    await page.locator('[data-testid="agent-row"]').first().waitFor();
-    await page.locator('[data-testid="transcript"]').waitFor();
+      await page.getByLabel("working directory").fill(daemon.cwd);
+      await page.getByRole("button", { name: "New agent" }).click();
+      await page.locator('[data-testid="agent-row"]').first().waitFor();
+      await page.locator('[data-testid="transcript"]').waitFor();
 
-    await page.getByTestId("composer-input").fill("say hello");
-    await page.getByTestId("composer-input").press("Enter");
-    await page.getByText("Hello from the mock model, streamed.").waitFor();
-    expect(await page.locator('[data-testid="message"][data-role="user"]').textContent()).toContain(
-      "say hello",
-    );
-  });
+      await page.getByTestId("composer-input").fill("say hello");
+      await page.getByTestId("composer-input").press("Enter");
+      await page.getByText("Hello from the mock model, streamed.").waitFor();
+      expect(await page.locator('[data-testid="message"][data-role="user"]').textContent()).toContain(
+        "say hello",
+      );
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

@@ -40,6 +40,45 @@ export function defaultWebDir(): string {
   return process.env.SHARD_WEB_DIR ?? join(import.meta.dir, "..", "..", "..", "web", "dist");
 }
 
+/**
+ * What the daemon serves: `SHARD_WEB_DIR` if set, else the copy embedded in a compiled binary
+ * (`bun build --compile --asset web/dist`), else `web/dist` of the checkout.
+ */
+export function defaultWebAssets(): WebAssets {
+  if (process.env.SHARD_WEB_DIR === undefined) {
+    const embedded = embeddedAssets(Bun.embeddedFiles);
+    if (embedded !== undefined) return embedded;
+  }
+  return directoryAssets(defaultWebDir());
+}
+
+/**
+ * Embedded files are named by their path under the asset folder's parent (`dist/index.html`):
+ * the folder holding the shallowest index.html is the web root.
+ */
+export function embeddedAssets(files: ReadonlyArray<Blob>): WebAssets | undefined {
+  const named = files.map((file) => ({
+    file,
+    name: "name" in file && typeof file.name === "string" ? file.name : "",
+  }));
+  const pages = named.filter((f) => f.name === "index.html" || f.name.endsWith("/index.html"));
+  const page = pages.sort((a, b) => a.name.length - b.name.length)[0];
+  if (page === undefined) return undefined;
+  const prefix = page.name.slice(0, page.name.length - "index.html".length);
+  const byPath = new Map<string, Blob>();
+  for (const { file, name } of named) {
+    if (name.startsWith(prefix)) byPath.set(`/${name.slice(prefix.length)}`, file);
+  }
+  return {
+    // An exact lookup in a fixed map: no path from a request can name anything else.
+    get: (urlPath) => {
+      const body = byPath.get(urlPath);
+      return body === undefined ? undefined : { body, contentType: contentTypeOf(urlPath) };
+    },
+    unavailable: () => undefined,
+  };
+}
+
 export function directoryAssets(dir: string): WebAssets {
   const root = normalize(dir);
   return {

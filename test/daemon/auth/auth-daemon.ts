@@ -40,7 +40,8 @@ export class AuthDaemon {
       env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
       ...(options.web ? { web: options.web } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.webDir ? { webDir: options.webDir } : {}),
+      // Never the checkout's web/dist, which may or may not be built.
+      webDir: options.webDir ?? tempDir("auth-web"),
     });
     if (!started.ok) throw new Error(started.message);
     return new AuthDaemon(home, started.daemon);

@@ -65,6 +65,7 @@ describe("Host", () => {
 
   test("the right Host passes, and even a 404 carries the security headers and no CORS header", async () => {
     const res = await rawRequest(d.port, {
+      method: "POST",
       path: "/nothing-here",
       headers: { Host: d.host, Origin: "https://evil.example" },
     });

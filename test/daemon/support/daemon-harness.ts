@@ -97,6 +97,13 @@ export class DaemonHarness {
   }
 }
 
+export interface DaemonProcessOptions {
+  env?: Record<string, string>;
+  /** How to run shard: bun on the sources (default), a compiled binary, or `bunx shard`. */
+  executable?: string[];
+  cwd?: string;
+}
+
 /** `shard daemon` as a child process, reading the URL it prints. */
 export class DaemonProcess {
   readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -111,13 +118,17 @@ export class DaemonProcess {
     readonly home: string,
     args: string[] = ["--port", "0"],
     command: string[] = ["daemon"],
-    extraEnv: Record<string, string> = {},
+    options: DaemonProcessOptions = {},
   ) {
-    const proc = Bun.spawn([process.execPath, SHARD_MAIN, ...command, ...args], {
+    const executable = options.executable ?? [process.execPath, SHARD_MAIN];
+    const proc = Bun.spawn([...executable, ...command, ...args], {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...runtimeEnv(home), ...extraEnv },
+      env: { ...runtimeEnv(home), ...options.env },
+      // Its own process group, so stop() reaches a launcher's children too (bunx → bun).
+      detached: true,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     });
     this.proc = proc;
     let gotUrl!: (url: string) => void;
@@ -166,6 +177,16 @@ export class DaemonProcess {
 
   kill(): void {
     this.proc.kill("SIGKILL");
+  }
+
+  /** SIGTERM to its whole process group, then waits for it to exit. */
+  async stop(): Promise<void> {
+    try {
+      process.kill(-this.proc.pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await this.exited;
   }
 }
 

@@ -21,6 +21,9 @@ const FLAGS = [
   "--disable-sync",
 ];
 
+/** A browser test starts Chromium, a daemon and agents: Bun's 5 s default is too short under load. */
+export const BROWSER_TEST_TIMEOUT_MS = 90_000;
+
 /** Registers cleanup and returns a function that opens a fresh context (own cookies and storage). */
 export function useChromium(): (options?: {
   viewport?: { width: number; height: number };

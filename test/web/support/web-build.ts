@@ -11,7 +11,8 @@ let built: Promise<string> | undefined;
 
 export function builtWebDir(): Promise<string> {
   built ??= (async () => {
-    const outDir = mkdtempSync(join(tmpdir(), "shard-web-"));
+    // Named dist, as in the checkout: a binary embedding it serves the same paths.
+    const outDir = join(mkdtempSync(join(tmpdir(), "shard-web-")), "dist");
     const proc = Bun.spawn(
       [
         process.execPath,

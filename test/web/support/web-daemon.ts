@@ -23,14 +23,13 @@ export function useWebDaemons(llm: () => MockLlmServer): () => Promise<WebDaemon
   afterEach(async () => {
     for (const entry of running.splice(0)) {
       for (const c of entry.clients) c.close();
-      entry.process.proc.kill("SIGTERM");
-      await entry.process.exited;
+      await entry.process.stop();
     }
   });
   return async () => {
     const webDir = await builtWebDir();
     const home = mockHome(llm().url);
-    const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], { SHARD_WEB_DIR: webDir });
+    const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], { env: { SHARD_WEB_DIR: webDir } });
     const entry = { process, clients: [] as DaemonClient[] };
     running.push(entry);
     const url = await process.url();

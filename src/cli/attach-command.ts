@@ -1,0 +1,130 @@
+/**
+ * `shard attach <agent> [--observe]`: a terminal view of one agent on the running daemon. The
+ * answer streams to stdout, tool lines and prompts to stderr; permission requests are answered
+ * by typing; other lines become prompts (`/steer …`, `/abort`). Ctrl-D detaches.
+ */
+import { shardHome } from "../support/shard-home.ts";
+import { terminalLine } from "../terminal/terminal-text.ts";
+import type { AgentInfo } from "../types/agent-info.ts";
+import { AgentAttachResultSchema, AgentListResultSchema } from "../types/orchestrator.ts";
+import { asAgentEvent } from "../wire/validate.ts";
+import { AttachSession } from "./attach-session.ts";
+import { requestData } from "./daemon-request.ts";
+import { DaemonStream } from "./daemon-stream.ts";
+import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { stdinLines } from "./stdin-lines.ts";
+
+export const ATTACH_HELP = `Usage: shard attach <agent> [--observe]
+
+Watches one agent of the running daemon: its answer streams to stdout, tool calls and
+permission prompts to stderr. <agent> is an agent id, a unique id prefix, or a unique name
+(shard ls lists them).
+
+Type a number (or y / a / n) to answer a permission prompt. Any other line is sent as a
+prompt (a follow-up while a turn runs); "/steer <text>" steers the running turn, "/abort"
+aborts it. Ctrl-D detaches; the agent keeps running.
+
+  --observe   watch only: never answer permission prompts
+`;
+
+const OPTIONS = { observe: { type: "boolean" }, help: { type: "boolean", short: "h" } } as const;
+const NAME = "shard attach";
+
+export async function attachCommand(argv: string[]): Promise<number> {
+  let target: string;
+  let observe = false;
+  try {
+    const { values, positionals } = parseFlags(argv, OPTIONS, true);
+    if (values.help) {
+      process.stdout.write(ATTACH_HELP);
+      return 0;
+    }
+    if (positionals.length !== 1 || positionals[0] === undefined) {
+      throw new UsageError("name one agent (shard ls lists them)");
+    }
+    target = positionals[0];
+    observe = values.observe === true;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    return reportUsageError("attach", err.message);
+  }
+
+  let session: AttachSession | undefined;
+  let agentId = "";
+  let lost!: () => void;
+  const connectionLost = new Promise<"lost">((resolve) => {
+    lost = () => resolve("lost");
+  });
+  const opened = await DaemonStream.open(shardHome(process.env), {
+    message: (value) => {
+      const event = asAgentEvent(value);
+      if (event !== undefined && "agent_id" in event && event.agent_id === agentId) session?.handle(event);
+    },
+    closed: () => lost(),
+  });
+  if (!opened.ok) {
+    process.stderr.write(`${NAME}: ${opened.message}\n`);
+    return 1;
+  }
+  const stream = opened.stream;
+  const request = stream.request.bind(stream);
+
+  const list = await requestData(NAME, request, { type: "agent.list" }, AgentListResultSchema);
+  if (list === undefined) return closeWith(stream, 1);
+  const found = resolveAgent(list.agents, target);
+  if (typeof found === "string") {
+    process.stderr.write(`${NAME}: ${terminalLine(found)}\n`);
+    return closeWith(stream, 1);
+  }
+  agentId = found.agent_id;
+  session = new AttachSession(
+    agentId,
+    !observe,
+    {
+      answer: (text) => process.stdout.write(text),
+      status: (text) => process.stderr.write(text),
+      send: (command) => stream.send(command),
+    },
+    process.stdout.isTTY === true,
+  );
+  const role = observe ? "observer" : "interactive";
+  const attached = await requestData(
+    NAME,
+    request,
+    { type: "agent.attach", agent_id: agentId, role },
+    AgentAttachResultSchema,
+  );
+  if (attached === undefined) return closeWith(stream, 1);
+  const label = terminalLine(found.display_name ?? found.name ?? agentId);
+  process.stderr.write(`attached to ${label} (${agentId}, ${attached.status}); Ctrl-D detaches\n`);
+
+  const typed = (async () => {
+    for await (const line of stdinLines()) session.input(line);
+    return "detached" as const;
+  })();
+  const how = await Promise.race([typed, connectionLost]);
+  if (how === "lost") {
+    process.stderr.write(`${NAME}: the daemon closed the connection\n`);
+    return 1;
+  }
+  await request({ type: "agent.detach", agent_id: agentId });
+  return closeWith(stream, 0);
+}
+
+function closeWith(stream: DaemonStream, code: number): number {
+  stream.close();
+  return code;
+}
+
+/** Exact id, then exact name, then a unique id prefix; otherwise a message that says why. */
+export function resolveAgent(agents: AgentInfo[], target: string): AgentInfo | string {
+  const exact = agents.find((a) => a.agent_id === target);
+  if (exact !== undefined) return exact;
+  const named = agents.filter((a) => a.name === target || a.display_name === target);
+  if (named.length === 1 && named[0] !== undefined) return named[0];
+  const prefixed = agents.filter((a) => a.agent_id.startsWith(target));
+  if (prefixed.length === 1 && prefixed[0] !== undefined) return prefixed[0];
+  if (named.length + prefixed.length > 1)
+    return `"${target}" matches several agents; use the full id (shard ls)`;
+  return `no agent "${target}" on this daemon (shard ls lists them)`;
+}

@@ -1,0 +1,124 @@
+/**
+ * What `shard attach` does with one agent's stream: the answer and tool lines through the
+ * same renderer as `shard run`, open permission requests asked one at a time on the terminal,
+ * and typed lines turned into commands. A request answered by another client is dropped with
+ * a note; observers never answer.
+ */
+
+import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permission-prompt.ts";
+import { RunRenderer } from "../terminal/run-renderer.ts";
+import { terminalLine } from "../terminal/terminal-text.ts";
+import type { AgentEvent } from "../types/catalog.ts";
+import type { PermissionRequest } from "../types/permissions.ts";
+import type { AgentStatus } from "../types/shared.ts";
+import type { CliCommand } from "./daemon-stream.ts";
+
+export interface AttachIo {
+  answer(text: string): void;
+  status(text: string): void;
+  send(command: CliCommand): void;
+}
+
+export class AttachSession {
+  private readonly renderer: RunRenderer;
+  private readonly pending: PermissionRequest[] = [];
+  private status: AgentStatus = "idle";
+
+  constructor(
+    private readonly agentId: string,
+    private readonly interactive: boolean,
+    private readonly io: AttachIo,
+    escapeAnswer: boolean,
+  ) {
+    this.renderer = new RunRenderer({ answer: io.answer, status: io.status, escapeAnswer });
+  }
+
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case "sync":
+        this.status = event.status;
+        this.pending.length = 0;
+        for (const request of event.pending_requests) {
+          if (request.type === "permission_request") this.ask(request);
+        }
+        return;
+      case "status":
+        this.status = event.status;
+        return;
+      case "permission_request":
+        this.ask(event);
+        return;
+      case "permission_resolved": {
+        const index = this.pending.findIndex((r) => r.request_id === event.request_id);
+        if (index < 0) return;
+        this.pending.splice(index, 1);
+        const by = event.source !== undefined ? ` (${terminalLine(event.source)})` : "";
+        this.io.status(
+          `permission answered from another client${by}: ${event.choice_id ?? event.decision ?? ""}\n`,
+        );
+        this.showNext(index === 0);
+        return;
+      }
+      case "turn_end":
+        this.renderer.handle(event);
+        this.renderer.end();
+        return;
+      default:
+        this.renderer.handle(event);
+    }
+  }
+
+  /** A typed line: the answer to the open permission request, else a command or a prompt. */
+  input(line: string): void {
+    const request = this.pending[0];
+    if (request !== undefined && this.interactive) {
+      const answer = parsePermissionAnswer(request, line);
+      if (answer === undefined) {
+        this.io.status(formatPermissionPrompt(request));
+        return;
+      }
+      this.pending.shift();
+      this.io.send({
+        type: "permission_response",
+        agent_id: this.agentId,
+        request_id: request.request_id,
+        ...answer,
+      });
+      this.showNext(true);
+      return;
+    }
+    const text = line.trim();
+    if (text === "") return;
+    if (text === "/abort") {
+      this.io.send({ type: "abort", agent_id: this.agentId });
+      return;
+    }
+    if (text.startsWith("/steer ")) {
+      this.io.send({ type: "steer", agent_id: this.agentId, message: text.slice(7) });
+      return;
+    }
+    const busy = this.status !== "idle" && this.status !== "error";
+    this.io.send(
+      busy
+        ? { type: "prompt", agent_id: this.agentId, message: line, streaming_behavior: "follow_up" }
+        : { type: "prompt", agent_id: this.agentId, message: line },
+    );
+  }
+
+  private ask(request: PermissionRequest): void {
+    if (this.pending.some((r) => r.request_id === request.request_id)) return;
+    this.pending.push(request);
+    if (this.pending.length === 1) this.showNext(true);
+  }
+
+  private showNext(headChanged: boolean): void {
+    const next = this.pending[0];
+    if (next === undefined || !headChanged) return;
+    this.renderer.end();
+    this.io.status(
+      this.interactive
+        ? formatPermissionPrompt(next)
+        : `waiting for permission: ${terminalLine(next.prompt)}\n`,
+    );
+  }
+}

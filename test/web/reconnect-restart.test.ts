@@ -16,10 +16,8 @@ const openContext = useChromium();
 const daemons: DaemonProcess[] = [];
 
 afterEach(async () => {
-  for (const daemon of daemons.splice(0)) {
-    daemon.proc.kill("SIGTERM");
-    await daemon.exited;
-  }
+  // The whole process group: the killed daemon's runtimes too.
+  await Promise.all(daemons.splice(0).map((daemon) => daemon.stop()));
 });
 
 /** A port that was free a moment ago: the restarted daemon must come back on the same one. */
@@ -32,7 +30,7 @@ function freePort(): number {
 
 async function startOn(home: string, port: number): Promise<DaemonProcess> {
   const daemon = new DaemonProcess(home, ["--port", String(port)], ["daemon"], {
-    SHARD_WEB_DIR: await builtWebDir(),
+    env: { SHARD_WEB_DIR: await builtWebDir() },
   });
   daemons.push(daemon);
   await daemon.url();

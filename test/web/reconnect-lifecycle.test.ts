@@ -35,7 +35,7 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     const daemon = await startDaemon();
     const agentId = await createAgent(daemon);
     const { page, socket } = await openRoom(daemon, `?agent=${agentId}`);
-    await page.locator('[data-testid="transcript"]').waitFor();
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
     expect(socket.opened()).toBe(1);
 
     socket.silence();
@@ -62,10 +62,10 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     const { page, socket } = await openRoom(daemon);
     for (const wake of ["online", "visibilitychange"] as const) {
       const letBack = await socket.holdOffReconnect();
+      // Time stands still from here: the backoff's timer cannot fire, only the wake-up helps.
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
       await socket.cut();
       await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
-      // Time stands still: only the wake-up can bring the page back.
-      await page.clock.pauseAt(Date.now() + 3_600_000);
       await letBack();
       const opened = socket.opened();
       await page.evaluate((type) => {
@@ -112,8 +112,10 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     const watchedOnce = await createAgent(daemon, { headless_policy: "deny" });
     const other = await createAgent(daemon);
     const { page, socket } = await openRoom(daemon, `?agent=${watchedOnce}`);
-    await page.locator('[data-testid="transcript"]').waitFor();
+    await socket.received((m) => m.type === "sync" && m.agent_id === watchedOnce);
     await page.locator(`[data-testid="agent-row"][data-agent-id="${other}"]`).click();
+    // Both attaches answered before time jumps (an unanswered one would time out instead).
+    await socket.received((m) => m.type === "sync" && m.agent_id === other);
     await page.clock.fastForward(6 * 60_000);
     // The daemon answered the page's detach: from here on the page is not among its clients.
     await socket.received((m) => m.type === "response" && m.command === "agent.detach" && m.success === true);

@@ -42,9 +42,17 @@ export interface ControlRoom {
   notices: Accessor<Notice[]>;
   notify(text: string, agentId?: string): void;
   dismissNotice(id: number): void;
+  /**
+   * Calls `listener` with every event of an attached agent once its feed has applied it (never
+   * for a stale or duplicate event, so nothing is heard twice across a reconnect). The views'
+   * snapshot signal catches up at the next frame.
+   */
+  onAgentEvent(listener: AgentEventListener): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
 }
+
+export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
 /** How often idle attachments are looked for (WatchedAgents.IDLE_DETACH_MS says when one is). */
@@ -60,6 +68,7 @@ export function createControlRoom(): ControlRoom {
   const watched = new WatchedAgents();
   /** Agents whose re-attach (after a gap or a reconnect) is in flight, so it is sent once. */
   const attaching = new Set<string>();
+  const listeners = new Set<AgentEventListener>();
   let noticeId = 0;
 
   const publish = new FrameBatch<string>((ids) =>
@@ -177,6 +186,7 @@ export function createControlRoom(): ControlRoom {
     const result = feed.receive(event);
     if (result === "applied") {
       publish.mark(agentId);
+      for (const listener of listeners) listener(agentId, event);
       if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
     } else if (result === "gap") {
       // An event went missing: what the page holds may be wrong, so ask for the whole state again.
@@ -246,6 +256,10 @@ export function createControlRoom(): ControlRoom {
     notices,
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
+    onAgentEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     run,
   };
 }

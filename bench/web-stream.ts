@@ -51,7 +51,9 @@ try {
 
   // 1. Receipt → paint, paced deltas.
   const steps: MockStep[] = [];
-  for (let i = 0; i < LATENCY_DELTAS; i++) steps.push({ text: `[d${i}] ` }, { delay_ms: GAP_MS });
+  // Model text comes in paragraphs: a blank line every 40 deltas.
+  for (let i = 0; i < LATENCY_DELTAS; i++)
+    steps.push({ text: i % 40 === 39 ? `[d${i}]\n\n` : `[d${i}] ` }, { delay_ms: GAP_MS });
   steps.push({ text: "[latency-end]" });
   await reset(page, "[latency-end]");
   await turn({ steps });
@@ -88,7 +90,14 @@ try {
       `| frames/s while ${FLOOD_DELTAS.toLocaleString("en")} deltas stream, ${label} | **${((frames.length - 1) / (span / 1000)).toFixed(1)} fps** over ${ms(span)} (longest frame ${ms(worst)}; deltas arrived over ${ms(probe.lastDeltaAt - probe.firstDeltaAt)}) | ≥ 50 |`,
     );
   };
-  const words = "stream of model text ".repeat(Math.ceil((FLOOD_DELTAS * 6) / 21)).slice(0, FLOOD_DELTAS * 6);
+  // ~60 KB of Markdown in paragraphs of ~400 characters, as a model writes it.
+  const paragraph =
+    "The parser keeps **one entry** per line and the `writer` flushes after each, so a reader never sees half a record. ".repeat(
+      3,
+    );
+  const words = `${paragraph}\n\n`
+    .repeat(Math.ceil((FLOOD_DELTAS * 6) / (paragraph.length + 2)))
+    .slice(0, FLOOD_DELTAS * 6);
   await fps("unpaced", [{ text: words, chunks: FLOOD_DELTAS }]);
   const perStep = 50;
   const paced: MockStep[] = [];

@@ -73,7 +73,16 @@ try {
     `| \`message_delta\` received → painted (${lags.length} of ${LATENCY_DELTAS} deltas, ${rate.toFixed(0)}/s) | p50 ${ms(percentile(lags, 0.5))} · p99 ${ms(percentile(lags, 0.99))} · max ${ms(percentile(lags, 1))} | < 16 / < 50 ms |`,
   );
 
-  // 2. Frames while 10,000 deltas stream: as fast as they come, then paced over ~10 s.
+  // 2. Frames while 10,000 deltas stream: as fast as they come, then paced over ~10 s. First
+  // the same page idle for 2 s: what the machine gives a page at all right now.
+  await reset(page, "");
+  await Bun.sleep(2000);
+  const idle = await readProbe(page);
+  await page.evaluate("window.__benchProbe.recording = false");
+  const idleSpan = (idle.frames.at(-1) ?? 0) - (idle.frames[0] ?? 0);
+  console.log(
+    `| frames/s of the idle page (baseline for the rows below) | ${((idle.frames.length - 1) / (idleSpan / 1000)).toFixed(1)} fps | |`,
+  );
   let run = 0;
   const fps = async (label: string, body: MockStep[]) => {
     const marker = `[flood-end-${++run}]`;

@@ -129,14 +129,19 @@ export const AUTH_COMMAND_SCHEMAS = [
   AuthRevokeCommandSchema,
 ] as const;
 
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth. */
-const orchestratorCommandSchemas = [
-  ...REGISTRY_COMMAND_SCHEMAS,
+/** Workspace commands (PROTOCOL §10.1a). */
+export const WORKSPACE_COMMAND_SCHEMAS = [
   WorkspaceCreateCommandSchema,
   WorkspaceAttachCommandSchema,
   WorkspaceListCommandSchema,
   WorkspaceStatusCommandSchema,
   WorkspaceRetireCommandSchema,
+] as const;
+
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth. */
+const orchestratorCommandSchemas = [
+  ...REGISTRY_COMMAND_SCHEMAS,
+  ...WORKSPACE_COMMAND_SCHEMAS,
   SubagentCreateCommandSchema,
   SubagentWaitCommandSchema,
   SubagentSteerCommandSchema,

@@ -4,10 +4,11 @@
  * reached only through OPENAI_BASE_URL.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { collect, type Ran, shard, spawnShard } from "../cli/support/shard-cli.ts";
+import { compiledBinary } from "../support/compiled-binary.ts";
 import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { assistantMessages, blockText, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
@@ -233,33 +234,18 @@ describe("shard run", () => {
 
 describe("compiled binary", () => {
   test("`bun run build`'s command produces a single binary that runs a tool turn", async () => {
-    const out = join(tempDir("bin"), "shard");
-    const root = join(import.meta.dir, "../..");
-    // The package's own build script, with the output redirected to a temp dir.
-    const script = pkg.scripts.build.split(" ").map((word) => (word === "dist/shard" ? out : word));
-    expect(script.slice(0, 2)).toEqual(["bun", "build"]);
-    expect(script).toContain(out);
-    const build = Bun.spawnSync([process.execPath, ...script.slice(1)], {
-      cwd: root,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(build.exitCode).toBe(0);
-    try {
-      const version = Bun.spawnSync([out, "--version"], { stdout: "pipe" });
-      expect(version.stdout.toString().trim()).toBe(pkg.version);
+    const out = await compiledBinary();
+    const version = Bun.spawnSync([out, "--version"], { stdout: "pipe" });
+    expect(version.stdout.toString().trim()).toBe(pkg.version);
 
-      const cwd = tempDir("cwd");
-      writeFileSync(join(cwd, "a.txt"), "a\n");
-      llm().enqueue({ steps: [{ tool_call: { name: "ls", args: {} } }] }, { steps: [{ text: "One file." }] });
-      const { stdout, stderr, code } = await collect(
-        spawnShard([out, "run", "--cwd", cwd, "what is here?"], openAiEnv()),
-      );
-      expect(code).toBe(0);
-      expect(stdout).toBe("One file.\n");
-      expect(stderr).toMatch(/^✓ ls/m);
-    } finally {
-      rmSync(out, { force: true });
-    }
-  });
+    const cwd = tempDir("cwd");
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    llm().enqueue({ steps: [{ tool_call: { name: "ls", args: {} } }] }, { steps: [{ text: "One file." }] });
+    const { stdout, stderr, code } = await collect(
+      spawnShard([out, "run", "--cwd", cwd, "what is here?"], openAiEnv()),
+    );
+    expect(code).toBe(0);
+    expect(stdout).toBe("One file.\n");
+    expect(stderr).toMatch(/^✓ ls/m);
+  }, 90_000);
 });

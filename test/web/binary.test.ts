@@ -5,14 +5,13 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { tempDir } from "../agent/support/agent-process.ts";
 import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
+import { compiledBinary } from "../support/compiled-binary.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
-import { builtWebDir } from "./support/web-build.ts";
 
-const REPO = resolve(import.meta.dir, "..", "..");
 const llm = useMockLlmServer();
 const openContext = useChromium();
 const daemons: DaemonProcess[] = [];
@@ -22,33 +21,11 @@ afterEach(async () => {
   }
 });
 
-async function compileBinary(): Promise<string> {
-  const webDir = await builtWebDir();
-  const out = join(tempDir("bin-build"), "shard");
-  const build = Bun.spawn(
-    [
-      process.execPath,
-      "build",
-      "src/cli/main.ts",
-      "--compile",
-      "--bytecode",
-      "--asset",
-      webDir,
-      "--outfile",
-      out,
-    ],
-    { cwd: REPO, stdin: "ignore", stdout: "pipe", stderr: "pipe" },
-  );
-  const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
-  if (code !== 0) throw new Error(`bun build --compile failed: ${stderr}`);
-  return out;
-}
-
 describe.skipIf(!HAVE_CHROMIUM)("the compiled binary", () => {
   test(
     "alone in an empty folder, it serves the page and runs an agent a browser drives",
     async () => {
-      const built = await compileBinary();
+      const built = await compiledBinary();
       const folder = tempDir("bin-alone");
       const binary = join(folder, "shard");
       copyFileSync(built, binary);

@@ -14,6 +14,8 @@ import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
 import { type AuthCommand, asAuthCommand } from "../auth/auth-commands.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
+import { asWorkspaceCommand, handleWorkspaceCommand } from "../workspaces/workspace-commands.ts";
+import type { Workspaces } from "../workspaces/workspaces.ts";
 import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
@@ -52,6 +54,19 @@ export class Broker implements BrokerContext, RegistryEvents {
 
   constructor(private readonly options: BrokerOptions) {
     this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
+  }
+
+  private workspacesLoading: Promise<Workspaces> | undefined;
+
+  workspaces(): Promise<Workspaces> {
+    this.workspacesLoading ??= (async () => {
+      const [{ Workspaces }, { workspaceDeps }] = await Promise.all([
+        import("../workspaces/workspaces.ts"),
+        import("../workspaces/workspace-commands.ts"),
+      ]);
+      return new Workspaces(workspaceDeps(this, this.options.log));
+    })();
+    return this.workspacesLoading;
   }
 
   /** The registry and the broker talk both ways; the daemon wires them once at start. */
@@ -97,6 +112,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
       const sessionCommand = asSessionCommand(checked.message);
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
+      const workspaceCommand = asWorkspaceCommand(checked.message);
+      if (workspaceCommand) return await handleWorkspaceCommand(this, client, workspaceCommand);
       const authCommand = asAuthCommand(checked.message);
       if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);

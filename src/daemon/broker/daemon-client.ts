@@ -3,19 +3,11 @@
  * the bounded outbound buffer: a client over the cap is closed, never waited for (ARCHITECTURE §6.1).
  */
 import type { AgentServerMessage } from "../../contracts/connection.ts";
-import type {
-  AgentActivityEvent,
-  AgentExitedEvent,
-  AgentSpawnedEvent,
-  AgentStatusChangedEvent,
-} from "../../types/orchestrator-events.ts";
+import type { DaemonEvent } from "../../types/catalog.ts";
 import type { EncodedMessage } from "./encoded-message.ts";
 
-export type OrchestratorEvent =
-  | AgentSpawnedEvent
-  | AgentExitedEvent
-  | AgentStatusChangedEvent
-  | AgentActivityEvent;
+/** Registry, workspace and subagent events, broadcast to every client. */
+export type OrchestratorEvent = DaemonEvent;
 
 /** Everything the daemon sends: tagged agent events, responses, its own hello and registry events. */
 export type DaemonMessage = AgentServerMessage | OrchestratorEvent;

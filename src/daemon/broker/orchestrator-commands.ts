@@ -8,6 +8,7 @@ import type { AgentAttachCommandSchema } from "../../types/orchestrator.ts";
 import { failure, type WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
 import { schemaGuard } from "../../wire/validate.ts";
+import { spawnAgent } from "./agent-spawn.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient } from "./daemon-client.ts";
 
@@ -46,10 +47,8 @@ export async function handleRegistryCommand(
           message: `agent.create: field "parent_agent_id": no agent ${params.parent_agent_id}; agent.list shows the agents`,
         });
       }
-      const created = await ctx.registry.create(params);
+      const created = await spawnAgent(ctx, params);
       if (!created.ok) return fail(created.error);
-      const info = ctx.agentInfo(created.agent_id);
-      if (info) ctx.broadcast({ type: "agent_spawned", agent_id: created.agent_id, info });
       if (!created.started.ok) {
         // The identity is kept: attach or a prompt retries the start.
         return fail({ ...created.started.error, data: { agent_id: created.agent_id } });

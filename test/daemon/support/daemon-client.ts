@@ -16,9 +16,21 @@ interface Wire {
   close(): void;
 }
 
+/** `/.git` as a path segment: a repository's git dir or a worktree's (`.git/worktrees/…`). */
+const GIT_DIR_PATH = /\/\.git(\/|"|$)/;
+
+function isWorkspaceMessage(msg: Msg): boolean {
+  return (
+    (typeof msg.type === "string" && msg.type.startsWith("workspace")) ||
+    (msg.type === "response" && typeof msg.command === "string" && msg.command.startsWith("workspace."))
+  );
+}
+
 export class DaemonClient {
   readonly messages: Msg[] = [];
   readonly schemaViolations: string[] = [];
+  /** Workspace responses and events that carried a git directory path (PROTOCOL §10.1a forbids it). */
+  readonly gitDirLeaks: string[] = [];
   closed = false;
   closeReason = "";
   private waiters: { pred: (m: Msg) => boolean; from: number; resolve: (m: Msg) => void }[] = [];
@@ -80,6 +92,9 @@ export class DaemonClient {
     const checked = eventValidator.validate(msg);
     if (!checked.ok)
       this.schemaViolations.push(`${checked.error.message} in ${JSON.stringify(msg).slice(0, 300)}`);
+    if (isWorkspaceMessage(msg) && GIT_DIR_PATH.test(JSON.stringify(msg))) {
+      this.gitDirLeaks.push(JSON.stringify(msg).slice(0, 300));
+    }
     this.messages.push(msg);
     const index = this.messages.length - 1;
     this.waiters = this.waiters.filter((w) => {

@@ -94,6 +94,9 @@ export class DaemonHarness {
   async stop(): Promise<void> {
     for (const c of this.clients) c.close();
     await this.daemon.stop(true);
+    // Every daemon test checks it: no workspace answer or event ever showed a git dir path.
+    const leaks = this.clients.flatMap((c) => c.gitDirLeaks);
+    if (leaks.length > 0) throw new Error(`git directory paths reached a client:\n${leaks.join("\n")}`);
   }
 }
 

@@ -1,0 +1,81 @@
+/**
+ * What the workspace manager asks of a git repository: its main checkout root, the opaque
+ * fingerprints of its git dirs, whether a ref or branch exists, and whether a worktree is
+ * dirty. Every answer is a value; paths of git directories never leave this module except
+ * hashed.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { git, gitComplaint } from "./git.ts";
+
+export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export function fingerprint(path: string): string {
+  return createHash("sha256").update(path).digest("base64url").slice(0, 22);
+}
+
+export interface Repository {
+  /** The main checkout's root (where `.git` lives), even when `cwd` is inside a worktree. */
+  root: string;
+  /** Hash of the common git dir: equal for every worktree of one repository. */
+  fingerprint: string;
+}
+
+export async function openRepository(cwd: string): Promise<Found<Repository>> {
+  if (!existsSync(cwd)) return { ok: false, message: `${cwd} does not exist` };
+  const [common, bare] = await Promise.all([
+    git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    git(cwd, ["rev-parse", "--is-bare-repository"]),
+  ]);
+  if (!common.ok) return { ok: false, message: `${cwd} is not inside a git repository` };
+  const commonDir = realpathSync(common.stdout.trim());
+  if (bare.stdout.trim() === "true")
+    return { ok: false, message: `${cwd} is a bare repository; use a checkout` };
+  // A main checkout's common dir is <root>/.git; anything else (a separate git dir) has no root here.
+  if (!commonDir.endsWith("/.git")) {
+    return {
+      ok: false,
+      message: `the repository at ${cwd} keeps its git dir elsewhere; open its main checkout`,
+    };
+  }
+  return { ok: true, value: { root: dirname(commonDir), fingerprint: fingerprint(commonDir) } };
+}
+
+/** The commit a ref names, or why it names none. */
+export async function resolveCommit(repo: string, ref: string): Promise<Found<string>> {
+  if (ref.startsWith("-")) return { ok: false, message: `"${ref}" is not a ref` };
+  const resolved = await git(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  return resolved.ok
+    ? { ok: true, value: resolved.stdout.trim() }
+    : { ok: false, message: `unknown ref "${ref}" in ${repo}` };
+}
+
+export async function currentBranch(repo: string): Promise<string | undefined> {
+  const head = await git(repo, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  return head.ok ? head.stdout.trim() : undefined;
+}
+
+export async function branchExists(repo: string, branch: string): Promise<boolean> {
+  return (await git(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).ok;
+}
+
+export async function validBranchName(repo: string, branch: string): Promise<boolean> {
+  return !branch.startsWith("-") && (await git(repo, ["check-ref-format", "--branch", branch])).ok;
+}
+
+/** Uncommitted or untracked changes in a worktree, as git's short status lines. */
+export async function dirtyState(worktree: string): Promise<Found<string[]>> {
+  const status = await git(worktree, ["status", "--porcelain", "--untracked-files=normal"]);
+  if (!status.ok) return { ok: false, message: gitComplaint(status) };
+  return { ok: true, value: status.stdout.split("\n").filter((l) => l.trim() !== "") };
+}
+
+/** The hash of a worktree's own git dir, or undefined when it is no worktree any more. */
+export async function worktreeFingerprint(worktree: string): Promise<string | undefined> {
+  if (!existsSync(join(worktree, ".git"))) return undefined;
+  const dir = await git(worktree, ["rev-parse", "--path-format=absolute", "--git-dir"]);
+  if (!dir.ok) return undefined;
+  const path = dir.stdout.trim();
+  return isAbsolute(path) && existsSync(path) ? fingerprint(realpathSync(path)) : undefined;
+}

@@ -1,0 +1,89 @@
+/**
+ * Whether a workspace may be retired now, and with which disposition (PROTOCOL §10.1a): a
+ * typed refusal for live, busy, dirty, missing and unsafe ones; for a branch deletion, proof
+ * that its work is in the integration target, or `confirmation_required`.
+ */
+import { realpathSync } from "node:fs";
+import { sep } from "node:path";
+import type { BranchDisposition, WorkspaceRetireConflict } from "../../types/workspace-projection.ts";
+import { mergeState } from "./merge-check.ts";
+import { currentBranch, dirtyState, worktreeFingerprint } from "./repository.ts";
+import type { WorkspaceRecord } from "./workspace-record.ts";
+
+export interface AgentLiveness {
+  /** The agent is doing work (a turn, a dialog, compaction). */
+  active(agentId: string): boolean;
+  /** The agent's runtime process is up (its cwd is the worktree). */
+  running(agentId: string): boolean;
+}
+
+export type RetirePlan =
+  | { ok: true; worktreePresent: boolean; deleteBranch: boolean }
+  | { ok: false; refusal: WorkspaceRetireConflict };
+
+export async function planRetire(
+  record: WorkspaceRecord,
+  disposition: BranchDisposition,
+  agents: AgentLiveness,
+  worktreesDir: string,
+): Promise<RetirePlan> {
+  const refuse = (
+    kind: Exclude<WorkspaceRetireConflict["kind"], "confirmation_required">,
+    reason: string,
+  ): RetirePlan => ({ ok: false, refusal: { kind, workspace_id: record.workspace_id, reason } });
+  const bound = [...new Set(record.bindings.map((b) => b.agent_id))];
+  const busy = bound.find((id) => agents.active(id));
+  if (busy !== undefined)
+    return refuse("busy", `agent ${busy} is working in this workspace; abort or wait for it`);
+  const live = bound.find((id) => agents.running(id));
+  if (live !== undefined)
+    return refuse("live", `agent ${live} still runs in this workspace; agent.terminate it first`);
+
+  const present = (await worktreeFingerprint(record.worktree_path)) === record.fingerprints.worktree;
+  if (!present) {
+    // Nothing uncommitted can be lost any more; the branch (the commits) is kept.
+    if (disposition === "keep") return { ok: true, worktreePresent: false, deleteBranch: false };
+    return refuse(
+      "missing_authority",
+      "the worktree was removed or replaced outside the daemon; retire with branch_disposition keep to drop the record and keep the branch",
+    );
+  }
+  if (!isInside(record.worktree_path, worktreesDir)) {
+    return refuse("unsafe", "the worktree is no longer where the daemon created it");
+  }
+  if ((await currentBranch(record.worktree_path)) !== record.branch) {
+    return refuse("unsafe", `the worktree no longer has ${record.branch} checked out`);
+  }
+  const dirty = await dirtyState(record.worktree_path);
+  if (!dirty.ok) return refuse("unsafe", `git cannot read the worktree: ${dirty.message}`);
+  if (dirty.value.length > 0) {
+    return refuse(
+      "dirty",
+      `${dirty.value.length} uncommitted or untracked change(s); commit or discard them first`,
+    );
+  }
+
+  if (disposition === "keep") return { ok: true, worktreePresent: true, deleteBranch: false };
+  if (disposition === "delete_confirmed") return { ok: true, worktreePresent: true, deleteBranch: true };
+  const merged = await mergeState(record.repository_cwd, record.branch, record.integration_target);
+  if (merged.merged) return { ok: true, worktreePresent: true, deleteBranch: true };
+  return {
+    ok: false,
+    refusal: {
+      kind: "confirmation_required",
+      workspace_id: record.workspace_id,
+      reason: merged.reason,
+      confirmation_disposition: "delete_confirmed",
+    },
+  };
+}
+
+function isInside(path: string, dir: string): boolean {
+  try {
+    const real = realpathSync(path);
+    const root = realpathSync(dir);
+    return real.startsWith(root + sep);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * The daemon's workspaces (ARCHITECTURE §10): one git worktree per workspace, on its own branch,
+ * under `$SHARD_HOME/worktrees/` (durable: never a temp dir, never reaped), each bound to the
+ * agents launched in it. Operations run one at a time, so a retire never races a create.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { newId } from "../../support/ids.ts";
+import type {
+  WorkspaceAttachCommand,
+  WorkspaceAttachedEvent,
+  WorkspaceConflictEvent,
+  WorkspaceCreateCommand,
+  WorkspaceCreatedEvent,
+  WorkspaceListCommand,
+  WorkspaceRetireCommand,
+  WorkspaceRetiredEvent,
+} from "../../types/workspace.ts";
+import type { WorkspaceDetail, WorkspaceSummary } from "../../types/workspace-projection.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
+import { git, gitComplaint } from "./git.ts";
+import {
+  branchExists,
+  currentBranch,
+  openRepository,
+  resolveCommit,
+  validBranchName,
+  worktreeFingerprint,
+} from "./repository.ts";
+import { type AgentLiveness, planRetire } from "./retire-checks.ts";
+import { detailOf, summaryOf, WORKSPACE_RECORD_VERSION, type WorkspaceRecord } from "./workspace-record.ts";
+import { WorkspaceStore } from "./workspace-store.ts";
+
+export type WorkspaceEvent =
+  | Omit<WorkspaceCreatedEvent, "seq">
+  | Omit<WorkspaceAttachedEvent, "seq">
+  | Omit<WorkspaceRetiredEvent, "seq">
+  | Omit<WorkspaceConflictEvent, "seq">;
+
+export interface LaunchOptions {
+  name?: string;
+  model?: string;
+  provider?: string;
+  mode?: string;
+}
+
+export interface WorkspaceDeps {
+  home: string;
+  agents: AgentLiveness;
+  /** Starts a fresh agent (and session) in `cwd`. */
+  launch(
+    cwd: string,
+    options: LaunchOptions,
+  ): Promise<{ ok: true; agent_id: string; session_id: string } | Failure>;
+  broadcast(event: WorkspaceEvent): void;
+  log(line: string): void;
+  now?: () => number;
+}
+
+export type Result<T> = { ok: true; value: T } | Failure;
+
+export interface Launched {
+  agent_id: string;
+  session_id: string;
+  workspace: WorkspaceDetail;
+}
+
+export class Workspaces {
+  private readonly store: WorkspaceStore;
+  private readonly records = new Map<string, WorkspaceRecord>();
+  private readonly worktreesDir: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: WorkspaceDeps) {
+    this.store = new WorkspaceStore(deps.home);
+    this.worktreesDir = join(deps.home, "worktrees");
+    for (const record of this.store.load(deps.log)) this.records.set(record.workspace_id, record);
+  }
+
+  list(command: Omit<WorkspaceListCommand, "id" | "type">): WorkspaceSummary[] {
+    return [...this.records.values()]
+      .filter((r) => command.include_retired === true || r.tombstone === undefined)
+      .filter(
+        (r) =>
+          command.cwd === undefined || r.repository_cwd === command.cwd || r.worktree_path === command.cwd,
+      )
+      .sort((a, b) => a.created_at - b.created_at)
+      .map(summaryOf);
+  }
+
+  status(workspaceId: string): Promise<Result<WorkspaceDetail>> {
+    return this.serially(async () => {
+      const record = this.records.get(workspaceId);
+      if (record === undefined) return notFound(workspaceId);
+      return { ok: true, value: detailOf(record, await this.conflictOf(record)) };
+    });
+  }
+
+  create(command: WorkspaceCreateCommand): Promise<Result<Launched>> {
+    return this.serially(async () => {
+      const repo = await openRepository(command.cwd);
+      if (!repo.ok) return invalid(`workspace.create: field "cwd": ${repo.message}`);
+      const root = repo.value.root;
+      const checkedOut = await currentBranch(root);
+      const baseRef = command.base_ref ?? checkedOut ?? "HEAD";
+      const target = command.integration_target ?? (baseRef === "HEAD" ? checkedOut : baseRef);
+      if (target === undefined) {
+        return invalid(
+          'workspace.create: field "integration_target": HEAD is detached; name the branch work merges into',
+        );
+      }
+      const workspaceId = newId("ws");
+      const branch =
+        command.branch ?? `shard/${slug(command.label) || workspaceId.slice(3, 11).toLowerCase()}`;
+      // Independent checks, run together: each is a git process.
+      const [base, targetCommit, branchOk, branchTaken] = await Promise.all([
+        resolveCommit(root, baseRef),
+        resolveCommit(root, target),
+        validBranchName(root, branch),
+        branchExists(root, branch),
+      ]);
+      if (!base.ok) return invalid(`workspace.create: field "base_ref": ${base.message}`);
+      if (!targetCommit.ok)
+        return invalid(`workspace.create: field "integration_target": ${targetCommit.message}`);
+      if (!branchOk) {
+        return invalid(`workspace.create: field "branch": "${branch}" is not a valid branch name`);
+      }
+      if (branchTaken) {
+        return failure(
+          "CONFLICT",
+          `workspace.create: field "branch": ${branch} already exists; name another branch`,
+        );
+      }
+      const path = join(this.worktreesDir, workspaceId);
+      mkdirSync(this.worktreesDir, { recursive: true, mode: 0o700 });
+      const added = await git(root, ["worktree", "add", "--quiet", "-b", branch, path, base.value]);
+      if (!added.ok) return failure("INTERNAL_ERROR", `git worktree add failed: ${gitComplaint(added)}`);
+      const worktreeFp = await worktreeFingerprint(path);
+      if (worktreeFp === undefined) return failure("INTERNAL_ERROR", "the new worktree cannot be read back");
+      const now = this.now();
+      const record: WorkspaceRecord = {
+        version: WORKSPACE_RECORD_VERSION,
+        workspace_id: workspaceId,
+        label: command.label ?? branch,
+        repository_cwd: root,
+        worktree_path: path,
+        branch,
+        base_ref: baseRef,
+        base_commit: base.value,
+        integration_target: target,
+        fingerprints: { repository: repo.value.fingerprint, worktree: worktreeFp },
+        created_at: now,
+        updated_at: now,
+        bindings: [],
+      };
+      const saved = this.save(record);
+      if (!saved.ok) return saved;
+      this.deps.broadcast({ type: "workspace_created", workspace: summaryOf(record) });
+      return this.launchIn(record, command);
+    });
+  }
+
+  attach(command: WorkspaceAttachCommand): Promise<Result<Launched>> {
+    return this.serially(async () => {
+      const record = this.records.get(command.workspace_id);
+      if (record === undefined) return notFound(command.workspace_id);
+      if (record.tombstone !== undefined) {
+        return invalid(`workspace.attach: workspace ${record.workspace_id} is retired`);
+      }
+      const conflict = await this.conflictOf(record);
+      if (conflict !== undefined) return failure("CONFLICT", `workspace.attach: ${conflict}`);
+      return this.launchIn(record, command);
+    });
+  }
+
+  retire(
+    command: WorkspaceRetireCommand,
+  ): Promise<Result<{ workspace: WorkspaceDetail; branch_deleted: boolean }>> {
+    return this.serially(async () => {
+      const record = this.records.get(command.workspace_id);
+      if (record === undefined) return notFound(command.workspace_id);
+      if (record.tombstone !== undefined) {
+        return invalid(`workspace.retire: workspace ${record.workspace_id} is already retired`);
+      }
+      const disposition = command.branch_disposition ?? "delete_if_merged";
+      const plan = await planRetire(record, disposition, this.deps.agents, this.worktreesDir);
+      if (!plan.ok) {
+        if (plan.refusal.kind === "missing_authority") {
+          this.deps.broadcast({
+            type: "workspace_conflict",
+            workspace: summaryOf(record),
+            reason: plan.refusal.reason,
+          });
+        }
+        return failure("CONFLICT", `workspace.retire: ${plan.refusal.reason}`, plan.refusal);
+      }
+      const root = record.repository_cwd;
+      const removed = plan.worktreePresent
+        ? await git(root, ["worktree", "remove", record.worktree_path])
+        : await git(root, ["worktree", "prune"]);
+      if (!removed.ok)
+        return failure("INTERNAL_ERROR", `git could not remove the worktree: ${gitComplaint(removed)}`);
+      let branchDeleted = false;
+      if (plan.deleteBranch) {
+        const deleted = await git(root, ["branch", "-D", "--", record.branch]);
+        branchDeleted = deleted.ok;
+        if (!deleted.ok)
+          this.deps.log(`workspace ${record.workspace_id}: branch kept, git said: ${gitComplaint(deleted)}`);
+      }
+      const now = this.now();
+      const retired: WorkspaceRecord = {
+        ...record,
+        updated_at: now,
+        tombstone: { retired_at: now, branch_disposition: disposition, branch_deleted: branchDeleted },
+      };
+      const saved = this.save(retired);
+      if (!saved.ok) return saved;
+      this.deps.broadcast({ type: "workspace_retired", workspace: summaryOf(retired) });
+      return { ok: true, value: { workspace: detailOf(retired, undefined), branch_deleted: branchDeleted } };
+    });
+  }
+
+  private async launchIn(record: WorkspaceRecord, options: LaunchOptions): Promise<Result<Launched>> {
+    const launched = await this.deps.launch(record.worktree_path, {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.provider !== undefined ? { provider: options.provider } : {}),
+      ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    });
+    if (!launched.ok) {
+      return { ok: false, error: { ...launched.error, data: { workspace_id: record.workspace_id } } };
+    }
+    const bound: WorkspaceRecord = {
+      ...record,
+      updated_at: this.now(),
+      bindings: [
+        ...record.bindings,
+        { agent_id: launched.agent_id, session_id: launched.session_id, bound_at: this.now() },
+      ],
+    };
+    const saved = this.save(bound);
+    if (!saved.ok) return saved;
+    this.deps.broadcast({
+      type: "workspace_attached",
+      workspace: summaryOf(bound),
+      agent_id: launched.agent_id,
+      session_id: launched.session_id,
+    });
+    return {
+      ok: true,
+      value: {
+        agent_id: launched.agent_id,
+        session_id: launched.session_id,
+        workspace: detailOf(bound, undefined),
+      },
+    };
+  }
+
+  /** Why the worktree on disk no longer matches its record (sanitized: no paths), if it does not. */
+  private async conflictOf(record: WorkspaceRecord): Promise<string | undefined> {
+    if (record.tombstone !== undefined) return undefined;
+    const fp = await worktreeFingerprint(record.worktree_path);
+    if (fp === undefined) return "the worktree was removed outside the daemon";
+    if (fp !== record.fingerprints.worktree) return "the worktree was replaced outside the daemon";
+    return undefined;
+  }
+
+  private save(record: WorkspaceRecord): Result<WorkspaceRecord> {
+    try {
+      this.store.save(record);
+    } catch (err) {
+      return failure("INTERNAL_ERROR", `could not write the workspace record: ${(err as Error).message}`);
+    }
+    this.records.set(record.workspace_id, record);
+    return { ok: true, value: record };
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+}
+
+function notFound(workspaceId: string): Failure {
+  return failure("NOT_FOUND", `no workspace ${workspaceId}; workspace.list shows them`);
+}
+
+function invalid(message: string): Failure {
+  return failure("INVALID_REQUEST", message);
+}
+
+function slug(label: string | undefined): string {
+  return (label ?? "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
+}

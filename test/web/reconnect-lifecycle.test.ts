@@ -39,6 +39,7 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     expect(socket.opened()).toBe(1);
 
     socket.silence();
+    const beforeReconnect = socket.mark();
     await page.getByTestId("composer-input").fill("anyone there?");
     await page.getByTestId("composer-input").press("Enter");
     await page.clock.fastForward(31_000);
@@ -48,6 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     await page.clock.fastForward(1_500);
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
     expect(socket.opened()).toBe(2);
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeReconnect);
 
     // The new socket works: a prompt is answered and streamed.
     llm().enqueue({ steps: [{ text: "Here again.", chunks: 2 }] });
@@ -83,11 +85,13 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     const agentId = await createAgent(daemon);
     llm().enqueue({ steps: [{ text: "Before the close.", chunks: 2 }] });
     const { page, socket } = await openRoom(daemon, `?agent=${agentId}`);
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
     await page.getByTestId("composer-input").fill("hello");
     await page.getByTestId("composer-input").press("Enter");
     await page.getByTestId("transcript").getByText("Before the close.").waitFor();
 
     const letBack = await socket.holdOffReconnect();
+    const beforeClose = socket.mark();
     // The daemon's own close for a client whose outbound buffer overflowed (docs/daemon.md).
     await socket.cut(1008, "outbound buffer over 8388608 bytes; reconnect and agent.attach again");
     await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
@@ -98,6 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     await page.clock.fastForward(1_500);
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
     expect(await page.getByTestId("not-enrolled").count()).toBe(0);
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeClose);
 
     llm().enqueue({ steps: [{ text: "After the close.", chunks: 2 }] });
     await page.getByTestId("composer-input").fill("again");

@@ -9,6 +9,7 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { controlSocket } from "./support/socket-control.ts";
 import { builtWebDir } from "./support/web-build.ts";
 
 const llm = useMockLlmServer();
@@ -54,13 +55,16 @@ describe.skipIf(!HAVE_CHROMIUM)("daemon restart in Chromium", () => {
 
     llm().enqueue({ steps: [{ text: "First answer.", chunks: 3 }] });
     const page = await (await openContext()).newPage();
+    // Only watched, never touched: it tells when the page's attach has been answered.
+    const socket = await controlSocket(page);
     await page.goto(enrollmentUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
-    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
     await page.getByTestId("composer-input").fill("first");
     await page.getByTestId("composer-input").press("Enter");
     const transcript = page.getByTestId("transcript");
     await transcript.locator('[data-testid="message"]', { hasText: "First answer." }).waitFor();
 
+    const beforeRestart = socket.mark();
     first.kill();
     await first.exited;
     await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
@@ -69,7 +73,10 @@ describe.skipIf(!HAVE_CHROMIUM)("daemon restart in Chromium", () => {
     expect(await second.url()).toBe(`http://127.0.0.1:${port}`);
     // No click, no reload: the backoff brings it back.
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor({ timeout: 40_000 });
+
     await transcript.locator('[data-testid="message"]', { hasText: "First answer." }).waitFor();
+    // The new daemon's sync has reached the page: it is attached there.
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeRestart);
 
     llm().enqueue({ steps: [{ text: "Second answer.", chunks: 3 }] });
     await page.getByTestId("composer-input").fill("second");

@@ -23,7 +23,7 @@ async function openAgentPage(
   const page = await (await openContext()).newPage();
   const socket = await controlSocket(page);
   await page.goto(daemon.enrollmentUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
-  await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+  await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
   await page.locator('[data-testid="transcript"]').waitFor();
   return { page, socket };
 }

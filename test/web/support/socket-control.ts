@@ -14,8 +14,12 @@ export interface SocketControl {
   silence(): void;
   /** How many sockets the page opened so far. */
   opened(): number;
-  /** Resolves once the daemon sent the page a message matching `match` (on any socket). */
-  received(match: (message: Record<string, unknown>) => boolean): Promise<void>;
+  /**
+   * Resolves once the daemon sent the page a message matching `match` (on any socket), among
+   * the messages from index `from` on (`mark()` gives the index of the next one).
+   */
+  received(match: (message: Record<string, unknown>) => boolean, from?: number): Promise<void>;
+  mark(): number;
   /** Refuses `/bootstrap` until the returned function is called (the page cannot reconnect). */
   holdOffReconnect(): Promise<() => Promise<void>>;
 }
@@ -60,8 +64,11 @@ export async function controlSocket(page: Page): Promise<SocketControl> {
       current.silent = true;
     },
     opened: () => opened,
-    received: (match) =>
-      seen.some(match) ? Promise.resolve() : new Promise((resolve) => waiters.push({ match, resolve })),
+    received: (match, from = 0) =>
+      seen.slice(from).some(match)
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ match, resolve })),
+    mark: () => seen.length,
     holdOffReconnect: async () => {
       const refuse = (route: Route) => route.abort();
       await page.route("**/bootstrap", refuse);

@@ -115,8 +115,9 @@ export function createControlRoom(): ControlRoom {
         for (const id of Object.keys(rows)) if (!seen.has(id)) delete rows[id];
       }),
     );
-    // An agent the daemon no longer knows: its snapshot goes too.
+    // An agent the daemon no longer knows: its snapshot goes too (and any signal a view asked for).
     for (const id of watched.ids()) if (!seen.has(id)) release(id);
+    for (const id of snapshots.keys()) if (!seen.has(id) && id !== selected()) snapshots.delete(id);
   }
 
   /** Attaches (or re-attaches) and waits for the answer; the `sync` that follows it is authoritative. */

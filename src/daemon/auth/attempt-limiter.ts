@@ -1,12 +1,14 @@
 /**
- * Failed-attempt limiter: at most `maxFailures` failures in any `windowMs`. While over the
- * limit every attempt is refused, right or wrong, so guessing gains nothing by going faster.
- * It keeps at most `maxFailures` timestamps: memory stays bounded whatever the attacker sends.
+ * Failed-attempt limiter: at most `maxFailures` failures in any `windowMs`; past that it is
+ * locked until the oldest failure leaves the window. It remembers when (in code-minting order)
+ * its current lock began, so codes minted after that can be told apart. It keeps at most
+ * `maxFailures` timestamps: memory stays bounded whatever the attacker sends.
  */
 import type { Clock } from "./clock.ts";
 
 export class AttemptLimiter {
   private failures: number[] = [];
+  private lockMark = 0;
 
   constructor(
     private readonly maxFailures: number,
@@ -14,21 +16,29 @@ export class AttemptLimiter {
     private readonly clock: Clock,
   ) {}
 
-  /** Whether an attempt may be checked now. */
+  /** Whether attempts are checked as usual now (the limit is not reached). */
   allows(): boolean {
     this.prune();
     return this.failures.length < this.maxFailures;
   }
 
-  recordFailure(): void {
-    this.prune();
-    if (this.failures.length < this.maxFailures) this.failures.push(this.clock());
+  /** Records a failure; `mark` (the current minting sequence) is kept if this one locks. True if it did. */
+  recordFailure(mark: number): boolean {
+    if (!this.allows()) return false;
+    this.failures.push(this.clock());
+    if (this.allows()) return false;
+    this.lockMark = mark;
+    return true;
   }
 
-  /** Milliseconds until the next attempt is allowed (0 when it is now). */
+  /** While locked, the minting sequence number at which the lock began; otherwise undefined. */
+  lockedSince(): number | undefined {
+    return this.allows() ? undefined : this.lockMark;
+  }
+
+  /** Milliseconds until the lock ends (0 when not locked). */
   retryAfterMs(): number {
-    this.prune();
-    if (this.failures.length < this.maxFailures) return 0;
+    if (this.allows()) return 0;
     return Math.max(0, (this.failures[0] ?? 0) + this.windowMs - this.clock());
   }
 

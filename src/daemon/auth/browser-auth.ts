@@ -42,11 +42,15 @@ export class BrowserAuth implements Authenticator {
     return this.options.store.hasBrowsers();
   }
 
-  /** Redeems a code for a new browser and returns the Set-Cookie header of its session. */
+  /**
+   * Redeems a code from `source` (the peer address) for a new browser and returns the
+   * Set-Cookie header of its session. A store write that fails throws, and the code stays good.
+   */
   enroll(
     code: string,
     label: string,
     scheme: Scheme,
+    source: string,
   ): { ok: true; browserId: string; setCookie: string } | AuthRefusal {
     const { store } = this.options;
     if (store.isFull()) {
@@ -56,35 +60,38 @@ export class BrowserAuth implements Authenticator {
         message: "too many enrolled browsers; revoke one (shard auth list, shard auth revoke <id>)",
       };
     }
-    const redeemed = this.codes.redeem(code);
-    if (redeemed === "rate_limited") {
+    const token = newSecret();
+    const redeemed = this.codes.redeem(code, source, () =>
+      store.enroll(label, hashSecret(token), scheme === "https", this.options.clock()),
+    );
+    if (redeemed.ok) {
+      const { browserId } = redeemed.value;
+      this.options.log(`browser ${browserId} enrolled`);
+      return { ok: true, browserId, setCookie: setCookieHeader(scheme, token) };
+    }
+    const retryAfterS = Math.ceil(this.codes.retryAfterMs(source) / 1000);
+    if (redeemed.reason === "rate_limited") {
       // Not logged: the lock was logged once when it began, and a flood must not fill the log.
-      const retryAfterS = Math.ceil(this.codes.retryAfterMs() / 1000);
       return {
         ok: false,
         status: 429,
-        message: `too many failed enrollment attempts; try again in ${retryAfterS} s`,
+        message: `too many failed enrollment attempts; run \`shard auth enroll\` for a new code (it works at once), or try this one again in ${retryAfterS} s`,
         retryAfterS,
       };
     }
-    if (redeemed === "invalid") {
-      this.options.log("enrollment refused: unknown, used or expired code");
-      if (this.codes.locked()) {
-        this.options.log(
-          `enrollment locked for ${Math.ceil(this.codes.retryAfterMs() / 1000)} s after repeated failures`,
-        );
-      }
-      return {
-        ok: false,
-        status: 401,
-        message:
-          "this enrollment code is unknown, already used or expired; run `shard auth enroll` for a new one",
-      };
+    this.options.log("enrollment refused: unknown, used or expired code");
+    if (redeemed.locked !== undefined) {
+      const whom = redeemed.locked === "global" ? "every address" : `address ${source}`;
+      this.options.log(
+        `enrollment locked for ${whom} for ${retryAfterS} s after repeated failures; codes minted from now on still work`,
+      );
     }
-    const token = newSecret();
-    const { browserId } = store.enroll(label, hashSecret(token), scheme === "https", this.options.clock());
-    this.options.log(`browser ${browserId} enrolled`);
-    return { ok: true, browserId, setCookie: setCookieHeader(scheme, token) };
+    return {
+      ok: false,
+      status: 401,
+      message:
+        "this enrollment code is unknown, already used or expired; run `shard auth enroll` for a new one",
+    };
   }
 
   /** A WS ticket for the session of this cookie, bound to the request's exact Origin. */

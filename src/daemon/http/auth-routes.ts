@@ -50,7 +50,9 @@ export function mountAuthRoutes(
     }
     const label =
       "label" in value && typeof value.label === "string" ? value.label : (c.req.header("user-agent") ?? "");
-    const enrolled = auth.enroll(value.code, cleanLabel(label), c.get("scheme"));
+    // The peer address, never X-Forwarded-For: behind a proxy every browser shares the proxy's.
+    const source = c.env.server.requestIP(c.req.raw)?.address ?? "unknown";
+    const enrolled = auth.enroll(value.code, cleanLabel(label), c.get("scheme"), source);
     if (!enrolled.ok) return refusal(c, enrolled);
     c.header("Set-Cookie", enrolled.setCookie);
     return c.json({ browser_id: enrolled.browserId });

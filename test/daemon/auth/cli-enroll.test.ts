@@ -12,6 +12,12 @@ import { DaemonProcess } from "../support/daemon-harness.ts";
 import { codeOf } from "./auth-daemon.ts";
 import { rawRequest, upgradeHeaders } from "./raw-http.ts";
 
+/**
+ * Each test runs several `shard` processes one after another. Bun 1.4.5 applies the suite's
+ * 30 s default (test/support/test-timeout.ts) to the first test file only, so say it here.
+ */
+const CLI_TEST_TIMEOUT_MS = 60_000;
+
 /** `shard ARGS` on the daemon's SHARD_HOME. */
 const shardOn = (home: string, args: string[]) => shard(args, { HOME: home, SHARD_HOME: home });
 
@@ -24,129 +30,143 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-test("enroll from the printed URL, list, revoke; no secret ever reaches a file under SHARD_HOME", async () => {
-  const home = tempDir("home");
-  const daemon = new DaemonProcess(home);
-  const url = await daemon.url();
-  const port = Number(new URL(url).port);
-  const control = await daemon.client();
-  await control.ok({ type: "agent.list" });
-  const lines = daemon.stdout.trim().split("\n");
-  expect(lines).toHaveLength(2);
-  expect(lines[0]).toBe(url);
-  expect(lines[1]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}$`));
-  const printedCode = codeOf(lines[1] ?? "");
+test(
+  "enroll from the printed URL, list, revoke; no secret ever reaches a file under SHARD_HOME",
+  async () => {
+    const home = tempDir("home");
+    const daemon = new DaemonProcess(home);
+    const url = await daemon.url();
+    const port = Number(new URL(url).port);
+    const control = await daemon.client();
+    await control.ok({ type: "agent.list" });
+    const lines = daemon.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(url);
+    expect(lines[1]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}$`));
+    const printedCode = codeOf(lines[1] ?? "");
 
-  const headers = { Host: `127.0.0.1:${port}`, Origin: url, "Content-Type": "application/json" };
-  const enrolled = await rawRequest(port, {
-    method: "POST",
-    path: "/enroll",
-    headers,
-    body: JSON.stringify({ code: printedCode, label: "test browser" }),
-  });
-  expect(enrolled.status).toBe(200);
-  const cookie = (enrolled.header("set-cookie") ?? "").split(";")[0] ?? "";
-  const browserId = JSON.parse(enrolled.body).browser_id;
-  const bootstrap = () =>
-    rawRequest(port, {
+    const headers = { Host: `127.0.0.1:${port}`, Origin: url, "Content-Type": "application/json" };
+    const enrolled = await rawRequest(port, {
+      method: "POST",
+      path: "/enroll",
+      headers,
+      body: JSON.stringify({ code: printedCode, label: "test browser" }),
+    });
+    expect(enrolled.status).toBe(200);
+    const cookie = (enrolled.header("set-cookie") ?? "").split(";")[0] ?? "";
+    const browserId = JSON.parse(enrolled.body).browser_id;
+    const bootstrap = () =>
+      rawRequest(port, {
+        method: "POST",
+        path: "/bootstrap",
+        headers: { ...headers, Cookie: cookie },
+        body: "",
+      });
+    const usedTicket = JSON.parse((await bootstrap()).body).ticket;
+    const upgraded = await rawRequest(port, {
+      path: "/ws",
+      headers: upgradeHeaders(`127.0.0.1:${port}`, url, `shard.v1, shard.ticket.${usedTicket}`),
+    });
+    expect(upgraded.status).toBe(101);
+    const unusedTicket = JSON.parse((await bootstrap()).body).ticket;
+
+    const minted = await shardOn(home, ["auth", "enroll"]);
+    expect(minted.code).toBe(0);
+    expect(minted.stdout).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}\\n$`),
+    );
+    const mintedCode = codeOf(minted.stdout.trim());
+
+    const listed = await shardOn(home, ["auth", "list", "--json"]);
+    expect(listed.code).toBe(0);
+    const browsers = JSON.parse(listed.stdout);
+    expect(browsers).toHaveLength(1);
+    expect(Object.keys(browsers[0]).sort()).toEqual(["created_at", "id", "label", "last_seen_at"]);
+    expect(browsers[0]).toMatchObject({ id: browserId, label: "test browser" });
+    const text = await shardOn(home, ["auth", "list"]);
+    expect(text.stdout).toContain(browserId);
+
+    // The daemon restarts: a browser is enrolled, so no enrollment URL this time.
+    await control.ok({ type: "daemon.shutdown" });
+    expect(await daemon.exited).toBe(0);
+    const again = new DaemonProcess(home);
+    const url2 = await again.url();
+    const control2 = await again.client();
+    await control2.ok({ type: "agent.list" });
+    expect(again.stdout.trim()).toBe(url2);
+    // The session survived the restart (it is in the store, as a hash).
+    const port2 = Number(new URL(url2).port);
+    const after = await rawRequest(port2, {
       method: "POST",
       path: "/bootstrap",
-      headers: { ...headers, Cookie: cookie },
+      headers: { Host: `127.0.0.1:${port2}`, Origin: url2, Cookie: cookie },
       body: "",
     });
-  const usedTicket = JSON.parse((await bootstrap()).body).ticket;
-  const upgraded = await rawRequest(port, {
-    path: "/ws",
-    headers: upgradeHeaders(`127.0.0.1:${port}`, url, `shard.v1, shard.ticket.${usedTicket}`),
-  });
-  expect(upgraded.status).toBe(101);
-  const unusedTicket = JSON.parse((await bootstrap()).body).ticket;
+    expect(after.status).toBe(200);
+    const restartTicket = JSON.parse(after.body).ticket;
 
-  const minted = await shardOn(home, ["auth", "enroll"]);
-  expect(minted.code).toBe(0);
-  expect(minted.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
-  const mintedCode = codeOf(minted.stdout.trim());
+    const revoked = await shardOn(home, ["auth", "revoke", browserId]);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse((await shardOn(home, ["auth", "list", "--json"])).stdout)).toEqual([]);
+    const twice = await shardOn(home, ["auth", "revoke", browserId]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain("shard auth list");
 
-  const listed = await shardOn(home, ["auth", "list", "--json"]);
-  expect(listed.code).toBe(0);
-  const browsers = JSON.parse(listed.stdout);
-  expect(browsers).toHaveLength(1);
-  expect(Object.keys(browsers[0]).sort()).toEqual(["created_at", "id", "label", "last_seen_at"]);
-  expect(browsers[0]).toMatchObject({ id: browserId, label: "test browser" });
-  const text = await shardOn(home, ["auth", "list"]);
-  expect(text.stdout).toContain(browserId);
+    await control2.ok({ type: "daemon.shutdown" });
+    expect(await again.exited).toBe(0);
 
-  // The daemon restarts: a browser is enrolled, so no enrollment URL this time.
-  await control.ok({ type: "daemon.shutdown" });
-  expect(await daemon.exited).toBe(0);
-  const again = new DaemonProcess(home);
-  const url2 = await again.url();
-  const control2 = await again.client();
-  await control2.ok({ type: "agent.list" });
-  expect(again.stdout.trim()).toBe(url2);
-  // The session survived the restart (it is in the store, as a hash).
-  const port2 = Number(new URL(url2).port);
-  const after = await rawRequest(port2, {
-    method: "POST",
-    path: "/bootstrap",
-    headers: { Host: `127.0.0.1:${port2}`, Origin: url2, Cookie: cookie },
-    body: "",
-  });
-  expect(after.status).toBe(200);
-  const restartTicket = JSON.parse(after.body).ticket;
-
-  const revoked = await shardOn(home, ["auth", "revoke", browserId]);
-  expect(revoked.code).toBe(0);
-  expect(JSON.parse((await shardOn(home, ["auth", "list", "--json"])).stdout)).toEqual([]);
-  const twice = await shardOn(home, ["auth", "revoke", browserId]);
-  expect(twice.code).toBe(1);
-  expect(twice.stderr).toContain("shard auth list");
-
-  await control2.ok({ type: "daemon.shutdown" });
-  expect(await again.exited).toBe(0);
-
-  const token = cookie.split("=")[1] ?? "";
-  const secrets = { printedCode, mintedCode, token, usedTicket, unusedTicket, restartTicket };
-  for (const value of Object.values(secrets)) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  const files = filesUnder(home);
-  expect(files.some((f) => f.endsWith(join("security", "browsers.json")))).toBe(true);
-  expect(files.some((f) => f.endsWith(join("logs", "daemon.log")))).toBe(true);
-  for (const file of files) {
-    const content = readFileSync(file, "latin1");
-    for (const [name, value] of Object.entries(secrets)) {
-      if (content.includes(value)) throw new Error(`${name} found in ${file}`);
+    const token = cookie.split("=")[1] ?? "";
+    const secrets = { printedCode, mintedCode, token, usedTicket, unusedTicket, restartTicket };
+    for (const value of Object.values(secrets)) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const files = filesUnder(home);
+    expect(files.some((f) => f.endsWith(join("security", "browsers.json")))).toBe(true);
+    expect(files.some((f) => f.endsWith(join("logs", "daemon.log")))).toBe(true);
+    for (const file of files) {
+      const content = readFileSync(file, "latin1");
+      for (const [name, value] of Object.entries(secrets)) {
+        if (content.includes(value)) throw new Error(`${name} found in ${file}`);
+      }
     }
-  }
-  expect(statSync(join(home, "security")).mode & 0o777).toBe(0o700);
-  expect(statSync(join(home, "security", "browsers.json")).mode & 0o777).toBe(0o600);
-});
+    expect(statSync(join(home, "security")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, "security", "browsers.json")).mode & 0o777).toBe(0o600);
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
 
-test("shard auth without a daemon, and with bad arguments", async () => {
-  const home = tempDir("home");
-  const none = await shardOn(home, ["auth", "enroll"]);
-  expect(none.code).toBe(1);
-  expect(none.stderr).toContain("no daemon is running");
-  expect(none.stderr).toContain("shard daemon");
-  for (const args of [
-    ["auth"],
-    ["auth", "frob"],
-    ["auth", "revoke"],
-    ["auth", "enroll", "--json"],
-    ["auth", "list", "x"],
-  ]) {
-    const bad = await shardOn(home, args);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("shard auth --help");
-  }
-});
+test(
+  "shard auth without a daemon, and with bad arguments",
+  async () => {
+    const home = tempDir("home");
+    const none = await shardOn(home, ["auth", "enroll"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("no daemon is running");
+    expect(none.stderr).toContain("shard daemon");
+    for (const args of [
+      ["auth"],
+      ["auth", "frob"],
+      ["auth", "revoke"],
+      ["auth", "enroll", "--json"],
+      ["auth", "list", "x"],
+    ]) {
+      const bad = await shardOn(home, args);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("shard auth --help");
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
 
-test("plain `shard` (the daemon) prints the enrollment URL too", async () => {
-  const home = tempDir("home");
-  const daemon = new DaemonProcess(home, ["--port", "0"], []);
-  const url = await daemon.url();
-  const control = await daemon.client();
-  await control.ok({ type: "agent.list" });
-  expect(daemon.stdout).toMatch(new RegExp(`^${url}\\n${url}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
-  await control.ok({ type: "daemon.shutdown" });
-  expect(await daemon.exited).toBe(0);
-});
+test(
+  "plain `shard` (the daemon) prints the enrollment URL too",
+  async () => {
+    const home = tempDir("home");
+    const daemon = new DaemonProcess(home, ["--port", "0"], []);
+    const url = await daemon.url();
+    const control = await daemon.client();
+    await control.ok({ type: "agent.list" });
+    expect(daemon.stdout).toMatch(new RegExp(`^${url}\\n${url}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
+    await control.ok({ type: "daemon.shutdown" });
+    expect(await daemon.exited).toBe(0);
+  },
+  CLI_TEST_TIMEOUT_MS,
+);

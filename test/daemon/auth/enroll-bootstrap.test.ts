@@ -81,7 +81,7 @@ describe("POST /enroll", () => {
     expect(label).toBe(`[31mred${"x".repeat(57)}`);
   });
 
-  test("failed attempts are rate-limited: past the limit even a right code waits", async () => {
+  test("failed attempts are rate-limited: past the limit even a right code of that time waits", async () => {
     const good = await d.mintCode();
     for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) {
       expect((await d.enroll(`wrong-${i}`)).status).toBe(401);
@@ -97,8 +97,24 @@ describe("POST /enroll", () => {
     expect(readFileSync(join(d.home, "logs", "daemon.log"), "utf8").match(/enrollment locked/g)).toHaveLength(
       1,
     );
+    expect(JSON.parse(limited.body).message).toContain("shard auth enroll");
     now += 61_000;
     expect((await d.enroll(good)).status).toBe(200);
+  });
+
+  test("a flood of wrong codes cannot lock the owner out: a code minted after it began enrolls at once", async () => {
+    const before = await d.mintCode();
+    for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) await d.enroll(`wrong-${i}`);
+    // The attacker keeps going (another local user shares 127.0.0.1 with the browser).
+    const flood = Array.from({ length: 10 }, (_, i) => d.enroll(`flood-${i}`));
+    const fresh = await d.mintCode();
+    expect((await d.enroll(fresh)).status).toBe(200);
+    for (const res of await Promise.all(flood)) expect(res.status).toBe(429);
+    expect((await d.enroll("after-the-fresh-code")).status).toBe(429);
+    // The code that was open while the failures came in waits the lock out.
+    expect((await d.enroll(before)).status).toBe(429);
+    now += 61_000;
+    expect((await d.enroll(before)).status).toBe(200);
   });
 });
 

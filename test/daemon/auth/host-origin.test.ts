@@ -4,12 +4,18 @@
  * response carries a CORS header. Negative first: each attack is shown to fail.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../agent/support/agent-process.ts";
 import { AuthDaemon } from "./auth-daemon.ts";
 import { type RawResponse, rawRequest, upgradeHeaders } from "./raw-http.ts";
 
 let d: AuthDaemon;
 beforeAll(async () => {
-  d = await AuthDaemon.start();
+  // A web client of one page, so the page and a missing asset answer as in a real install.
+  const webDir = tempDir("web");
+  writeFileSync(join(webDir, "index.html"), "<!doctype html><title>Shard</title>");
+  d = await AuthDaemon.start({ webDir });
 });
 afterAll(() => d.stop());
 
@@ -63,14 +69,44 @@ describe("Host", () => {
     expect((await d.enroll(code)).status).toBe(200);
   });
 
-  test("the right Host passes, and even a 404 carries the security headers and no CORS header", async () => {
+  test("an HTTP/1.0 request without Host reaches the daemon (HTTP/1.0 allows it) and gets 421 on every route", async () => {
+    for (const request of [
+      { method: "GET", path: "/", headers: {} },
+      {
+        method: "POST",
+        path: "/enroll",
+        headers: { Origin: d.origin, "Content-Type": "application/json" },
+        body: JSON.stringify({ code: d.firstCode() }),
+      },
+      { method: "POST", path: "/bootstrap", headers: { Origin: d.origin }, body: "" },
+      { method: "GET", path: "/ws", headers: upgradeHeaders(undefined, d.origin, "shard.v1") },
+    ]) {
+      const res = await rawRequest(d.port, { ...request, httpVersion: "1.0" });
+      if (res.status !== 421) throw new Error(`${request.path}: ${res.status} ${res.body}`);
+      expectSecurityHeaders(res);
+    }
+  });
+
+  test("the right Host passes: the page and even a 404 carry the security headers and no CORS header", async () => {
+    const page = await rawRequest(d.port, {
+      path: "/",
+      headers: { Host: d.host, Origin: "https://evil.example" },
+    });
+    expect(page.status).toBe(200);
+    expectSecurityHeaders(page);
     const res = await rawRequest(d.port, {
-      method: "POST",
-      path: "/nothing-here",
+      path: "/nothing-here.js",
       headers: { Host: d.host, Origin: "https://evil.example" },
     });
     expect(res.status).toBe(404);
     expectSecurityHeaders(res);
+    const post = await rawRequest(d.port, {
+      method: "POST",
+      path: "/nothing-here",
+      headers: { Host: d.host, Origin: "https://evil.example" },
+    });
+    expect(post.status).toBe(404);
+    expectSecurityHeaders(post);
     const preflight = await rawRequest(d.port, {
       method: "OPTIONS",
       path: "/bootstrap",

@@ -1,6 +1,6 @@
 /**
- * Real nginx in front of the daemon as the trusted proxy, TLS from a self-signed certificate
- * made here (PROTOCOL §4.1.2): the Secure __Host- cookie is issued, the WebSocket connects
+ * Real nginx in front of the daemon as the trusted proxy, running docs/WEB-DEPLOYMENT.md's nginx
+ * recipe, TLS from a self-signed certificate made here (PROTOCOL §4.1.2): the Secure __Host- cookie is issued, the WebSocket connects
  * through the proxy, and a spoofed X-Forwarded-Host is either overwritten by the recipe or, from
  * a proxy that passes it on, refused with 400.
  */
@@ -29,7 +29,12 @@ beforeAll(async () => {
       allowInsecureRemote: false,
     },
   });
-  nginx = await startNginx({ port, misconfiguredPort, publicHost, upstreamPort: d.port });
+  nginx = await startNginx({
+    port,
+    upstreamPort: d.port,
+    serverName: "127.0.0.1",
+    misconfigured: { port: misconfiguredPort, host: publicHost },
+  });
 });
 afterAll(async () => {
   await nginx?.stop();
@@ -50,7 +55,7 @@ const post = (
       ...init.headers,
     },
     body: init.body ?? "",
-    tls: { ca: nginx.cert },
+    tls: { ca: nginx.tls.cert },
   });
 
 test("through nginx: the Secure __Host- cookie, a ticket, and a WebSocket that answers shard.v1", async () => {
@@ -75,7 +80,7 @@ test("through nginx: the Secure __Host- cookie, a ticket, and a WebSocket that a
   const ws = new BunWebSocket(`wss://127.0.0.1:${new URL(publicOrigin).port}/ws`, {
     headers: { Origin: publicOrigin },
     protocols: ["shard.v1", `shard.ticket.${ticket}`],
-    tls: { ca: nginx.cert },
+    tls: { ca: nginx.tls.cert },
   });
   const hello = await new Promise<{ type: string }>((resolve, reject) => {
     ws.onmessage = (e) => resolve(JSON.parse(String(e.data)));

@@ -17,10 +17,12 @@ export interface RawRequest {
   /** In order; `undefined` values are left out. Host is NOT added for you. */
   headers: Record<string, string | undefined>;
   body?: string;
+  /** "1.1" unless given; HTTP/1.0 allows a request without Host. */
+  httpVersion?: "1.0" | "1.1";
 }
 
 export async function rawRequest(port: number, request: RawRequest): Promise<RawResponse> {
-  const lines = [`${request.method ?? "GET"} ${request.path} HTTP/1.1`];
+  const lines = [`${request.method ?? "GET"} ${request.path} HTTP/${request.httpVersion ?? "1.1"}`];
   for (const [name, value] of Object.entries(request.headers))
     if (value !== undefined) lines.push(`${name}: ${value}`);
   const body = request.body ?? "";

@@ -5,6 +5,7 @@
  * the loopback Host and origin are not accepted in remote mode.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
 import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
 import { rawRequest, upgradeHeaders } from "./raw-http.ts";
 
@@ -75,6 +76,18 @@ describe("behind a trusted proxy on loopback", () => {
     expect(res.header("set-cookie")).toBeUndefined();
     expect(JSON.parse(res.body).message).toContain("X-Forwarded-Proto");
     expect((await d.enroll(code, HTTPS)).status).toBe(200);
+  });
+
+  test("X-Forwarded-For does not split the rate limit: a flood is one source, the proxy's", async () => {
+    const good = await d.mintCode();
+    for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) {
+      const res = await d.enroll(`wrong-${i}`, { ...HTTPS, "X-Forwarded-For": `203.0.113.${i}` });
+      expect(res.status).toBe(401);
+    }
+    const next = await d.enroll(good, { ...HTTPS, "X-Forwarded-For": "198.51.100.1" });
+    expect(next.status).toBe(429);
+    // The way out for the owner: a code minted now.
+    expect((await d.enroll(await d.mintCode(), HTTPS)).status).toBe(200);
   });
 
   test("a ticket bound to one allowed origin does not open a socket from another", async () => {

@@ -85,8 +85,8 @@ describe("bounded memory", () => {
     const codes = new EnrollmentCodes(() => 0);
     const first = codes.mint().code;
     for (let i = 0; i < MAX_OPEN_CODES; i++) codes.mint();
-    expect(codes.redeem(first)).toBe("invalid");
-    expect(codes.redeem(codes.mint().code)).toBe("ok");
+    expect(codes.redeem(first, "127.0.0.1", () => 1)).toEqual({ ok: false, reason: "invalid" });
+    expect(codes.redeem(codes.mint().code, "127.0.0.1", () => 1)).toEqual({ ok: true, value: 1 });
   });
 
   test("issuing past the open-ticket cap drops the oldest ticket", () => {
@@ -99,7 +99,7 @@ describe("bounded memory", () => {
   });
 });
 
-test("a store write that fails answers 500 { code, message } and enrolls nobody", async () => {
+test("a store write that fails answers 500 { code, message }, enrolls nobody, and leaves the code good", async () => {
   const d = await AuthDaemon.start();
   try {
     const path = join(d.home, "security", "browsers.json");
@@ -112,6 +112,11 @@ test("a store write that fails answers 500 { code, message } and enrolls nobody"
     expect(res.header("set-cookie")).toBeUndefined();
     expect((await (await d.unix()).ok({ type: "auth.list" })).browsers).toEqual([]);
     expect(readFileSync(join(d.home, "logs", "daemon.log"), "utf8")).toContain("http POST /enroll");
+    // Nobody holds a cookie for it, so the link is not spent: once the disk is fixed it works.
+    rmSync(path, { recursive: true });
+    const retried = await d.enroll(d.firstCode());
+    expect(retried.status).toBe(200);
+    expect((await (await d.unix()).ok({ type: "auth.list" })).browsers).toHaveLength(1);
   } finally {
     await d.stop();
   }

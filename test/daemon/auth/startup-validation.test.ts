@@ -164,74 +164,121 @@ async function runDaemon(args: string[], home = tempDir("home")) {
   return { ...ran, home };
 }
 
+/** These tests start `shard` processes; Bun 1.4.5 gives files after the first a 5 s default. */
+const PROCESS_TEST_TIMEOUT_MS = 30_000;
+
+/** The command-line form of `flags`, as a user types it. */
+function argv(f: Partial<RemoteFlags>): string[] {
+  const out: string[] = [];
+  if (f.webHost !== undefined) out.push("--web-host", f.webHost);
+  if (f.publicHost !== undefined) out.push("--public-host", f.publicHost);
+  for (const origin of f.allowedOrigins ?? []) out.push("--allowed-origin", origin);
+  if (f.allowInsecureRemote) out.push("--allow-insecure-remote");
+  if (f.trustProxy !== undefined) out.push("--trust-proxy", f.trustProxy);
+  if (f.forwardedProtoHeader !== undefined) out.push("--forwarded-proto-header", f.forwardedProtoHeader);
+  if (f.forwardedHostHeader !== undefined) out.push("--forwarded-host-header", f.forwardedHostHeader);
+  return out;
+}
+
 describe("shard daemon", () => {
-  test("plain `shard` with a remote flag is the daemon, and validates it the same way", async () => {
-    const home = tempDir("home");
-    const proc = Bun.spawn(
-      [
-        process.execPath,
-        SHARD_MAIN,
+  test(
+    "every refused combination, typed on the command line, exits 2 naming the flag, before listening",
+    async () => {
+      const ran = await Promise.all(
+        refused.map(async ([what, given, flag]) => ({ what, flag, ...(await runDaemon(argv(given))) })),
+      );
+      for (const { what, flag, code, stderr, stdout, home } of ran) {
+        if (code !== 2 || !stderr.includes(flag)) throw new Error(`${what}: exit ${code}, stderr ${stderr}`);
+        expect(stdout).toBe("");
+        expect(existsSync(join(home, "daemon.sock"))).toBe(false);
+      }
+    },
+    4 * PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "plain `shard` with a remote flag is the daemon, and validates it the same way",
+    async () => {
+      const home = tempDir("home");
+      const proc = Bun.spawn(
+        [
+          process.execPath,
+          SHARD_MAIN,
+          "--web-host",
+          "192.0.2.10",
+          "--public-host",
+          "192.0.2.10:7777",
+          "--port",
+          "0",
+        ],
+        {
+          stdout: "pipe",
+          stderr: "pipe",
+          env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+        },
+      );
+      const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      expect(code).toBe(2);
+      expect(stderr).toStartWith("shard daemon:");
+      expect(existsSync(join(home, "daemon.sock"))).toBe(false);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "an unsafe combination exits 2 naming the missing flag, before listening",
+    async () => {
+      const { code, stderr, stdout, home } = await runDaemon([
         "--web-host",
         "192.0.2.10",
         "--public-host",
         "192.0.2.10:7777",
+        "--allowed-origin",
+        "http://192.0.2.10:7777",
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toContain("--allow-insecure-remote");
+      expect(stdout).toBe("");
+      expect(existsSync(join(home, "daemon.sock"))).toBe(false);
+      const missing = await runDaemon([
+        "--trust-proxy",
+        "loopback",
+        "--allowed-origin",
+        "https://shard.example.com",
+      ]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain("--public-host");
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "--allow-insecure-remote starts with the one-line plaintext-cookie warning; both addresses are printed",
+    async () => {
+      const home = tempDir("home");
+      const daemon = new DaemonProcess(home, [
         "--port",
         "0",
-      ],
-      { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home } },
-    );
-    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-    expect(code).toBe(2);
-    expect(stderr).toStartWith("shard daemon:");
-    expect(existsSync(join(home, "daemon.sock"))).toBe(false);
-  });
-
-  test("an unsafe combination exits 2 naming the missing flag, before listening", async () => {
-    const { code, stderr, stdout, home } = await runDaemon([
-      "--web-host",
-      "192.0.2.10",
-      "--public-host",
-      "192.0.2.10:7777",
-      "--allowed-origin",
-      "http://192.0.2.10:7777",
-    ]);
-    expect(code).toBe(2);
-    expect(stderr).toContain("--allow-insecure-remote");
-    expect(stdout).toBe("");
-    expect(existsSync(join(home, "daemon.sock"))).toBe(false);
-    const missing = await runDaemon([
-      "--trust-proxy",
-      "loopback",
-      "--allowed-origin",
-      "https://shard.example.com",
-    ]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("--public-host");
-  });
-
-  test("--allow-insecure-remote starts with the one-line plaintext-cookie warning; both addresses are printed", async () => {
-    const home = tempDir("home");
-    const daemon = new DaemonProcess(home, [
-      "--port",
-      "0",
-      "--trust-proxy",
-      "loopback",
-      "--public-host",
-      "shard.lan:8080",
-      "--allowed-origin",
-      "http://shard.lan:8080",
-      "--allow-insecure-remote",
-    ]);
-    const url = await daemon.url();
-    const client = await daemon.client();
-    // A command's answer is the barrier: by then start-up has printed everything.
-    await client.ok({ type: "agent.list" });
-    const warnings = daemon.stderr.split("\n").filter((l) => l.includes("warning"));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("plaintext");
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(daemon.stdout).toMatch(/^http:\/\/shard\.lan:8080\/#enroll=[A-Za-z0-9_-]{43}$/m);
-    await client.ok({ type: "daemon.shutdown" });
-    expect(await daemon.exited).toBe(0);
-  });
+        "--trust-proxy",
+        "loopback",
+        "--public-host",
+        "shard.lan:8080",
+        "--allowed-origin",
+        "http://shard.lan:8080",
+        "--allow-insecure-remote",
+      ]);
+      const url = await daemon.url();
+      const client = await daemon.client();
+      // A command's answer is the barrier: by then start-up has printed everything.
+      await client.ok({ type: "agent.list" });
+      const warnings = daemon.stderr.split("\n").filter((l) => l.includes("warning"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("plaintext");
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(daemon.stdout).toMatch(/^http:\/\/shard\.lan:8080\/#enroll=[A-Za-z0-9_-]{43}$/m);
+      await client.ok({ type: "daemon.shutdown" });
+      expect(await daemon.exited).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

@@ -24,10 +24,14 @@ const FLAGS = [
 /** A browser test starts Chromium, a daemon and agents: Bun's 5 s default is too short under load. */
 export const BROWSER_TEST_TIMEOUT_MS = 90_000;
 
-/** Registers cleanup and returns a function that opens a fresh context (own cookies and storage). */
-export function useChromium(): (options?: {
-  viewport?: { width: number; height: number };
-}) => Promise<BrowserContext> {
+/**
+ * Registers cleanup and returns a function that opens a fresh context (own cookies and storage).
+ * `extraArgs` is read when the browser starts (at the first context), so it may name things a
+ * `beforeAll` made (a certificate to trust, a host mapping).
+ */
+export function useChromium(
+  extraArgs: () => string[] = () => [],
+): (options?: { viewport?: { width: number; height: number } }) => Promise<BrowserContext> {
   let browser: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
   afterEach(async () => {
@@ -37,7 +41,11 @@ export function useChromium(): (options?: {
     if (browser !== undefined) await (await browser).close();
   });
   return async (options = {}) => {
-    browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+    browser ??= chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...FLAGS, ...extraArgs()],
+    });
     const context = await (await browser).newContext({
       viewport: options.viewport ?? { width: 1280, height: 800 },
     });

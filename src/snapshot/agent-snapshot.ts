@@ -3,7 +3,7 @@
  * the agent, kept current by `applyEvent`. The runtime builds `sync` from it, the daemon keeps
  * one per agent for attach, and the SDK and the web client hold their state in it.
  */
-import type { LiveWindow, SyncEvent } from "../types/agent-events.ts";
+import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-events.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { AgentStatus, ModelDescriptor, Usage } from "../types/shared.ts";
 import type { StreamingMessage } from "../types/streaming-message.ts";
@@ -26,6 +26,11 @@ export interface AgentSnapshot {
   pending_requests: PendingRequest[];
   /** Summed over the provider calls this projection has seen. */
   usage: Usage;
+  /**
+   * What `tool_call`/`tool_output`/`tool_result` said about the calls of the live window
+   * (render descriptors, exit code, duration, live output tail), oldest first; absent when none.
+   */
+  tool_calls?: ToolCallRecord[];
   /** The `seq` of the newest event applied; 0 before any. */
   last_seq: number;
   runtime_epoch?: number;
@@ -60,6 +65,7 @@ export function snapshotFromSync(sync: SyncEvent): AgentSnapshot {
   if (sync.turn_id !== undefined) snapshot.turn_id = sync.turn_id;
   if (sync.streaming_message !== undefined) snapshot.streaming_message = sync.streaming_message;
   if (sync.runtime_epoch !== undefined) snapshot.runtime_epoch = sync.runtime_epoch;
+  if (sync.tool_calls?.length) snapshot.tool_calls = sync.tool_calls;
   return snapshot;
 }
 
@@ -81,6 +87,7 @@ export function syncFromSnapshot(snapshot: AgentSnapshot): SyncEvent {
   if (snapshot.turn_id !== undefined) sync.turn_id = snapshot.turn_id;
   if (snapshot.streaming_message !== undefined) sync.streaming_message = snapshot.streaming_message;
   if (snapshot.runtime_epoch !== undefined) sync.runtime_epoch = snapshot.runtime_epoch;
+  if (snapshot.tool_calls?.length) sync.tool_calls = snapshot.tool_calls;
   return sync;
 }
 

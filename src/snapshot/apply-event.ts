@@ -1,14 +1,16 @@
 /**
  * The pure reducer over the agent event union: `applyEvent(snapshot, event)` returns the next
  * snapshot and never mutates its input. One `case` per event type; events that change nothing
- * a client renders from state (deltas of tool output, errors) only advance `last_seq`.
+ * a client renders from state (errors) only advance `last_seq`.
  */
+import type { ToolCallRecord } from "../types/agent-events.ts";
 import type { AgentEvent } from "../types/catalog.ts";
 import type { Usage } from "../types/shared.ts";
 import type { UsageEvent } from "../types/stream-events.ts";
 import { type AgentSnapshot, snapshotFromSync, withoutSeq } from "./agent-snapshot.ts";
 import { compacted, toolResultMessage, withMessage } from "./live-window.ts";
 import { applyDelta } from "./streaming-message.ts";
+import { recordCall, recordOutput, recordResult, recordsInWindow } from "./tool-call-records.ts";
 
 export function applyEvent(snapshot: AgentSnapshot, event: AgentEvent): AgentSnapshot {
   const next = reduce(snapshot, event);
@@ -43,11 +45,22 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       const { streaming_message: _done, ...rest } = s;
       return { ...rest, live_window };
     }
-    case "tool_result":
-      if (event.message_id === undefined) return s;
-      return { ...s, live_window: withMessage(s.live_window, toolResultMessage(event, event.message_id)) };
-    case "compaction":
-      return { ...s, live_window: compacted(s.live_window, event) };
+    case "tool_call":
+      return withRecords(s, recordCall(s.tool_calls, event));
+    case "tool_output": {
+      const records = recordOutput(s.tool_calls, event);
+      return records === undefined ? s : withRecords(s, records);
+    }
+    case "tool_result": {
+      const recorded = withRecords(s, recordResult(s.tool_calls, event));
+      if (event.message_id === undefined) return recorded;
+      const message = toolResultMessage(event, event.message_id);
+      return { ...recorded, live_window: withMessage(s.live_window, message) };
+    }
+    case "compaction": {
+      const live_window = compacted(s.live_window, event);
+      return withRecords({ ...s, live_window }, recordsInWindow(s.tool_calls, live_window));
+    }
     case "usage":
       return { ...s, usage: addUsage(s.usage, event) };
     case "permission_request":
@@ -76,11 +89,16 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       return s.model === undefined || s.model.id === event.model.id
         ? { ...s, reasoning_level: event.active }
         : s;
-    case "tool_call":
-    case "tool_output":
     case "error":
       return s;
   }
+}
+
+/** No records is no field, so a replayed snapshot equals one rebuilt from `sync`. */
+function withRecords(s: AgentSnapshot, records: ToolCallRecord[]): AgentSnapshot {
+  if (records.length > 0) return { ...s, tool_calls: records };
+  const { tool_calls: _none, ...rest } = s;
+  return rest;
 }
 
 function addUsage(total: Usage, call: UsageEvent): Usage {

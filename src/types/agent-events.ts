@@ -6,7 +6,13 @@ import { type Static, Type } from "@sinclair/typebox";
 import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
 import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
-import { AgentStatusSchema, MessageSchema, ModelDescriptorSchema, UsageSchema } from "./shared.ts";
+import {
+  AgentStatusSchema,
+  MessageSchema,
+  ModelDescriptorSchema,
+  RenderDescriptorSchema,
+  UsageSchema,
+} from "./shared.ts";
 import { StreamingMessageSchema } from "./streaming-message.ts";
 
 /** First message on every connection; connection-scoped, so it never carries `agent_id`. */
@@ -31,6 +37,26 @@ export const LiveWindowSchema = Type.Object(
   { $id: "LiveWindow" },
 );
 export type LiveWindow = Static<typeof LiveWindowSchema>;
+
+/**
+ * Additive: what the `tool_call` and `tool_result` events said about one call of the live
+ * window beyond its messages (render descriptors, timing), so a client attaching later draws
+ * the call as a live one did. `live_output` is the tail of its `tool_output` while it runs.
+ */
+export const ToolCallRecordSchema = Type.Object(
+  {
+    tool_call_id: Type.String({ minLength: 1 }),
+    name: Type.Optional(Type.String()),
+    read_only: Type.Optional(Type.Boolean()),
+    call_render: Type.Optional(RenderDescriptorSchema),
+    result_render: Type.Optional(RenderDescriptorSchema),
+    exit_code: Type.Optional(Type.Integer()),
+    duration_ms: Type.Optional(Type.Number({ minimum: 0 })),
+    live_output: Type.Optional(Type.String()),
+  },
+  { $id: "ToolCallRecord" },
+);
+export type ToolCallRecord = Static<typeof ToolCallRecordSchema>;
 
 /** Authoritative bootstrap after `agent.attach` or a direct `hello` (PROTOCOL §6.4). */
 export const SyncEventSchema = Type.Object(
@@ -59,6 +85,8 @@ export const SyncEventSchema = Type.Object(
     streaming_message: Type.Optional(StreamingMessageSchema),
     /** Additive: usage summed over this runtime's provider calls. */
     usage: Type.Optional(UsageSchema),
+    /** Additive: per tool call of the live window, its descriptors and timing, oldest first. */
+    tool_calls: Type.Optional(Type.Array(ToolCallRecordSchema)),
   },
   { $id: "SyncEvent" },
 );

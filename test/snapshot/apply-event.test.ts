@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { type AgentSnapshot, emptySnapshot, syncFromSnapshot } from "../../src/snapshot/agent-snapshot.ts";
 import { applyEvent, applyEvents } from "../../src/snapshot/apply-event.ts";
+import { LIVE_OUTPUT_TAIL_CHARS, MAX_TOOL_CALL_RECORDS } from "../../src/snapshot/tool-call-records.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { Message } from "../../src/types/shared.ts";
 
@@ -260,5 +261,113 @@ describe("applyEvent", () => {
     expect(start.streaming_message?.blocks[0]?.text).toBe("x");
     const replayed = applyEvent(emptySnapshot(), syncFromSnapshot(s));
     expect(replayed).toEqual(s);
+  });
+});
+
+describe("tool call records", () => {
+  const call = (id: string): Message => ({
+    id: `a_${id}`,
+    role: "assistant",
+    content: [{ type: "tool_call", id, name: "edit", args: { path: "f.txt" } }],
+  });
+  const diff = {
+    kind: "diff" as const,
+    path: "f.txt",
+    hunks: [{ old_start: 1, old_lines: 1, new_start: 1, new_lines: 1, lines: ["-a", "+b"] }],
+  };
+
+  test("tool_call, tool_output and tool_result fill one record that sync carries", () => {
+    const s = applyEvents({ ...emptySnapshot(), live_window: { messages: [call("c1")] } }, [
+      { type: "tool_call", tool_call_id: "c1", name: "edit", args: {}, read_only: false, render: diff },
+      { type: "tool_output", tool_call_id: "c1", text_delta: "work" },
+      { type: "tool_output", tool_call_id: "c1", text_delta: "ing" },
+    ]);
+    expect(s.tool_calls).toEqual([
+      { tool_call_id: "c1", name: "edit", read_only: false, call_render: diff, live_output: "working" },
+    ]);
+    const done = applyEvent(s, {
+      type: "tool_result",
+      message_id: "r1",
+      tool_call_id: "c1",
+      content: { kind: "text", text: "Edited f.txt" },
+      is_error: false,
+      exit_code: 0,
+      duration_ms: 12,
+      render: diff,
+    });
+    // The live output is gone once the authoritative result is in.
+    expect(done.tool_calls).toEqual([
+      {
+        tool_call_id: "c1",
+        name: "edit",
+        read_only: false,
+        call_render: diff,
+        result_render: diff,
+        exit_code: 0,
+        duration_ms: 12,
+      },
+    ]);
+    expect(syncFromSnapshot(done).tool_calls).toEqual(done.tool_calls);
+    expect(applyEvent(emptySnapshot(), syncFromSnapshot(done))).toEqual(done);
+  });
+
+  test("a result without a tool_call (a denied call) still records its figures", () => {
+    const s = applyEvent(emptySnapshot(), {
+      type: "tool_result",
+      message_id: "r1",
+      tool_call_id: "c9",
+      content: { kind: "error", message: "permission denied: no" },
+      is_error: true,
+      duration_ms: 0,
+    });
+    expect(s.tool_calls).toEqual([{ tool_call_id: "c9", duration_ms: 0 }]);
+  });
+
+  test("output of a call never seen starting changes nothing", () => {
+    const s = applyEvent(emptySnapshot(), { type: "tool_output", tool_call_id: "zz", text_delta: "x" });
+    expect(s.tool_calls).toBeUndefined();
+  });
+
+  test("live output keeps only its tail", () => {
+    let s = applyEvent(emptySnapshot(), { type: "tool_call", tool_call_id: "c1", name: "bash", args: {} });
+    for (let i = 0; i < 30; i++) {
+      s = applyEvent(s, { type: "tool_output", tool_call_id: "c1", text_delta: `${i}`.padEnd(1000, ".") });
+    }
+    const live = s.tool_calls?.[0]?.live_output ?? "";
+    expect(live.length).toBe(LIVE_OUTPUT_TAIL_CHARS);
+    expect(live.endsWith(`29${".".repeat(998)}`)).toBe(true);
+  });
+
+  test("at most MAX_TOOL_CALL_RECORDS are kept, the newest", () => {
+    let s = emptySnapshot();
+    for (let i = 0; i < MAX_TOOL_CALL_RECORDS + 5; i++) {
+      s = applyEvent(s, { type: "tool_call", tool_call_id: `c${i}`, name: "ls", args: {} });
+    }
+    expect(s.tool_calls).toHaveLength(MAX_TOOL_CALL_RECORDS);
+    expect(s.tool_calls?.[0]?.tool_call_id).toBe("c5");
+  });
+
+  test("a compaction drops the records of the calls it summarized; none left is no field", () => {
+    const before = applyEvents(
+      { ...emptySnapshot(), live_window: { messages: [call("old"), call("new")] } },
+      [
+        { type: "tool_call", tool_call_id: "old", name: "edit", args: {}, render: diff },
+        { type: "tool_call", tool_call_id: "new", name: "edit", args: {}, render: diff },
+      ],
+    );
+    const compaction = {
+      type: "compaction" as const,
+      index: 0,
+      tokens_before: 10,
+      tokens_after: 4,
+      first_kept_entry_id: "ent_new",
+      message_range: ["ent_old", "ent_old"] as [string, string],
+      summary_message: user("sum", "[Context compacted]"),
+    };
+    const kept = applyEvent(before, { ...compaction, first_kept_message_id: "a_new" });
+    expect(kept.tool_calls?.map((r) => r.tool_call_id)).toEqual(["new"]);
+    const none = applyEvent(before, compaction);
+    expect(none.live_window.messages).toEqual([user("sum", "[Context compacted]")]);
+    expect("tool_calls" in none).toBe(false);
   });
 });

@@ -81,6 +81,45 @@ function checkPoint(runtime: AgentRuntime, client: Recorder, where: string): voi
   expect(replayed.model).toEqual(describeModel(runtime.models.current));
   expect(replayed.reasoning_level).toBe(runtime.models.effort());
   expect(replayed.session_id).toBe(runtime.session.sessionId);
+  checkToolCallRecords(replayed, where);
+}
+
+/**
+ * The per-call records name only calls the live window shows, and every call that ran there
+ * has the descriptors its events carried: `read` its code, `bash` its command, exit code and time.
+ */
+function checkToolCallRecords(snapshot: AgentSnapshot, where: string): void {
+  const records = new Map((snapshot.tool_calls ?? []).map((r) => [r.tool_call_id, r]));
+  const calls = new Map<string, string>();
+  const results = new Map<string, boolean>();
+  for (const message of snapshot.live_window.messages) {
+    for (const block of message.content) {
+      if (block.type === "tool_call") calls.set(block.id, block.name);
+      if (block.type === "tool_result") results.set(block.tool_call_id, block.is_error === true);
+    }
+  }
+  for (const id of records.keys())
+    expect({ where, id, shown: calls.has(id) || results.has(id) }).toEqual({ where, id, shown: true });
+  for (const [id, name] of calls) {
+    if (results.get(id) !== false) continue; // no result yet, or denied/failed
+    const record = records.get(id);
+    if (name === "read")
+      expect({ where, kind: record?.result_render?.kind }).toEqual({ where, kind: "code" });
+    if (name === "bash") {
+      expect({
+        where,
+        kind: record?.call_render?.kind,
+        exit: record?.exit_code,
+        read_only: record?.read_only,
+      }).toEqual({
+        where,
+        kind: "command",
+        exit: 0,
+        read_only: false,
+      });
+      expect(record?.duration_ms).toBeGreaterThanOrEqual(0);
+    }
+  }
 }
 
 type Step = "text" | "read" | "bash_allow" | "bash_deny" | "mode" | "model" | "reasoning" | "compact";

@@ -29,9 +29,11 @@ export const BROWSER_TEST_TIMEOUT_MS = 90_000;
  * `extraArgs` is read when the browser starts (at the first context), so it may name things a
  * `beforeAll` made (a certificate to trust, a host mapping).
  */
-export function useChromium(
-  extraArgs: () => string[] = () => [],
-): (options?: { viewport?: { width: number; height: number } }) => Promise<BrowserContext> {
+export function useChromium(extraArgs: () => string[] = () => []): (options?: {
+  viewport?: { width: number; height: number };
+  /** Security tests: turn the page's CSP off, so only the page's own code stands between a payload and execution. */
+  bypassCSP?: boolean;
+}) => Promise<BrowserContext> {
   let browser: Promise<Browser> | undefined;
   const contexts: BrowserContext[] = [];
   afterEach(async () => {
@@ -48,6 +50,7 @@ export function useChromium(
     });
     const context = await (await browser).newContext({
       viewport: options.viewport ?? { width: 1280, height: 800 },
+      bypassCSP: options.bypassCSP ?? false,
     });
     contexts.push(context);
     return context;

@@ -1,30 +1,85 @@
 /**
  * The agent's open permission and UI requests, from its snapshot: a `*_resolved` from any client
- * removes them, so a dialog answered elsewhere closes here too.
+ * removes them, so a dialog answered elsewhere closes here too, and a line says so. The oldest
+ * open request is the active one: the keys answer it, the rest wait their turn.
  */
-import { For, Match, Switch } from "solid-js";
+import { For, Match, Show, Switch } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import "./dialogs.css";
 import { PermissionDialog } from "./permission-dialog.tsx";
+import { createResolvedLog, type ResolvedEntry } from "./resolved-log.ts";
 import { UiDialog } from "./ui-dialog.tsx";
 
 export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
+  const log = createResolvedLog(props.room);
   const pending = () => props.room.snapshot(props.agentId)()?.pending_requests ?? [];
+  const resolved = () => log.entries().filter((e) => e.agentId === props.agentId);
+  const activeId = () => pending()[0]?.request_id;
   return (
-    <div class="dialogs">
-      <For each={pending()}>
-        {(request) => (
-          <Switch>
-            <Match when={request.type === "permission_request" ? request : undefined}>
-              {(permission) => (
-                <PermissionDialog room={props.room} agentId={props.agentId} request={permission()} />
-              )}
-            </Match>
-            <Match when={request.type === "ui_request" ? request : undefined}>
-              {(ui) => <UiDialog room={props.room} agentId={props.agentId} request={ui()} />}
-            </Match>
-          </Switch>
+    <div class="dialogs" data-testid="dialogs" classList={{ open: pending().length > 0 }}>
+      <For each={resolved()}>
+        {(entry) => (
+          <p
+            class="resolved-line"
+            role="status"
+            data-testid="resolved-line"
+            data-request-id={entry.requestId}
+          >
+            <span>{resolvedText(entry)}</span>
+            <button type="button" class="link" aria-label="dismiss" onClick={() => log.dismiss(entry.key)}>
+              ×
+            </button>
+          </p>
         )}
       </For>
+      <div class="dialog-stack">
+        <For each={pending()}>
+          {(request) => (
+            <Switch>
+              <Match when={request.type === "permission_request" ? request : undefined}>
+                {(permission) => (
+                  <PermissionDialog
+                    room={props.room}
+                    agentId={props.agentId}
+                    request={permission()}
+                    active={activeId() === request.request_id}
+                    log={log}
+                  />
+                )}
+              </Match>
+              <Match when={request.type === "ui_request" ? request : undefined}>
+                {(ui) => (
+                  <UiDialog
+                    room={props.room}
+                    agentId={props.agentId}
+                    request={ui()}
+                    active={activeId() === request.request_id}
+                    log={log}
+                  />
+                )}
+              </Match>
+            </Switch>
+          )}
+        </For>
+        <Show when={pending().length > 1}>
+          <p class="muted waiting-count" data-testid="dialogs-waiting">
+            {pending().length - 1} more waiting after this one
+          </p>
+        </Show>
+      </div>
     </div>
   );
+}
+
+function resolvedText(entry: ResolvedEntry): string {
+  switch (entry.closedBy.kind) {
+    case "other_client": {
+      const from = entry.closedBy.source !== undefined ? ` (${entry.closedBy.source})` : "";
+      return `${entry.subject}: answered from another client${from} — ${entry.outcome}`;
+    }
+    case "runtime":
+      return `${entry.subject}: closed by the agent (${entry.closedBy.reason}) — ${entry.outcome}`;
+    case "dismissed":
+      return `${entry.subject}: closed without an answer (dismissed elsewhere, or the turn ended)`;
+  }
 }

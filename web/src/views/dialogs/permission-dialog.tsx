@@ -1,70 +1,173 @@
-/** One permission request: what the tool wants (its details as text) and the choices offered. */
-import { For, Show } from "solid-js";
+/**
+ * One permission request: what the tool wants (its details, all as text) and the answers the
+ * server offers — structured `choices` when present, else the legacy `options`. Each answer has
+ * a key, shown on its button, heard while this is the active dialog and nobody is typing.
+ */
+import { createMemo, createSignal, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { returnFocusToComposer } from "../composer/composer-focus.ts";
+import { choiceKeys, decisionKeys } from "./accelerators.ts";
+import { useDialogKeys } from "./dialog-keys.ts";
+import type { ResolvedLog } from "./resolved-log.ts";
 
-export function PermissionDialog(props: { room: ControlRoom; agentId: string; request: PermissionRequest }) {
-  const answer = (answer: { choice_id: string } | { decision: PermissionDecision }) =>
-    void props.room.run(
+type Answer = { choice_id: string } | { decision: PermissionDecision };
+
+interface AnswerButton {
+  answer: Answer;
+  label: string;
+  description?: string;
+  intent: "allow" | "persist" | "deny";
+  key: string | undefined;
+}
+
+const DECISION_LABELS: Record<PermissionDecision, string> = {
+  allow: "Allow",
+  allow_always: "Always allow",
+  deny: "Deny",
+};
+const DECISION_INTENTS = { allow: "allow", allow_always: "persist", deny: "deny" } as const;
+
+export function PermissionDialog(props: {
+  room: ControlRoom;
+  agentId: string;
+  request: PermissionRequest;
+  active: boolean;
+  log: ResolvedLog;
+}) {
+  const [sending, setSending] = createSignal(false);
+  let section: HTMLElement | undefined;
+  const buttons = createMemo((): AnswerButton[] => {
+    const choices = props.request.choices;
+    if (choices !== undefined && choices.length > 0) {
+      const keys = choiceKeys(choices);
+      return choices.map((choice, i) => ({
+        answer: { choice_id: choice.id },
+        label: choice.label,
+        ...(choice.description !== undefined ? { description: choice.description } : {}),
+        intent: choice.intent,
+        key: keys[i],
+      }));
+    }
+    const keys = decisionKeys(props.request.options);
+    return props.request.options.map((option, i) => ({
+      answer: { decision: option },
+      label: DECISION_LABELS[option],
+      intent: DECISION_INTENTS[option],
+      key: keys[i],
+    }));
+  });
+
+  const answer = async (chosen: Answer) => {
+    if (sending()) return;
+    setSending(true);
+    const { agentId, request } = props;
+    props.log.answeredHere(request.request_id);
+    // At once, not after the reply: the very next key must already be text.
+    if (section?.contains(document.activeElement) === true) returnFocusToComposer();
+    const sent = await props.room.run(
       () =>
         props.room.connection.call({
           type: "permission_response",
-          agent_id: props.agentId,
-          request_id: props.request.request_id,
-          ...answer,
+          agent_id: agentId,
+          request_id: request.request_id,
+          ...chosen,
         }),
-      props.agentId,
+      agentId,
     );
+    // Accepted: the dialog closes on `permission_resolved`. Refused: it stays, to answer again.
+    if (!sent) {
+      props.log.notAnsweredHere(request.request_id);
+      setSending(false);
+    }
+  };
+
+  useDialogKeys(
+    () => props.active && !sending(),
+    (key) => {
+      const match = buttons().find((b) => b.key === key);
+      if (match === undefined) return false;
+      void answer(match.answer);
+      return true;
+    },
+  );
+
   return (
     <section
       class="dialog permission"
-      role="dialog"
-      aria-label="permission request"
+      classList={{ active: props.active }}
+      role="alertdialog"
+      aria-label={`permission request: ${props.request.tool_name}`}
       data-testid="permission-dialog"
+      data-request-id={props.request.request_id}
+      data-active={props.active ? "true" : "false"}
+      tabindex="-1"
+      ref={(el) => {
+        section = el;
+      }}
     >
-      <h3>{props.request.tool_name}</h3>
-      <p>{props.request.prompt}</p>
-      <For each={props.request.details ?? []}>
-        {(detail) => (
-          <div class="detail">
-            <Show when={detail.label}>{(label) => <span class="muted">{label()}</span>}</Show>
-            <pre class={`detail-${detail.format ?? "text"}`}>{detail.value}</pre>
-          </div>
-        )}
-      </For>
+      <header class="dialog-head">
+        <span class="dialog-kind">Permission</span>
+        <h3 data-testid="permission-tool">{props.request.tool_name}</h3>
+      </header>
+      <p class="dialog-prompt">{props.request.prompt}</p>
+      <Show when={(props.request.details ?? []).length === 0}>
+        {/* No details from the server: the tool's input itself, as text. */}
+        <pre class="detail-input" data-testid="permission-input">
+          {inputText(props.request.input)}
+        </pre>
+      </Show>
+      <Show when={(props.request.details ?? []).length > 0}>
+        <dl class="details">
+          <For each={props.request.details ?? []}>
+            {(detail) => (
+              <div class="detail" data-format={detail.format ?? "text"} data-testid="permission-detail">
+                <Show when={detail.label}>{(label) => <dt>{label()}</dt>}</Show>
+                <dd>
+                  <Show
+                    when={detail.format === "text" || detail.format === undefined}
+                    fallback={<pre>{detail.value}</pre>}
+                  >
+                    <p>{detail.value}</p>
+                  </Show>
+                </dd>
+              </div>
+            )}
+          </For>
+        </dl>
+      </Show>
       <div class="choices">
-        <Show
-          when={props.request.choices}
-          fallback={
-            <For each={props.request.options}>
-              {(option) => (
-                <button
-                  type="button"
-                  class={option === "deny" ? "danger" : ""}
-                  onClick={() => answer({ decision: option })}
-                >
-                  {option.replace("_", " ")}
-                </button>
-              )}
-            </For>
-          }
-        >
-          {(choices) => (
-            <For each={choices()}>
-              {(choice) => (
-                <button
-                  type="button"
-                  class={choice.intent === "deny" ? "danger" : ""}
-                  title={choice.description ?? ""}
-                  onClick={() => answer({ choice_id: choice.id })}
-                >
-                  {choice.label}
-                </button>
-              )}
-            </For>
+        <For each={buttons()}>
+          {(button) => (
+            <button
+              type="button"
+              class={`choice intent-${button.intent}`}
+              classList={{ danger: button.intent === "deny" }}
+              title={button.description ?? ""}
+              aria-keyshortcuts={button.key}
+              disabled={sending()}
+              data-testid="permission-choice"
+              onClick={() => void answer(button.answer)}
+            >
+              <Show when={button.key}>{(key) => <kbd>{key()}</kbd>}</Show>
+              <span>{button.label}</span>
+            </button>
           )}
-        </Show>
+        </For>
       </div>
+      <Show when={props.active}>
+        <p class="dialog-hint muted">
+          Press the key on a button to answer; from the composer, Esc first moves here.
+        </p>
+      </Show>
     </section>
   );
+}
+
+function inputText(input: unknown): string {
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input);
+  } catch {
+    return String(input);
+  }
 }

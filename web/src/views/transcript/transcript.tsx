@@ -1,84 +1,54 @@
 /**
- * The selected agent's conversation: the live window from its snapshot, then the message being
- * streamed. Every string from the model or a tool is rendered as text, never as HTML.
+ * The selected agent's conversation: the live window from its snapshot as a virtualized list,
+ * then the message being streamed. Tool results are drawn inside their call's card, with the
+ * call's render descriptors from the snapshot's per-call records (so a reload shows the same).
+ * Every string from the model or a tool is text, except assistant text, which is Markdown
+ * built without any HTML parsing (markdown.ts).
  */
-import { createMemo, For, Match, Show, Switch } from "solid-js";
-import type { ContentBlock, Message } from "../../../../src/types/shared.ts";
+import { createMemo, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { MessageView } from "./message-view.tsx";
+import { StreamingView } from "./streaming-view.tsx";
+import { createExpansions, TranscriptContext, type TranscriptParts } from "./transcript-context.ts";
+import { indexMessages, recordsById } from "./transcript-rows.ts";
+import { VirtualList } from "./virtual-list.tsx";
+import "./transcript.css";
 
 export function Transcript(props: { room: ControlRoom; agentId: string }) {
+  // Keyed: another agent gets its own scroll position, measurements and open parts.
+  return (
+    <Show when={props.agentId} keyed>
+      {(agentId) => <AgentTranscript room={props.room} agentId={agentId} />}
+    </Show>
+  );
+}
+
+function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
   const snapshot = () => props.room.snapshot(props.agentId)();
   const messages = createMemo(() => snapshot()?.live_window.messages ?? []);
+  const index = createMemo(() => indexMessages(messages()));
+  const records = createMemo(() => recordsById(snapshot()?.tool_calls));
   const streaming = createMemo(() => snapshot()?.streaming_message);
+  const parts: TranscriptParts = {
+    results: () => index().results,
+    records,
+    expansions: createExpansions(),
+  };
   return (
-    <section class="transcript" aria-label="transcript" data-testid="transcript">
-      <Show when={snapshot() !== undefined} fallback={<p class="muted">Attaching…</p>}>
-        <For each={messages()}>{(message) => <MessageView message={message} />}</For>
-        <Show when={streaming()}>
-          {(live) => (
-            <article class="message assistant streaming" data-testid="streaming-message">
-              <For each={live().blocks}>
-                {(block) => (
-                  <Switch>
-                    <Match when={block.kind === "text"}>
-                      <p class="text">{block.text}</p>
-                    </Match>
-                    <Match when={block.kind === "thinking"}>
-                      <p class="thinking">{block.text}</p>
-                    </Match>
-                    <Match when={block.kind === "tool_call"}>
-                      <p class="tool-call">
-                        {block.name} {block.args_text}
-                      </p>
-                    </Match>
-                  </Switch>
-                )}
-              </For>
-            </article>
-          )}
-        </Show>
+    <section class="tx-pane" aria-label="transcript" data-testid="transcript">
+      <Show when={snapshot() !== undefined} fallback={<p class="muted tx-attaching">Attaching…</p>}>
+        <TranscriptContext.Provider value={parts}>
+          <VirtualList
+            items={index().rows}
+            key={(message) => message.id}
+            estimate={88}
+            testId="transcript-scroll"
+            footer={<Show when={streaming()}>{(live) => <StreamingView message={live()} />}</Show>}
+          >
+            {(message) => <MessageView message={message} />}
+          </VirtualList>
+        </TranscriptContext.Provider>
       </Show>
     </section>
   );
-}
-
-function MessageView(props: { message: Message }) {
-  return (
-    <article class={`message ${props.message.role}`} data-testid="message" data-role={props.message.role}>
-      <For each={props.message.content}>{(block) => <BlockView block={block} />}</For>
-    </article>
-  );
-}
-
-function BlockView(props: { block: ContentBlock }) {
-  const block = props.block;
-  switch (block.type) {
-    case "text":
-      return <p class="text">{block.text}</p>;
-    case "thinking":
-      return <p class="thinking">{block.text}</p>;
-    case "tool_call":
-      return (
-        <p class="tool-call">
-          {block.name} {JSON.stringify(block.args)}
-        </p>
-      );
-    case "tool_result":
-      return (
-        <pre class={block.is_error ? "tool-result error" : "tool-result"}>{resultText(block.content)}</pre>
-      );
-    case "image":
-      return <p class="muted">[image]</p>;
-  }
-}
-
-function resultText(content: Extract<ContentBlock, { type: "tool_result" }>["content"]): string {
-  switch (content.kind) {
-    case "text":
-      return content.text;
-    case "json":
-      return JSON.stringify(content.value, null, 2);
-    case "error":
-      return content.message;
-  }
 }

@@ -1,0 +1,31 @@
+/**
+ * Assistant text drawn as Markdown (markdown.ts builds the nodes). A finished text renders
+ * once; a streaming one re-renders at most once per frame, however many deltas arrive (the
+ * state publishes a snapshot at most once a frame, so it paints at once, in that frame), and
+ * only the blocks whose source changed.
+ */
+import { createEffect } from "solid-js";
+import { type RenderedBlock, renderMarkdown, renderMarkdownBlocks } from "./markdown.ts";
+
+export function MarkdownView(props: { text: string; live?: boolean }) {
+  let element: HTMLDivElement | undefined;
+  let blocks: RenderedBlock[] = [];
+  const paintLive = (text: string) => {
+    if (element === undefined) return;
+    const next = renderMarkdownBlocks(text, blocks);
+    let same = 0;
+    while (same < next.length && same < blocks.length && next[same] === blocks[same]) same++;
+    for (const old of blocks.slice(same)) for (const node of old.nodes) node.parentNode?.removeChild(node);
+    for (const block of next.slice(same)) element.append(...block.nodes);
+    blocks = next;
+  };
+  createEffect(() => {
+    const text = props.text;
+    if (!props.live) {
+      element?.replaceChildren(renderMarkdown(text));
+      return;
+    }
+    paintLive(text);
+  });
+  return <div class="tx-md" data-testid="markdown" ref={element} />;
+}

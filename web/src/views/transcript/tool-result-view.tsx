@@ -1,0 +1,100 @@
+/**
+ * A tool's result: its descriptor (a diff, a file, a path list) when it has one, the output as
+ * text, a banner when the tool cut the output, and errors in the error style. When a descriptor
+ * already shows what the output says, the raw output folds away (a diff's summary stays visible).
+ */
+import { createMemo, For, Show } from "solid-js";
+import type { ToolCallRecord } from "../../../../src/types/agent-events.ts";
+import type { ToolResultBlock } from "../../../../src/types/shared.ts";
+import { ClippedText } from "./clipped-text.tsx";
+import { DescriptorView } from "./descriptor-view.tsx";
+import { safeImageSource } from "./image-source.ts";
+import { useTranscript } from "./transcript-context.ts";
+import { splitTruncation } from "./truncation.ts";
+
+export function ToolResultView(props: { partKey: string; result: ToolResultBlock; record?: ToolCallRecord }) {
+  const { expansions } = useTranscript();
+  const output = createMemo(() => splitTruncation(outputText(props.result)));
+  const failed = () => props.result.is_error === true || props.result.content.kind === "error";
+  const descriptor = () => props.record?.result_render;
+  const short = () => output().body.length <= 240 && !output().body.includes("\n");
+  // A diff's one-line summary says what the diff does not ("replaced 2 occurrences"); a file's
+  // or a path list's output is the descriptor's content again.
+  const folded = () => {
+    const kind = descriptor()?.kind;
+    return kind !== undefined && !failed() && (kind !== "diff" || !short());
+  };
+  const rawKey = () => `${props.partKey}:raw`;
+  return (
+    <div
+      class="tx-result"
+      classList={{ "tx-failed": failed() }}
+      data-testid="tool-result"
+      data-error={failed() ? "true" : "false"}
+    >
+      <Show when={output().truncation}>
+        {(note) => (
+          <p class="tx-truncated" role="note" data-testid="truncated">
+            <span class="tx-truncated-label">Output truncated</span> {note()}
+          </p>
+        )}
+      </Show>
+      <Show when={descriptor()}>
+        {(d) => (
+          <DescriptorView partKey={`${props.partKey}:render`} descriptor={d()} figures={props.record ?? {}} />
+        )}
+      </Show>
+      <Show
+        when={folded()}
+        fallback={
+          <ClippedText
+            partKey={rawKey()}
+            text={output().body}
+            class={failed() ? "tx-output tx-error-text" : "tx-output"}
+            testId="tool-output"
+          />
+        }
+      >
+        <details
+          class="tx-raw"
+          open={expansions.isOpen(rawKey(), false)}
+          onToggle={(e) => expansions.set(rawKey(), e.currentTarget.open)}
+        >
+          <summary>Output</summary>
+          <ClippedText
+            partKey={`${rawKey()}:text`}
+            text={output().body}
+            class="tx-output"
+            testId="tool-output"
+          />
+        </details>
+      </Show>
+      <Show when={props.result.images?.length}>
+        <div class="tx-images">
+          <For each={props.result.images ?? []}>
+            {(image) => (
+              <Show
+                when={safeImageSource(image.mime_type, image.data)}
+                fallback={<span class="muted">[image]</span>}
+              >
+                {(src) => <img class="tx-thumb" src={src()} alt="tool output" />}
+              </Show>
+            )}
+          </For>
+        </div>
+      </Show>
+    </div>
+  );
+}
+
+function outputText(result: ToolResultBlock): string {
+  const content = result.content;
+  switch (content.kind) {
+    case "text":
+      return content.text;
+    case "json":
+      return JSON.stringify(content.value, null, 2) ?? "";
+    case "error":
+      return content.message;
+  }
+}

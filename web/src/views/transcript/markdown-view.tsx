@@ -1,14 +1,14 @@
 /**
  * Assistant text drawn as Markdown (markdown.ts builds the nodes). A finished text renders
- * once; a streaming one re-renders at most once per frame, however many deltas arrive (the
- * state publishes a snapshot at most once a frame, so it paints at once, in that frame), and
+ * once; a streaming one re-renders at most once per frame, however many deltas arrive, and
  * only the blocks whose source changed.
  */
-import { createEffect } from "solid-js";
+import { createEffect, onCleanup } from "solid-js";
 import { type RenderedBlock, renderMarkdown, renderMarkdownBlocks } from "./markdown.ts";
 
 export function MarkdownView(props: { text: string; live?: boolean }) {
   let element: HTMLDivElement | undefined;
+  let frame: number | undefined;
   let blocks: RenderedBlock[] = [];
   const paintLive = (text: string) => {
     if (element === undefined) return;
@@ -25,7 +25,14 @@ export function MarkdownView(props: { text: string; live?: boolean }) {
       element?.replaceChildren(renderMarkdown(text));
       return;
     }
-    paintLive(text);
+    if (frame !== undefined) return;
+    frame = requestAnimationFrame(() => {
+      frame = undefined;
+      paintLive(props.text);
+    });
+  });
+  onCleanup(() => {
+    if (frame !== undefined) cancelAnimationFrame(frame);
   });
   return <div class="tx-md" data-testid="markdown" ref={element} />;
 }

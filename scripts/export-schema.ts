@@ -19,6 +19,7 @@ import * as errors from "../src/types/errors.ts";
 import * as orchestrator from "../src/types/orchestrator.ts";
 import * as orchestratorEvents from "../src/types/orchestrator-events.ts";
 import * as permissions from "../src/types/permissions.ts";
+import * as providerStatus from "../src/types/provider-status.ts";
 import * as response from "../src/types/response.ts";
 import * as sessionFirst from "../src/types/session-first.ts";
 import * as sessionOp from "../src/types/session-op.ts";
@@ -45,6 +46,7 @@ const TYPE_MODULES: readonly Record<string, unknown>[] = [
   streamEvents,
   sessionOp,
   sessionFirst,
+  providerStatus,
   agentInfo,
   orchestrator,
   orchestratorEvents,

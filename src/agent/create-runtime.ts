@@ -17,6 +17,7 @@ import { newId } from "../support/ids.ts";
 import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
+import { createSubagentTool } from "../tools/subagent.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
@@ -108,6 +109,9 @@ export function createRuntime(
   // Groups left running by an agent on this home that was killed -9 die before new work starts.
   const processes = new ProcessRegistry(processGroupsDir(config.home));
   let tools = [...createBuiltinTools({ processes }), recall];
+  // A runtime the daemon started knows its durable agent id: it may launch subagents there.
+  const agentId = config.env.SHARD_AGENT_ID;
+  if (agentId) tools.push(createSubagentTool({ socketPath: join(config.home, "daemon.sock"), agentId }));
   if (config.tools) {
     const selected = selectTools(tools, config.tools);
     if (!selected.ok) return refuse({ ...fail("INVALID_REQUEST", selected.message), rejected: "tools" });

@@ -26,7 +26,7 @@ export const LOCAL_SERVERS: readonly LocalServer[] = [
 /** Total time for probing every local port; a local server answers `/v1/models` in milliseconds. */
 export const LOCAL_PROBE_TIMEOUT_MS = 300;
 
-const CONFIG_ENV = [
+export const CONFIG_ENV: readonly string[] = [
   "SHARD_MODEL",
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_BASE_URL",

@@ -55,6 +55,7 @@ import {
   UiResolvedSchema,
   UiResponseSchema,
 } from "./permissions.ts";
+import { ProviderStatusCommandSchema } from "./provider-status.ts";
 import { ResponseSchema } from "./response.ts";
 import { SessionActivateCommandSchema, SessionListCommandSchema } from "./session-first.ts";
 import { SessionOpCommandSchema } from "./session-op.ts";
@@ -129,6 +130,9 @@ export const AUTH_COMMAND_SCHEMAS = [
   AuthRevokeCommandSchema,
 ] as const;
 
+/** Whether new agents have a model provider (docs/protocol-additions.md §12). */
+export const PROVIDER_COMMAND_SCHEMAS = [ProviderStatusCommandSchema] as const;
+
 /** Workspace commands (PROTOCOL §10.1a). */
 export const WORKSPACE_COMMAND_SCHEMAS = [
   WorkspaceCreateCommandSchema,
@@ -138,7 +142,7 @@ export const WORKSPACE_COMMAND_SCHEMAS = [
   WorkspaceRetireCommandSchema,
 ] as const;
 
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth. */
+/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */
 const orchestratorCommandSchemas = [
   ...REGISTRY_COMMAND_SCHEMAS,
   ...WORKSPACE_COMMAND_SCHEMAS,
@@ -150,6 +154,7 @@ const orchestratorCommandSchemas = [
   SubagentStopCommandSchema,
   ...SESSION_COMMAND_SCHEMAS,
   ...AUTH_COMMAND_SCHEMAS,
+  ...PROVIDER_COMMAND_SCHEMAS,
 ] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */

@@ -40,6 +40,8 @@ export const SubagentCreateCommandSchema = Type.Object(
     model: Type.Optional(Type.String()),
     provider: Type.Optional(Type.String()),
     mode: Type.Optional(Type.String()),
+    /** Seconds each run may take once it starts (default 1800); past it the run is `timed_out`. */
+    timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   },
   { $id: "SubagentCreateCommand" },
 );

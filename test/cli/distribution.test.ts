@@ -55,6 +55,8 @@ describe("bunx shard", () => {
     "from a checkout linked with bun link",
     async () => {
       const bunInstall = tempDir("bun-install");
+      // As the README says: a linked checkout serves web/dist, which `bun run shard` (or this) builds.
+      await run([process.execPath, "scripts/ensure-web.ts"], REPO);
       await run([process.execPath, "link"], REPO, { BUN_INSTALL: bunInstall });
       const env = { PATH: `${bunInstall}/bin:${process.env.PATH ?? ""}`, BUN_INSTALL: bunInstall };
       const empty = tempDir("linked-user");

@@ -339,7 +339,8 @@ describe.skipIf(!HAVE_CHROMIUM)("confirm, editor and notify dialogs in Chromium"
       command: payload,
     });
     expect(await bare.locator("img, script").count()).toBe(0);
-    expect(await page.title()).toBe("Shard");
+    // The payload did not rename the tab (the needs-you count may lead it: the agent waits).
+    expect(await page.title()).toMatch(/^(\(\d+\) )?Shard$/);
     expect(peer.invalid).toEqual([]);
   });
 });

@@ -189,6 +189,8 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     llm().release("end");
     await turnEnd(agent, from);
     const done = page.locator('[data-role="assistant"] [data-testid="markdown"]');
+    // The daemon client saw turn_end; the page paints the completed message on its own frame.
+    await done.locator("li").nth(1).waitFor();
     expect(await done.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
     expect(await done.locator("strong").textContent()).toBe("done");
   });

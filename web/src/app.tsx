@@ -1,16 +1,30 @@
 /**
  * The control room: enroll from the URL fragment if one is there, then connect and show the
- * agent list beside the selected agent's transcript, composer and open dialogs.
+ * agent list beside the selected agent — its header (pickers, sessions, terminate/kill),
+ * transcript, open dialogs and composer. On a narrow screen the list is a drawer.
  */
-import { createResource, Match, onCleanup, Show, Switch } from "solid-js";
+import { createResource, createSignal, Match, onCleanup, Show, Switch } from "solid-js";
 import { enrollFromUrl } from "./auth/enrollment.ts";
 import { createControlRoom } from "./state/control-room.ts";
+import { AgentHeader } from "./views/agents/agent-header.tsx";
 import { AgentList } from "./views/agents/agent-list.tsx";
+import { useAgentSwitchKeys } from "./views/agents/agent-switch-keys.ts";
+import { createNeedsYouTracker } from "./views/agents/needs-you-tracker.ts";
+import { createNotifications } from "./views/agents/notifications.ts";
+import { NotifyToggle } from "./views/agents/notify-toggle.tsx";
 import { Composer } from "./views/composer/composer.tsx";
 import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
+import { createCatalogs } from "./views/pickers/catalogs.ts";
+import { CompactionMarker } from "./views/sessions/compaction-marker.tsx";
+import { createCompactions } from "./views/sessions/compactions.ts";
+import { SessionsPanel } from "./views/sessions/sessions-panel.tsx";
 import { ConnectionBadge } from "./views/shell/connection-badge.tsx";
+import { FirstRun } from "./views/shell/first-run.tsx";
 import { NotEnrolled } from "./views/shell/not-enrolled.tsx";
 import { Notices } from "./views/shell/notices.tsx";
+import { createProviderStatus } from "./views/shell/provider-status.ts";
+import { createTheme } from "./views/shell/theme.ts";
+import { ThemeToggle } from "./views/shell/theme-toggle.tsx";
 import { Transcript } from "./views/transcript/transcript.tsx";
 
 export function App() {
@@ -22,24 +36,73 @@ export function App() {
   });
   onCleanup(() => room.connection.stop());
 
+  const theme = createTheme();
+  const notifications = createNotifications();
+  const needsYou = createNeedsYouTracker(room, notifications);
+  const catalogs = createCatalogs(room, room.selected);
+  const compactions = createCompactions(room);
+  const provider = createProviderStatus(room);
+  const [drawerOpen, setDrawerOpen] = createSignal(room.selected() === undefined);
+  const [sessionsOpen, setSessionsOpen] = createSignal(false);
+  useAgentSwitchKeys(room);
+
   return (
     <Switch>
       <Match when={room.state().kind === "not_enrolled"}>
         <NotEnrolled refusal={enrollment()} state={room.state()} />
       </Match>
       <Match when={true}>
-        <div class="room">
+        <div class="room" data-drawer={drawerOpen() ? "open" : "closed"}>
           <header class="topbar">
+            <button
+              type="button"
+              class="drawer-toggle"
+              data-testid="drawer-toggle"
+              aria-expanded={drawerOpen() ? "true" : "false"}
+              aria-controls="agent-drawer"
+              onClick={() => setDrawerOpen(!drawerOpen())}
+            >
+              Agents
+              <Show when={needsYou.count() > 0}>
+                <span class="needs-you count" data-testid="drawer-needs-you">
+                  {needsYou.count()}
+                </span>
+              </Show>
+            </button>
             <span class="brand">Shard</span>
-            <ConnectionBadge room={room} />
+            <span class="topbar-tools">
+              <NotifyToggle notifications={notifications} />
+              <ThemeToggle theme={theme} />
+              <ConnectionBadge room={room} />
+            </span>
           </header>
-          <aside class="sidebar">
-            <AgentList room={room} />
+          <aside class="sidebar" id="agent-drawer" data-testid="sidebar">
+            <AgentList
+              room={room}
+              needsYou={needsYou}
+              catalogs={catalogs}
+              onOpen={() => setDrawerOpen(false)}
+            />
           </aside>
           <main class="agent-pane">
-            <Show when={room.selected()} fallback={<p class="empty">Select or create an agent.</p>}>
+            <FirstRun provider={provider} />
+            <Show
+              when={room.selected()}
+              fallback={<p class="empty">Select an agent, or create one with a working directory.</p>}
+            >
               {(agentId) => (
                 <>
+                  <AgentHeader
+                    room={room}
+                    agentId={agentId()}
+                    catalogs={catalogs}
+                    sessionsOpen={sessionsOpen()}
+                    toggleSessions={() => setSessionsOpen(!sessionsOpen())}
+                  />
+                  <Show when={sessionsOpen()}>
+                    <SessionsPanel room={room} agentId={agentId()} onClose={() => setSessionsOpen(false)} />
+                  </Show>
+                  <CompactionMarker room={room} agentId={agentId()} figures={compactions} />
                   <Transcript room={room} agentId={agentId()} />
                   <PendingDialogs room={room} agentId={agentId()} />
                   <Composer room={room} agentId={agentId()} />

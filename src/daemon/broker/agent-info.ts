@@ -23,6 +23,9 @@ export function agentInfo(agent: DurableAgent, channel: AgentChannel | undefined
   if (mode !== undefined) info.mode = mode;
   if (live) info.usage = live.usage;
   if (manifest.parent_agent_id !== undefined) info.parent_agent_id = manifest.parent_agent_id;
+  if (manifest.alias !== undefined) info.alias = manifest.alias;
+  if (manifest.definition_name !== undefined) info.definition_name = manifest.definition_name;
+  if (manifest.display_name !== undefined) info.display_name = manifest.display_name;
   return info;
 }
 

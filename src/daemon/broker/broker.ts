@@ -12,6 +12,7 @@ import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
 import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
 import { type AuthCommand, asAuthCommand } from "../auth/auth-commands.ts";
+import { SubagentsLoader } from "../jobs/subagents-loader.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
 import { asWorkspaceCommand, handleWorkspaceCommand } from "../workspaces/workspace-commands.ts";
@@ -24,6 +25,7 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
+import { asProviderCommand, handleProviderCommand } from "./provider-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
   closeDelegated,
@@ -51,6 +53,11 @@ export class Broker implements BrokerContext, RegistryEvents {
   private readonly channels = new Map<string, AgentChannel>();
   /** Last status each agent was announced with, so `agent_status_changed` fires on change only. */
   private readonly announced = new Map<string, string>();
+  private readonly subagents = new SubagentsLoader(() => ({
+    ctx: this,
+    registry: this.registry,
+    log: this.options.log,
+  }));
 
   constructor(private readonly options: BrokerOptions) {
     this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
@@ -106,7 +113,15 @@ export class Broker implements BrokerContext, RegistryEvents {
       return;
     }
     try {
+      if (SubagentsLoader.handles(checked.message.type)) {
+        return await (await this.subagents.load()).handle(client, checked.message);
+      }
       const agentCommand = asAgentCommand(checked.message);
+      const leased = agentCommand && this.subagents.service?.leaseGuard(agentCommand);
+      if (agentCommand && leased) {
+        client.send({ ...errorResponse(agentCommand, leased), agent_id: agentCommand.agent_id });
+        return;
+      }
       if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
       const registryCommand = asRegistryCommand(checked.message);
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
@@ -114,6 +129,8 @@ export class Broker implements BrokerContext, RegistryEvents {
       if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
       const workspaceCommand = asWorkspaceCommand(checked.message);
       if (workspaceCommand) return await handleWorkspaceCommand(this, client, workspaceCommand);
+      const providerCommand = asProviderCommand(checked.message);
+      if (providerCommand) return await handleProviderCommand(this, client, providerCommand);
       const authCommand = asAuthCommand(checked.message);
       if (authCommand) return await this.options.authCommands(client, authCommand);
       const type = salvageCorrelation(checked.message);
@@ -225,6 +242,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     const before = channel.snapshot.status;
     const event = channel.apply(message);
     channel.fanOut(event);
+    this.subagents.service?.childEvent(agentId, event);
     switch (event.type) {
       case "permission_request":
       case "ui_request":
@@ -256,6 +274,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         ended.expected ? "idle" : "error",
       );
       this.forwarder.runtimeEnded(agentId, ended.exit.reason);
+      this.subagents.service?.childEnded(agentId, ended.exit.reason);
       if (!ended.expected) {
         this.broadcast({
           type: "agent_exited",

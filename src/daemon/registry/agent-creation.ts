@@ -21,6 +21,8 @@ export interface CreationContext {
 export function newManifest(
   params: CreateParams,
   context: CreationContext,
+  /** Preallocated by the daemon (a subagent run names its child before it exists); never a client's. */
+  agentId: string = newId("agent"),
 ): { ok: true; manifest: AgentManifest } | Failure {
   const cwd = canonicalDirectory(params.cwd);
   if (!cwd.ok) return cwd;
@@ -31,7 +33,7 @@ export function newManifest(
   const model = modelId(params.model, params.provider);
   const manifest: AgentManifest = {
     version: 1,
-    agent_id: newId("agent"),
+    agent_id: agentId,
     cwd: cwd.path,
     created_at: Date.now(),
     headless_policy: params.headless_policy ?? "deny",
@@ -41,6 +43,11 @@ export function newManifest(
     ...(params.tools !== undefined ? { tools: params.tools } : {}),
     ...(params.name !== undefined ? { name: params.name } : {}),
     ...(params.parent_agent_id !== undefined ? { parent_agent_id: params.parent_agent_id } : {}),
+    ...(params.depth !== undefined ? { depth: params.depth } : {}),
+    ...(params.launch_policy !== undefined ? { launch_policy: params.launch_policy } : {}),
+    ...(params.alias !== undefined ? { alias: params.alias } : {}),
+    ...(params.definition_name !== undefined ? { definition_name: params.definition_name } : {}),
+    ...(params.display_name !== undefined ? { display_name: params.display_name } : {}),
   };
   return { ok: true, manifest };
 }

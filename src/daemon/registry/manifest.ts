@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { HeadlessPolicySchema } from "../../types/orchestrator.ts";
+import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 
 export const AgentManifestSchema = Type.Object({
   version: Type.Literal(1),
@@ -23,6 +23,13 @@ export const AgentManifestSchema = Type.Object({
   headless_policy: HeadlessPolicySchema,
   name: Type.Optional(Type.String()),
   parent_agent_id: Type.Optional(Type.String({ minLength: 1 })),
+  /** Managed children (src/daemon/jobs): nesting depth (0 = top level) and what it may launch. */
+  depth: Type.Optional(Type.Integer({ minimum: 0 })),
+  launch_policy: Type.Optional(LaunchPolicySchema),
+  /** Display identity of a managed child; never an id. */
+  alias: Type.Optional(Type.String()),
+  definition_name: Type.Optional(Type.String()),
+  display_name: Type.Optional(Type.String()),
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 

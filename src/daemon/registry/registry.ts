@@ -117,6 +117,11 @@ export class Registry {
     return this.options.home;
   }
 
+  /** The environment runtimes start with (before SHARD_HOME is set to `home`). */
+  get env(): Record<string, string | undefined> {
+    return this.options.env;
+  }
+
   /** The durable agent that drives `sessionId`, if one was created for it or adopted it. */
   bySession(sessionId: string): DurableAgent | undefined {
     for (const agent of this.agents.values()) if (agent.manifest.session_id === sessionId) return agent;
@@ -129,11 +134,16 @@ export class Registry {
    */
   async create(
     params: CreateParams,
+    agentId?: string,
   ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
-    const built = newManifest(params, {
-      home: this.options.home,
-      adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
-    });
+    const built = newManifest(
+      params,
+      {
+        home: this.options.home,
+        adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
+      },
+      agentId,
+    );
     if (!built.ok) return built;
     const { manifest } = built;
     try {
@@ -259,7 +269,8 @@ export class Registry {
     const process = new RuntimeProcess({
       argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
       cwd: record.manifest.cwd,
-      env: { ...this.options.env, SHARD_HOME: this.options.home },
+      // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
+      env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },
       logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
       startTimeoutMs: this.options.startTimeoutMs,
       onReady: (ready) => this.onReady(record, epoch, ready),

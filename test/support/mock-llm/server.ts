@@ -165,8 +165,9 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
   let requestCount = 0;
   let scriptIndex = 0;
 
-  const nextReply = (): MockReply => {
-    const queued = queue.shift();
+  const nextReply = (bodyText: string): MockReply => {
+    const index = queue.findIndex((r) => r.when === undefined || bodyText.includes(r.when));
+    const queued = index >= 0 ? queue.splice(index, 1)[0] : undefined;
     if (queued) return queued;
     const script = options.script;
     if (script && script.length > 0) return script[scriptIndex++ % script.length]!;
@@ -215,7 +216,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         );
       return respond(
         api,
-        nextReply(),
+        nextReply(text),
         typeof body === "object" && body !== null ? (body as RequestBody) : undefined,
         holds,
       );

@@ -11,6 +11,11 @@ export type MockStep =
   | { disconnect: true }; // drop the connection mid-stream
 
 export interface MockReply {
+  /**
+   * Only for a request whose body contains this text (say, a child's task); other requests skip
+   * it. Lets agents that call the model concurrently each get their own reply.
+   */
+  when?: string;
   /** Non-200: send an error body in the API's real error format. */
   status?: number;
   /**

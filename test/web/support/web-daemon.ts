@@ -18,7 +18,14 @@ export interface WebDaemon {
   client(): Promise<DaemonClient>;
 }
 
-export function useWebDaemons(llm: () => MockLlmServer): () => Promise<WebDaemon> {
+export interface WebDaemonOptions {
+  /** SHARD_HOME (default: a mock-LLM home whose models.json points at the file's server). */
+  home?: string;
+  /** Added to the daemon's environment. */
+  env?: Record<string, string>;
+}
+
+export function useWebDaemons(llm: () => MockLlmServer): (options?: WebDaemonOptions) => Promise<WebDaemon> {
   const running: { process: DaemonProcess; clients: DaemonClient[] }[] = [];
   afterEach(async () => {
     for (const entry of running.splice(0)) {
@@ -26,10 +33,12 @@ export function useWebDaemons(llm: () => MockLlmServer): () => Promise<WebDaemon
       await entry.process.stop();
     }
   });
-  return async () => {
+  return async (options = {}) => {
     const webDir = await builtWebDir();
-    const home = mockHome(llm().url);
-    const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], { env: { SHARD_WEB_DIR: webDir } });
+    const home = options.home ?? mockHome(llm().url);
+    const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], {
+      env: { ...options.env, SHARD_WEB_DIR: webDir },
+    });
     const entry = { process, clients: [] as DaemonClient[] };
     running.push(entry);
     const url = await process.url();

@@ -1,38 +1,118 @@
-/** The daemon's agents with their live activity; click to open one, or create a new one. */
+/**
+ * The daemon's agents, subagents nested under their parents, each with its live activity
+ * (from `agent_activity`), runtime state, model, mode, cwd, usage and a needs-you mark.
+ * Click to open one; Alt+↑ / Alt+↓ (agent-switch-keys.ts) move through the same order.
+ */
 import { For, Show } from "solid-js";
 import type { AgentRow, ControlRoom } from "../../state/control-room.ts";
+import type { Catalogs } from "../pickers/catalogs.ts";
+import { agentName, placeAgents } from "./agent-tree.ts";
 import { CreateAgentForm } from "./create-agent-form.tsx";
+import type { NeedsYouTracker } from "./needs-you-tracker.ts";
+import { usageLabel } from "./usage-label.ts";
 
-export function AgentList(props: { room: ControlRoom }) {
-  const rows = () => Object.values(props.room.agents).sort((a, b) => a.info.created_at - b.info.created_at);
+export function AgentList(props: {
+  room: ControlRoom;
+  needsYou: NeedsYouTracker;
+  catalogs: Catalogs;
+  onOpen?: () => void;
+}) {
+  const placed = () => placeAgents(Object.values(props.room.agents));
   return (
     <nav class="agent-list" aria-label="agents">
-      <CreateAgentForm room={props.room} />
+      <CreateAgentForm room={props.room} catalogs={props.catalogs} onCreated={props.onOpen} />
       <ul>
-        <For each={rows()} fallback={<li class="muted">No agents yet.</li>}>
-          {(row) => (
+        <For each={placed()} fallback={<li class="muted empty-list">No agents yet.</li>}>
+          {(entry) => (
             <li>
-              <button
-                type="button"
-                class="agent-row"
-                data-testid="agent-row"
-                data-agent-id={row.info.agent_id}
-                aria-current={props.room.selected() === row.info.agent_id ? "true" : undefined}
-                onClick={() => props.room.select(row.info.agent_id)}
-              >
-                <span class="agent-name">{row.info.name ?? row.info.display_name ?? row.info.agent_id}</span>
-                <span class="agent-meta">
-                  {activityLabel(row)} · {row.info.runtime_state}
-                </span>
-                <Show when={row.info.model}>{(model) => <span class="agent-meta">{model()}</span>}</Show>
-                <span class="agent-meta path">{row.info.cwd}</span>
-              </button>
+              <AgentRowButton
+                room={props.room}
+                row={entry.row}
+                depth={entry.depth}
+                mark={props.needsYou.marks[entry.row.info.agent_id]}
+                onOpen={props.onOpen}
+              />
             </li>
           )}
         </For>
       </ul>
     </nav>
   );
+}
+
+function AgentRowButton(props: {
+  room: ControlRoom;
+  row: AgentRow;
+  depth: number;
+  mark: string | undefined;
+  onOpen: (() => void) | undefined;
+}) {
+  const info = () => props.row.info;
+  const usage = () => {
+    const live = props.room.snapshot(info().agent_id)()?.usage;
+    return usageLabel(live !== undefined && live.input + live.output > 0 ? live : info().usage);
+  };
+  const mode = () => props.room.snapshot(info().agent_id)()?.mode ?? info().mode;
+  const model = () => props.room.snapshot(info().agent_id)()?.model?.id ?? info().model;
+  return (
+    <button
+      type="button"
+      class="agent-row"
+      classList={{ child: props.depth > 0 }}
+      data-testid="agent-row"
+      data-agent-id={info().agent_id}
+      data-depth={props.depth}
+      data-needs-you={props.mark}
+      data-runtime-state={info().runtime_state}
+      aria-current={props.room.selected() === info().agent_id ? "true" : undefined}
+      onClick={() => {
+        props.room.select(info().agent_id);
+        props.onOpen?.();
+      }}
+    >
+      <span class="agent-line">
+        <span class="agent-name">{agentName(info())}</span>
+        <Show when={props.mark}>
+          {(mark) => (
+            <span class="needs-you" data-testid="needs-you" data-kind={mark()}>
+              {markLabel(mark())}
+            </span>
+          )}
+        </Show>
+      </span>
+      <span class="agent-meta" data-testid="agent-activity">
+        <span class="phase" data-phase={props.row.activity?.phase ?? "idle"}>
+          {activityLabel(props.row)}
+        </span>
+        <span> · {info().runtime_state}</span>
+      </span>
+      <span class="agent-meta">
+        <Show when={model()}>{(m) => <span data-testid="agent-model">{m()}</span>}</Show>
+        <Show when={mode()}>{(m) => <span data-testid="agent-mode"> · {m()}</span>}</Show>
+      </span>
+      <span class="agent-meta path">{info().cwd}</span>
+      <Show when={usage()}>
+        {(u) => (
+          <span class="agent-meta" data-testid="agent-usage">
+            {u()}
+          </span>
+        )}
+      </Show>
+    </button>
+  );
+}
+
+function markLabel(mark: string): string {
+  switch (mark) {
+    case "waiting":
+      return "needs you";
+    case "finished":
+      return "done";
+    case "failed":
+      return "failed";
+    default:
+      return mark;
+  }
 }
 
 function activityLabel(row: AgentRow): string {

@@ -1,30 +1,49 @@
-/** Creates an agent in a working directory (the daemon checks the path and owns the process). */
-import { createSignal } from "solid-js";
+/**
+ * Creates an agent in a working directory (the daemon checks the path and owns the process),
+ * optionally with a name, a model and a mode. The choices are the catalogs the selected agent's
+ * runtime lists — the daemon has no catalog of its own — so with no agent open the daemon's
+ * defaults apply. The cwd starts as the selected agent's.
+ */
+import { Value } from "@sinclair/typebox/value";
+import { createEffect, createSignal, For, Show } from "solid-js";
+import { AgentCreateResultSchema } from "../../../../src/types/orchestrator.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import type { Catalogs } from "../pickers/catalogs.ts";
 
-export function CreateAgentForm(props: { room: ControlRoom }) {
+export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; onCreated?: () => void }) {
   const [cwd, setCwd] = createSignal("");
+  const [name, setName] = createSignal("");
+  const [model, setModel] = createSignal("");
+  const [mode, setMode] = createSignal("");
   const [busy, setBusy] = createSignal(false);
+  createEffect(() => {
+    const selected = props.room.selected();
+    const info = selected === undefined ? undefined : props.room.agents[selected]?.info;
+    if (info !== undefined && cwd() === "") setCwd(info.cwd);
+  });
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const dir = cwd().trim();
     if (dir === "") return;
     setBusy(true);
     await props.room.run(async () => {
-      const data = await props.room.connection.call({ type: "agent.create", cwd: dir });
-      if (
-        typeof data === "object" &&
-        data !== null &&
-        "agent_id" in data &&
-        typeof data.agent_id === "string"
-      ) {
+      const data = await props.room.connection.call({
+        type: "agent.create",
+        cwd: dir,
+        ...(name().trim() !== "" ? { name: name().trim() } : {}),
+        ...(model() !== "" ? { model: model() } : {}),
+        ...(mode() !== "" ? { mode: mode() } : {}),
+      });
+      if (Value.Check(AgentCreateResultSchema, data)) {
+        setName("");
         props.room.select(data.agent_id);
+        props.onCreated?.();
       }
     });
     setBusy(false);
   };
   return (
-    <form class="create-agent" onSubmit={submit}>
+    <form class="create-agent" data-testid="create-agent" onSubmit={submit}>
       <input
         name="cwd"
         placeholder="/path/to/project"
@@ -34,9 +53,44 @@ export function CreateAgentForm(props: { room: ControlRoom }) {
         autocomplete="off"
         spellcheck={false}
       />
-      <button type="submit" disabled={busy() || cwd().trim() === ""}>
-        New agent
-      </button>
+      <input
+        name="name"
+        placeholder="name (optional)"
+        aria-label="agent name"
+        value={name()}
+        onInput={(e) => setName(e.currentTarget.value)}
+        autocomplete="off"
+        spellcheck={false}
+      />
+      <div class="create-agent-options">
+        <Show when={props.catalogs.models.latest}>
+          {(catalog) => (
+            <select
+              aria-label="model for the new agent"
+              data-testid="create-model"
+              onChange={(e) => setModel(e.currentTarget.value)}
+            >
+              <option value="">default model</option>
+              <For each={catalog().models}>{(m) => <option value={m.id}>{m.id}</option>}</For>
+            </select>
+          )}
+        </Show>
+        <Show when={props.catalogs.modes.latest}>
+          {(catalog) => (
+            <select
+              aria-label="mode for the new agent"
+              data-testid="create-mode"
+              onChange={(e) => setMode(e.currentTarget.value)}
+            >
+              <option value="">default mode</option>
+              <For each={catalog().modes}>{(m) => <option value={m.name}>{m.name}</option>}</For>
+            </select>
+          )}
+        </Show>
+        <button type="submit" disabled={busy() || cwd().trim() === ""}>
+          New agent
+        </button>
+      </div>
     </form>
   );
 }

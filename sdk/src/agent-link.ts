@@ -1,0 +1,25 @@
+/**
+ * How an `Agent` reaches its runtime: straight over stdio (no `agent_id`) or through a daemon
+ * connection (every per-agent command tagged with the agent's id, PROTOCOL §5.2).
+ */
+import type { AgentCommand } from "../../src/types/catalog.ts";
+import type { Response } from "../../src/types/response.ts";
+import type { RequestOptions } from "./connection.ts";
+
+type WithoutRouting<C> = C extends unknown ? Omit<C, "id" | "agent_id"> : never;
+/** A per-agent command as the SDK builds it: the link adds `id` and, on a daemon, `agent_id`. */
+export type AgentOutbound = WithoutRouting<AgentCommand>;
+
+/** What happens to a permission or UI request while no handler is registered. */
+export type UnhandledRequests = "deny" | "leave";
+
+export interface AgentLink {
+  readonly agentId: string | undefined;
+  /** False for an observer attachment: it never answers requests. */
+  readonly answers: boolean;
+  readonly unhandled: UnhandledRequests;
+  request(command: AgentOutbound, options?: RequestOptions): Promise<Response>;
+  send(command: AgentOutbound): void;
+  /** Direct: end the process (stdin EOF); daemon: detach (the agent keeps running). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,33 @@
+/** Options of an `Agent` and of its `prompt` and `run` calls. */
+import type { AttachRole } from "../../src/types/orchestrator.ts";
+import type { Image } from "../../src/types/shared.ts";
+import type { TurnResult } from "./turn.ts";
+
+export interface PromptOptions {
+  images?: Image[];
+  /**
+   * `follow_up` queues the message to start the next turn; it is chosen for you while a turn
+   * runs. To add to the running turn instead, use `agent.steer` / `turn.steer`.
+   */
+  behavior?: "follow_up";
+  /** Keep the turn's events for iteration (default true; `run` turns it off). */
+  record?: boolean;
+}
+
+export interface RunOptions {
+  images?: Image[];
+  /** Aborts the turn when it fires; `run` then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export type RunResult = TurnResult;
+
+export interface AgentOptions {
+  /** Most events a stream may hold unread before it fails (default 100,000). */
+  maxBufferedEvents?: number;
+}
+
+export interface AttachOptions {
+  /** `interactive` (default) may answer requests; `observer` only watches. */
+  role?: AttachRole;
+}

@@ -1,0 +1,292 @@
+/**
+ * One agent, whichever transport reaches it. `state` is the shared `AgentSnapshot` projection
+ * (src/snapshot): a `sync` replaces it, every later event is folded in with `applyEvent`, and
+ * an event whose `seq` was already applied is dropped — so `state` is what a fresh `sync`
+ * would say. On top: `run` (one call, resolves at `turn_end`), `prompt` (a `Turn` to stream
+ * and steer), the mode/model controls, the agent's own session operations and request handlers.
+ */
+import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
+import { applyEvent } from "../../src/snapshot/apply-event.ts";
+import type { SyncEvent } from "../../src/types/agent-events.ts";
+import type {
+  ListModelsResult,
+  ListModesResult,
+  SetModelResult,
+  SetModeResult,
+} from "../../src/types/agent-results.ts";
+import type { AgentEvent } from "../../src/types/catalog.ts";
+import type { WireError } from "../../src/wire/errors.ts";
+import type { AgentLink, AgentOutbound } from "./agent-link.ts";
+import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
+import { AgentSessions } from "./agent-sessions.ts";
+import { failed } from "./connection.ts";
+import { ShardError } from "./errors.ts";
+import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
+import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
+import { checkedResult } from "./results.ts";
+import { type AgentStreamEvent, type GapEvent, gapEvent } from "./stream-events.ts";
+import { Turn } from "./turn.ts";
+import { isQueued, TurnTracker } from "./turn-tracker.ts";
+
+export class Agent {
+  private snapshot: AgentSnapshot = emptySnapshot();
+  private synced = false;
+  private readonly turns = new TurnTracker();
+  private readonly responder: RequestResponder;
+  private readonly streams = new Set<EventQueue<AgentStreamEvent>>();
+  private readonly bufferLimit: number;
+  private ending: WireError | undefined;
+  private endedResolve!: () => void;
+  /** Resolves when the agent is gone (process exited, detached, connection closed for good). */
+  readonly ended: Promise<void>;
+  readonly sessions: AgentSessions;
+
+  constructor(
+    private readonly link: AgentLink,
+    options: AgentOptions = {},
+  ) {
+    this.responder = new RequestResponder(link);
+    this.bufferLimit = options.maxBufferedEvents ?? DEFAULT_EVENT_BUFFER;
+    this.sessions = new AgentSessions((command) => this.call(command));
+    this.ended = new Promise((resolve) => {
+      this.endedResolve = resolve;
+    });
+  }
+
+  /** The daemon's id for this agent (undefined on a direct connection). */
+  get id(): string | undefined {
+    return this.link.agentId;
+  }
+
+  /** The agent as `sync` would show it now. */
+  get state(): AgentSnapshot {
+    return this.snapshot;
+  }
+
+  // ── driving ────────────────────────────────────────────────────────────
+
+  /** Sends `message` and resolves at the turn's `turn_end` with its text and usage. */
+  async run(message: string, options: RunOptions = {}): Promise<RunResult> {
+    options.signal?.throwIfAborted();
+    const turn = await this.prompt(message, {
+      ...(options.images ? { images: options.images } : {}),
+      record: false,
+    });
+    const onAbort = () => void turn.abort().catch(() => undefined);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const result = await turn.done;
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (result.error) throw ShardError.from(result.error);
+      return result;
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Sends `message`; resolves once accepted, with the `Turn` it starts (or is queued for). */
+  async prompt(message: string, options: PromptOptions = {}): Promise<Turn> {
+    this.throwIfEnded();
+    const behavior = options.behavior ?? (this.isBusy() ? "follow_up" : undefined);
+    const turn = new Turn(message, this.turnControls(), options.record ?? true, this.bufferLimit);
+    const command: AgentOutbound = {
+      type: "prompt",
+      message,
+      ...(options.images ? { images: options.images } : {}),
+      ...(behavior ? { streaming_behavior: behavior } : {}),
+    };
+    const response = await this.link.request(command, {
+      // Bound before any later event is handled: the turn_start follows this answer.
+      onAnswer: (answer) => {
+        if (!answer.success) return;
+        const queued = isQueued(answer.data);
+        if (queued === "follow_up") this.turns.queuedFollowUp(turn);
+        else if (queued === undefined) this.turns.started(turn);
+      },
+    });
+    if (!response.success) throw failed(response);
+    if (isQueued(response.data) === "steer") {
+      throw new ShardError(
+        "INVALID_REQUEST",
+        "prompt: steer joins the running turn; use turn.steer or agent.steer",
+      );
+    }
+    return turn;
+  }
+
+  /** Delivers `message` into the running turn before its next model call. */
+  async steer(message: string): Promise<void> {
+    this.throwIfEnded();
+    if (!this.isBusy()) {
+      throw new ShardError("CONFLICT", "steer: no turn is running; send it with agent.prompt or agent.run");
+    }
+    await this.call({ type: "steer", message });
+  }
+
+  /** Cancels the running turn and drops queued steers and follow-ups (their turns end `aborted`). */
+  async abort(): Promise<void> {
+    this.throwIfEnded();
+    const response = await this.link.request(
+      { type: "abort" },
+      {
+        onAnswer: (answer) => {
+          if (answer.success) this.turns.dropQueued();
+        },
+      },
+    );
+    if (!response.success) throw failed(response);
+  }
+
+  async setMode(mode: string): Promise<SetModeResult> {
+    return checkedResult("set_mode", await this.call({ type: "set_mode", mode }));
+  }
+
+  async listModes(): Promise<ListModesResult> {
+    return checkedResult("list_modes", await this.call({ type: "list_modes" }));
+  }
+
+  async setModel(model: string): Promise<SetModelResult> {
+    return checkedResult("set_model", await this.call({ type: "set_model", model }));
+  }
+
+  async listModels(): Promise<ListModelsResult> {
+    return checkedResult("list_models", await this.call({ type: "list_models" }));
+  }
+
+  /** Answers this agent's permission requests from code; returns the unsubscribe. */
+  onPermission(handler: PermissionHandler): () => void {
+    const off = this.responder.onPermission(handler);
+    for (const r of this.snapshot.pending_requests)
+      if (r.type === "permission_request") this.responder.asked(r);
+    return off;
+  }
+
+  /** Answers this agent's UI requests (select, confirm, input, editor) from code. */
+  onUi(handler: UiHandler): () => void {
+    const off = this.responder.onUi(handler);
+    for (const r of this.snapshot.pending_requests) if (r.type === "ui_request") this.responder.asked(r);
+    return off;
+  }
+
+  /** Every event from now on (and `gap` notices), until the agent ends or the loop breaks. */
+  events(): AsyncIterableIterator<AgentStreamEvent> {
+    const queue: EventQueue<AgentStreamEvent> = new EventQueue(this.bufferLimit, () =>
+      this.streams.delete(queue),
+    );
+    if (this.ending) queue.end();
+    else this.streams.add(queue);
+    return queue;
+  }
+
+  /** Direct: the agent process exits; daemon: this client detaches and the agent runs on. */
+  async close(): Promise<void> {
+    await this.link.close();
+  }
+
+  // ── fed by the transport ───────────────────────────────────────────────
+
+  /** One event of this agent, as the connection received it. */
+  receive(event: AgentEvent): void {
+    if (event.type === "sync") {
+      this.receiveSync(event);
+      return;
+    }
+    if (event.type === "hello") {
+      this.snapshot = applyEvent(this.snapshot, event);
+      return;
+    }
+    const seq = event.seq;
+    if (seq !== undefined) {
+      if (seq <= this.snapshot.last_seq) return; // already applied: a resumed stream never repeats
+      if (this.synced && seq > this.snapshot.last_seq + 1) {
+        this.gap("seq_jump", this.snapshot.last_seq, seq - 1);
+      }
+    }
+    this.snapshot = applyEvent(this.snapshot, event);
+    this.turns.event(event);
+    switch (event.type) {
+      case "permission_request":
+      case "ui_request":
+        this.responder.asked(event);
+        break;
+      case "permission_resolved":
+      case "ui_resolved":
+        this.responder.resolved(event);
+        break;
+      default:
+        break;
+    }
+    this.publish(event);
+  }
+
+  /** The daemon reports the runtime died: a turn in flight will never see its `turn_end`. */
+  runtimeExited(reason: string): void {
+    this.turns.failAll({ code: "INTERNAL_ERROR", message: `the agent's runtime exited: ${reason}` });
+  }
+
+  /** The agent is gone for good: open turns end with `error`, streams end. */
+  end(error: WireError): void {
+    if (this.ending) return;
+    this.ending = error;
+    this.turns.failAll(error);
+    this.responder.closeAll();
+    for (const s of this.streams) s.end();
+    this.streams.clear();
+    this.endedResolve();
+  }
+
+  get endError(): WireError | undefined {
+    return this.ending;
+  }
+
+  private receiveSync(sync: SyncEvent): void {
+    const before = this.synced ? this.snapshot.last_seq : undefined;
+    this.snapshot = applyEvent(this.snapshot, sync);
+    this.synced = true;
+    const now = this.snapshot.last_seq;
+    let missed = false;
+    if (before !== undefined && now > before) {
+      missed = true;
+      this.gap("reconnect", before, now);
+    } else if (before !== undefined && now < before) {
+      missed = true;
+      this.gap("sequence_reset", before, now);
+    }
+    this.turns.synced(this.snapshot, missed);
+    this.responder.synced(this.snapshot.pending_requests);
+    this.publish(sync);
+  }
+
+  private gap(reason: GapEvent["reason"], lastSeen: number, resumedAt: number): void {
+    const gap = gapEvent(reason, lastSeen, resumedAt, this.link.agentId);
+    this.turns.event(gap);
+    this.publish(gap);
+  }
+
+  private publish(event: AgentStreamEvent): void {
+    for (const s of this.streams) s.push(event);
+  }
+
+  private isBusy(): boolean {
+    return this.turns.busy || this.snapshot.turn_id !== undefined;
+  }
+
+  private throwIfEnded(): void {
+    if (this.ending) throw ShardError.from(this.ending);
+  }
+
+  private async call(command: AgentOutbound): Promise<unknown> {
+    this.throwIfEnded();
+    const response = await this.link.request(command);
+    if (!response.success) throw failed(response);
+    return response.data;
+  }
+
+  private turnControls() {
+    return {
+      steer: (message: string) => this.steer(message),
+      abort: () => this.abort(),
+      followUp: (message: string) => this.prompt(message, { behavior: "follow_up" }),
+    };
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * A connection to one daemon (PROTOCOL §3, §6, §10): its registry (list, create, attach,
+ * terminate), its sessions, its registry events, and the agents this client watches. When
+ * the connection drops it reconnects with backoff (1 s, 2 s, 4 s … 30 s) and re-attaches to
+ * every watched agent; each answers with a fresh `sync`, from which the agent resumes without
+ * duplicates and reports a `gap` if events went by meanwhile.
+ */
+import type { AgentInfo } from "../../src/types/agent-info.ts";
+import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
+import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrator.ts";
+import type { SessionSummary } from "../../src/types/session-first.ts";
+import { Agent } from "./agent.ts";
+import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
+import type { AgentOptions, AttachOptions } from "./agent-options.ts";
+import { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
+import { Connection, DEFAULT_REQUEST_TIMEOUT_MS, type Outbound } from "./connection.ts";
+import { type DaemonTarget, describeTarget, openTransport } from "./daemon-target.ts";
+import { DaemonWorkspaces } from "./daemon-workspaces.ts";
+import { ShardError } from "./errors.ts";
+import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
+import { checkedResult } from "./results.ts";
+
+export type ConnectDaemonOptions = DaemonTarget &
+  AgentOptions & {
+    /** Backoff between reconnect attempts; `false` gives up at the first drop. */
+    reconnect?: BackoffOptions | false;
+    requestTimeoutMs?: number;
+    /** Without a handler: `leave` keeps requests open for other clients (default), `deny` refuses. */
+    unhandledRequests?: UnhandledRequests;
+  };
+
+/** Connection notices, interleaved with the daemon's registry events. */
+export type ConnectionNotice =
+  | { type: "connection_lost"; reason: string; retry_in_ms: number | undefined }
+  | { type: "connection_restored"; reattached: number };
+
+export type DaemonStreamEvent = DaemonEvent | ConnectionNotice;
+
+export type CreateAgentParams = Omit<AgentCreateCommand, "type" | "id">;
+
+interface Watched {
+  agent: Agent;
+  role: AttachRole;
+}
+
+export class DaemonClient {
+  private readonly connection: Connection;
+  private readonly watched = new Map<string, Watched>();
+  private readonly streams = new Set<EventQueue<DaemonStreamEvent>>();
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  /** Set while a connection is opening: its hello, or the close that came instead. */
+  private opening: { hello(): void; failed(error: ShardError): void } | undefined;
+
+  /** The daemon's git-worktree workspaces (each launches a fresh, attached agent). */
+  readonly workspaces: DaemonWorkspaces;
+
+  private constructor(private readonly options: ConnectDaemonOptions) {
+    this.workspaces = new DaemonWorkspaces(
+      (command) => this.call(command),
+      (agentId, attach) => this.attach(agentId, attach),
+    );
+    this.connection = new Connection(
+      {
+        agentEvent: (event) => this.agentEvent(event),
+        daemonEvent: (event) => this.daemonEvent(event),
+        closed: (reason) => this.dropped(reason),
+      },
+      options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    );
+  }
+
+  /** Connects (once, no retry: a wrong address fails at once) and waits for the daemon's hello. */
+  static async connect(options: ConnectDaemonOptions = {}): Promise<DaemonClient> {
+    const client = new DaemonClient(options);
+    await client.open();
+    return client;
+  }
+
+  get where(): string {
+    return describeTarget(this.options);
+  }
+
+  get connected(): boolean {
+    return this.connection.isOpen;
+  }
+
+  // ── registry ───────────────────────────────────────────────────────────
+
+  async listAgents(): Promise<AgentInfo[]> {
+    return checkedResult("agent.list", await this.call({ type: "agent.list" })).agents;
+  }
+
+  /** Creates a durable agent and attaches to it. */
+  async createAgent(params: CreateAgentParams, attach: AttachOptions = {}): Promise<Agent> {
+    const { agent_id } = checkedResult("agent.create", await this.call({ type: "agent.create", ...params }));
+    return this.attach(agent_id, attach);
+  }
+
+  /** Watches an agent (restoring its runtime if stopped); the same agent is attached once. */
+  async attach(agentId: string, options: AttachOptions = {}): Promise<Agent> {
+    const known = this.watched.get(agentId);
+    if (known) return known.agent;
+    const role = options.role ?? "interactive";
+    const agent = new Agent(this.link(agentId, role), this.options);
+    // Registered before the request: the sync follows the attach answer immediately.
+    this.watched.set(agentId, { agent, role });
+    try {
+      checkedResult("agent.attach", await this.call({ type: "agent.attach", agent_id: agentId, role }));
+    } catch (err) {
+      this.watched.delete(agentId);
+      throw err;
+    }
+    return agent;
+  }
+
+  /** The agents this client watches now. */
+  attached(): Agent[] {
+    return [...this.watched.values()].map((w) => w.agent);
+  }
+
+  /** Stops the agent's runtime once it is inactive (its identity and session stay). */
+  async terminate(agentId: string): Promise<{ deferred: boolean }> {
+    return checkedResult("agent.terminate", await this.call({ type: "agent.terminate", agent_id: agentId }));
+  }
+
+  async kill(agentId: string, force = false): Promise<void> {
+    await this.call({ type: "agent.kill", agent_id: agentId, force });
+  }
+
+  // ── sessions ───────────────────────────────────────────────────────────
+
+  /** Durable sessions, newest first; `cwd` keeps those of one directory. */
+  async listSessions(cwd?: string): Promise<SessionSummary[]> {
+    const data = await this.call({ type: "session.list", ...(cwd !== undefined ? { cwd } : {}) });
+    return checkedResult("session.list", data).sessions;
+  }
+
+  /** The agent that drives a session (adopted if none does yet), attached. */
+  async openSession(sessionId: string, attach: AttachOptions = {}): Promise<Agent> {
+    const data = await this.call({ type: "session.activate", session_id: sessionId });
+    return this.attach(checkedResult("session.activate", data).agent_id, attach);
+  }
+
+  // ── events ─────────────────────────────────────────────────────────────
+
+  /** Registry events (agent_spawned, agent_status_changed, agent_activity, …) and connection notices. */
+  events(): AsyncIterableIterator<DaemonStreamEvent> {
+    const limit = this.options.maxBufferedEvents ?? DEFAULT_EVENT_BUFFER;
+    const queue: EventQueue<DaemonStreamEvent> = new EventQueue(limit, () => this.streams.delete(queue));
+    if (this.stopped) queue.end();
+    else this.streams.add(queue);
+    return queue;
+  }
+
+  /** Closes the connection; watched agents end for this client (they keep running in the daemon). */
+  close(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.connection.close();
+    this.finish({ code: "NOT_ATTACHED", message: "the SDK client closed its daemon connection" });
+  }
+
+  // ── connection ─────────────────────────────────────────────────────────
+
+  private async open(): Promise<void> {
+    const hello = new Promise<void>((resolve, reject) => {
+      this.opening = { hello: resolve, failed: reject };
+    });
+    try {
+      const transport = await openTransport(this.options, this.connection.sink);
+      this.connection.use(transport);
+      await hello;
+    } finally {
+      this.opening = undefined;
+    }
+  }
+
+  private agentEvent(event: AgentEvent): void {
+    // The connection's own hello is connection-scoped: it never names an agent.
+    if (event.type === "hello") {
+      this.opening?.hello();
+      return;
+    }
+    if (event.agent_id === undefined) return;
+    this.watched.get(event.agent_id)?.agent.receive(event);
+  }
+
+  private daemonEvent(event: DaemonEvent): void {
+    if (event.type === "agent_exited") {
+      this.watched.get(event.agent_id)?.agent.runtimeExited(event.reason);
+    }
+    this.publish(event);
+  }
+
+  private dropped(reason: string): void {
+    if (this.stopped) return;
+    if (this.opening) {
+      // Closed before its hello: whoever is opening reports it (connect) or retries (reconnect).
+      this.opening.failed(
+        new ShardError(
+          "NOT_ATTACHED",
+          `the daemon at ${this.where} closed the connection before its hello: ${reason}`,
+        ),
+      );
+      return;
+    }
+    if (this.options.reconnect === false) {
+      this.publish({ type: "connection_lost", reason, retry_in_ms: undefined });
+      this.finish({ code: "NOT_ATTACHED", message: `the daemon connection closed: ${reason}` });
+      this.stopped = true;
+      return;
+    }
+    this.scheduleRetry(reason);
+  }
+
+  private scheduleRetry(reason: string): void {
+    const delay = reconnectDelayMs(this.attempt++, this.options.reconnect || {});
+    this.publish({ type: "connection_lost", reason, retry_in_ms: delay });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.open();
+    } catch (err) {
+      if (!this.stopped) this.scheduleRetry(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    this.attempt = 0;
+    let reattached = 0;
+    await Promise.all(
+      [...this.watched].map(async ([agentId, { agent, role }]) => {
+        try {
+          checkedResult("agent.attach", await this.call({ type: "agent.attach", agent_id: agentId, role }));
+          reattached++;
+        } catch (err) {
+          // A lost connection retries; anything else (the agent was deleted) ends it for good.
+          if (err instanceof ShardError && err.code === "NOT_ATTACHED") return;
+          this.watched.delete(agentId);
+          agent.end(
+            err instanceof ShardError ? err.toJSON() : { code: "INTERNAL_ERROR", message: String(err) },
+          );
+        }
+      }),
+    );
+    this.publish({ type: "connection_restored", reattached });
+  }
+
+  private link(agentId: string, role: AttachRole): AgentLink {
+    return {
+      agentId,
+      answers: role === "interactive",
+      unhandled: this.options.unhandledRequests ?? "leave",
+      request: (command, options) => this.connection.request({ ...command, agent_id: agentId }, options),
+      send: (command) => this.connection.send({ ...command, agent_id: agentId }),
+      close: async () => {
+        const watched = this.watched.get(agentId);
+        this.watched.delete(agentId);
+        if (this.connection.isOpen) {
+          await this.connection.call({ type: "agent.detach", agent_id: agentId }).catch(() => undefined);
+        }
+        watched?.agent.end({ code: "NOT_ATTACHED", message: `detached from agent ${agentId}` });
+      },
+    };
+  }
+
+  private call(command: Outbound): Promise<unknown> {
+    return this.connection.call(command);
+  }
+
+  private publish(event: DaemonStreamEvent): void {
+    for (const s of this.streams) s.push(event);
+  }
+
+  private finish(error: { code: "NOT_ATTACHED"; message: string }): void {
+    for (const { agent } of this.watched.values()) agent.end(error);
+    this.watched.clear();
+    for (const s of this.streams) s.end();
+    this.streams.clear();
+  }
+}
+
+export function connectDaemon(options: ConnectDaemonOptions = {}): Promise<DaemonClient> {
+  return DaemonClient.connect(options);
+}

@@ -1,0 +1,117 @@
+/**
+ * The direct transport's entry: spawn one `shard agent` and drive it over stdio. The child
+ * exits on stdin EOF (`agent.close()`), so a script that ends leaves no agent behind.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { HeadlessPolicy } from "../../src/types/orchestrator.ts";
+import { Agent } from "./agent.ts";
+import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
+import type { AgentOptions } from "./agent-options.ts";
+import { Connection, DEFAULT_REQUEST_TIMEOUT_MS } from "./connection.ts";
+import { ShardError } from "./errors.ts";
+import { StdioTransport } from "./transports/stdio-transport.ts";
+
+export interface SpawnAgentOptions extends AgentOptions {
+  cwd?: string;
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  model?: string;
+  mode?: string;
+  /** Resume this session (id or .jsonl path). */
+  session?: string;
+  tools?: string[];
+  headlessPolicy?: HeadlessPolicy;
+  /** `SHARD_HOME` of the agent (models.json, sessions, grants); default the environment's. */
+  home?: string;
+  /** Environment of the child (default: this process's). */
+  env?: Record<string, string | undefined>;
+  /** What runs `shard` (default: this checkout's `bun src/cli/main.ts`, else `shard` on PATH). */
+  command?: string[];
+  /** Without a handler: `deny` answers requests at once (default), `leave` keeps them open. */
+  unhandledRequests?: UnhandledRequests;
+  requestTimeoutMs?: number;
+  /** How long to wait for the agent's `hello` + `sync` (default 30 s). */
+  startTimeoutMs?: number;
+}
+
+export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent> {
+  let agent: Agent | undefined;
+  let ready!: () => void;
+  let notReady!: (error: ShardError) => void;
+  const started = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    notReady = reject;
+  });
+  const connection = new Connection(
+    {
+      agentEvent: (event) => {
+        agent?.receive(event);
+        if (event.type === "sync") ready();
+      },
+      closed: (reason) => {
+        notReady(
+          new ShardError("RUNTIME_START_FAILED", `${reason}; check --model and SHARD_HOME/models.json`),
+        );
+        agent?.end({ code: "INTERNAL_ERROR", message: reason });
+      },
+    },
+    options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  );
+  const transport = new StdioTransport(
+    {
+      command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)],
+      env: childEnv(options),
+    },
+    connection.sink,
+  );
+  connection.use(transport);
+  const link: AgentLink = {
+    agentId: undefined,
+    answers: true,
+    unhandled: options.unhandledRequests ?? "deny",
+    request: (command, requestOptions) => connection.request(command, requestOptions),
+    send: (command) => connection.send(command),
+    close: async () => {
+      transport.close();
+      await transport.exited;
+    },
+  };
+  agent = new Agent(link, options);
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timer = setTimeout(
+    () => notReady(new ShardError("TIMEOUT", `the agent sent no sync within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  try {
+    await started;
+  } catch (err) {
+    transport.kill();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return agent;
+}
+
+function agentArgs(o: SpawnAgentOptions): string[] {
+  const args: string[] = [];
+  if (o.cwd !== undefined) args.push("--cwd", o.cwd);
+  if (o.model !== undefined) args.push("--model", o.model);
+  if (o.mode !== undefined) args.push("--mode", o.mode);
+  if (o.session !== undefined) args.push("--session", o.session);
+  if (o.tools !== undefined) args.push("--tools", o.tools.join(","));
+  if (o.headlessPolicy !== undefined) args.push("--headless-policy", o.headlessPolicy);
+  return args;
+}
+
+function childEnv(o: SpawnAgentOptions): Record<string, string | undefined> {
+  const env = { ...(o.env ?? process.env) };
+  if (o.home !== undefined) env.SHARD_HOME = o.home;
+  return env;
+}
+
+/** In a checkout the sources run under the current Bun; an installed SDK uses `shard` on PATH. */
+export function defaultShardCommand(): string[] {
+  const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+  return existsSync(main) && typeof Bun !== "undefined" ? [process.execPath, main] : ["shard"];
+}

@@ -1,0 +1,158 @@
+/**
+ * One turn of an agent (PROTOCOL §9.4): its events as an async iterable, `done` at its
+ * `turn_end`, and the controls that act on it (steer, abort, follow-up). `done` never rejects:
+ * a turn that failed resolves with `error` set, so an unread turn cannot crash a script.
+ */
+import { toolResultMessage } from "../../src/snapshot/live-window.ts";
+import type { Message, Usage } from "../../src/types/shared.ts";
+import type { TurnEndEvent } from "../../src/types/stream-events.ts";
+import type { WireError } from "../../src/wire/errors.ts";
+import { EventQueue } from "./event-queue.ts";
+import type { AgentStreamEvent } from "./stream-events.ts";
+
+export interface TurnResult {
+  /** Undefined only when the turn never started (the agent went away first). */
+  turn_id: string | undefined;
+  /** The text of the turn's last assistant message. */
+  text: string;
+  /** Every message the turn added, the prompt first. */
+  messages: Message[];
+  usage: Usage;
+  /** The error that ended the turn (a provider failure, the agent exiting), if one did. */
+  error?: WireError;
+  /** True when this client aborted the turn. */
+  aborted: boolean;
+  /** True when some of the turn's events were missed (reconnect): the result comes from `sync`. */
+  missed_events: boolean;
+}
+
+export interface TurnControls {
+  steer(message: string): Promise<void>;
+  abort(): Promise<void>;
+  followUp(message: string): Promise<Turn>;
+}
+
+export class Turn implements AsyncIterable<AgentStreamEvent> {
+  id: string | undefined;
+  readonly done: Promise<TurnResult>;
+  /** The prompt text this turn was started with (follow-ups are matched by it). */
+  readonly prompt: string;
+  private settle!: (result: TurnResult) => void;
+  private readonly queue: EventQueue<AgentStreamEvent> | undefined;
+  private readonly messages: Message[] = [];
+  private usage: Usage = { input: 0, output: 0 };
+  private error: WireError | undefined;
+  private abortedHere = false;
+  private finished = false;
+
+  constructor(
+    prompt: string,
+    private readonly controls: TurnControls,
+    record: boolean,
+    bufferLimit: number,
+  ) {
+    this.prompt = prompt;
+    this.queue = record ? new EventQueue<AgentStreamEvent>(bufferLimit) : undefined;
+    this.done = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Deliver a message into this turn before the next model call. */
+  steer(message: string): Promise<void> {
+    return this.controls.steer(message);
+  }
+
+  /** Cancel the turn; `done` resolves with `aborted: true` at its `turn_end`. */
+  async abort(): Promise<void> {
+    this.abortedHere = true;
+    await this.controls.abort();
+  }
+
+  /** Queue a message that starts the next turn once this one ends. */
+  followUp(message: string): Promise<Turn> {
+    return this.controls.followUp(message);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
+    if (!this.queue) throw new Error("this turn was started without recording its events");
+    return this.queue;
+  }
+
+  // ── fed by the agent ──────────────────────────────────────────────────
+
+  push(event: AgentStreamEvent): void {
+    this.queue?.push(event);
+    switch (event.type) {
+      case "message_complete":
+        this.messages.push(event.message);
+        break;
+      case "tool_result":
+        if (event.message_id !== undefined) this.messages.push(toolResultMessage(event, event.message_id));
+        break;
+      case "usage":
+        this.usage = {
+          input: this.usage.input + event.input,
+          output: this.usage.output + event.output,
+          ...(event.cost !== undefined ? { cost: (this.usage.cost ?? 0) + event.cost } : {}),
+        };
+        break;
+      case "error":
+        this.error = { code: event.code, message: event.message };
+        break;
+      default:
+        break;
+    }
+  }
+
+  end(event: TurnEndEvent): void {
+    this.finish({ usage: event.usage ?? this.usage, missed: false });
+  }
+
+  /** The turn ended while events were missed: its messages come from the agent's live window. */
+  endFromWindow(messages: Message[]): void {
+    this.messages.length = 0;
+    this.messages.push(...messages);
+    this.finish({ usage: this.usage, missed: true });
+  }
+
+  /** Never started: dropped by an abort while it waited as a follow-up. */
+  cancel(): void {
+    this.abortedHere = true;
+    this.finish({ usage: this.usage, missed: false });
+  }
+
+  fail(error: WireError): void {
+    this.error ??= error;
+    this.finish({ usage: this.usage, missed: false });
+  }
+
+  private finish(end: { usage: Usage; missed: boolean }): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.queue?.end();
+    const result: TurnResult = {
+      turn_id: this.id,
+      text: lastAssistantText(this.messages),
+      messages: this.messages.slice(),
+      usage: end.usage,
+      aborted: this.abortedHere,
+      missed_events: end.missed,
+    };
+    if (this.error) result.error = this.error;
+    this.settle(result);
+  }
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "assistant") continue;
+    return m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  }
+  return "";
+}

@@ -1,0 +1,20 @@
+/**
+ * The structured completion report a parent receives when one of its runs ends (PROTOCOL
+ * §10.3). It names the run and carries its final text — the child's output, which is as
+ * untrusted as any model text — but never the task.
+ */
+import type { JobRecord, RunRecord } from "./job-record.ts";
+
+export function completionReport(job: JobRecord, run: RunRecord): string {
+  const attrs = [
+    `job_id="${job.job_id}"`,
+    `run_id="${run.run_id}"`,
+    `agent_id="${run.agent_id}"`,
+    `alias="${run.alias}"`,
+    `state="${run.state}"`,
+  ].join(" ");
+  const lines = [`<subagent_report ${attrs}>`, `Task name: ${run.name}`];
+  if (run.error !== undefined) lines.push(`Error: ${run.error}`);
+  lines.push("Final text:", run.final_text ?? "(none)", "</subagent_report>");
+  return lines.join("\n");
+}

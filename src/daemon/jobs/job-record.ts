@@ -1,0 +1,126 @@
+/**
+ * The daemon-private job record (ARCHITECTURE §9): `$SHARD_HOME/jobs/<job_id>.json`, one file
+ * per job, rewritten atomically on every run transition. Unlike the wire snapshots it holds
+ * each run's task text, which never leaves the daemon.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import type { JobSnapshot, JobState, RunSnapshot, RunState } from "../../types/subagent-jobs.ts";
+import { JobStrategySchema, RunStateSchema } from "../../types/subagent-jobs.ts";
+
+export const JOB_RECORD_VERSION = 1;
+
+const RunRecordSchema = Type.Object({
+  run_id: Type.String({ pattern: "^run_[A-Za-z0-9_-]+$" }),
+  index: Type.Integer({ minimum: 0 }),
+  name: Type.String(),
+  agent_id: Type.String({ pattern: "^agent_[A-Za-z0-9_-]+$" }),
+  alias: Type.String({ minLength: 1 }),
+  /** Private: only the child's prompt ever carries it. */
+  task: Type.String({ minLength: 1 }),
+  state: RunStateSchema,
+  /** Seconds the run may take once it starts. */
+  timeout_s: Type.Number({ exclusiveMinimum: 0 }),
+  deadline: Type.Optional(Type.Number()),
+  final_text: Type.Optional(Type.String()),
+  usage: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number() })),
+  error: Type.Optional(Type.String()),
+  started_at: Type.Optional(Type.Number()),
+  ended_at: Type.Optional(Type.Number()),
+});
+export type RunRecord = Static<typeof RunRecordSchema>;
+
+export const JobRecordSchema = Type.Object({
+  version: Type.Literal(JOB_RECORD_VERSION),
+  job_id: Type.String({ pattern: "^job_[A-Za-z0-9_-]+$" }),
+  parent_agent_id: Type.String({ minLength: 1 }),
+  strategy: JobStrategySchema,
+  /** Child launch settings, applied when each run's agent is materialized. */
+  launch: Type.Object({
+    cwd: Type.String({ minLength: 1 }),
+    model: Type.Optional(Type.String()),
+    mode: Type.Optional(Type.String()),
+  }),
+  runs: Type.Array(RunRecordSchema, { minItems: 1 }),
+  /** The chain step that runs (or ran) last. */
+  chain_step: Type.Optional(Type.Integer({ minimum: 0 })),
+  stopped_at: Type.Optional(Type.Number()),
+  created_at: Type.Number(),
+  ended_at: Type.Optional(Type.Number()),
+});
+export type JobRecord = Static<typeof JobRecordSchema>;
+
+const recordCheck = TypeCompiler.Compile(JobRecordSchema);
+
+export function parseJobRecord(text: string): { ok: true; job: JobRecord } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
+  }
+  if (recordCheck.Check(value)) return { ok: true, job: value };
+  const first = recordCheck.Errors(value).First();
+  return { ok: false, reason: `${first?.path || "(job)"}: ${first?.message ?? "does not match its schema"}` };
+}
+
+const TERMINAL: ReadonlySet<RunState> = new Set([
+  "completed",
+  "failed",
+  "timed_out",
+  "cancelled",
+  "interrupted",
+]);
+
+export function isTerminal(state: RunState): boolean {
+  return TERMINAL.has(state);
+}
+
+/** The job-level reading of one run's state (PROTOCOL §11.2). */
+export function jobStateOfRun(state: RunState): JobState {
+  switch (state) {
+    case "queued":
+      return "queued";
+    case "starting":
+    case "active":
+      return "running";
+    case "completed":
+      return "completed";
+    case "cancelled":
+      return "cancelled";
+    case "failed":
+    case "timed_out":
+    case "interrupted":
+      return "failed";
+  }
+}
+
+/** Queued until a run starts; running until all are terminal; then completed, failed or cancelled. */
+export function jobState(runs: readonly Pick<RunRecord, "state">[]): JobState {
+  if (runs.every((r) => r.state === "queued")) return "queued";
+  if (!runs.every((r) => isTerminal(r.state))) return "running";
+  if (runs.every((r) => r.state === "completed")) return "completed";
+  if (runs.some((r) => jobStateOfRun(r.state) === "failed")) return "failed";
+  return "cancelled";
+}
+
+/** What the owning parent may see of a run: everything but the task. */
+export function runSnapshot(job: JobRecord, run: RunRecord): RunSnapshot {
+  const { task: _private, timeout_s: _timeout, ...visible } = run;
+  return { job_id: job.job_id, ...visible };
+}
+
+export function jobSnapshot(job: JobRecord): JobSnapshot {
+  const snapshot: JobSnapshot = {
+    job_id: job.job_id,
+    parent_agent_id: job.parent_agent_id,
+    strategy: job.strategy,
+    state: jobState(job.runs),
+    runs: job.runs.map((r) => runSnapshot(job, r)),
+    created_at: job.created_at,
+  };
+  if (job.chain_step !== undefined) snapshot.chain_step = job.chain_step;
+  if (job.stopped_at !== undefined) snapshot.stopped_at = job.stopped_at;
+  if (job.ended_at !== undefined) snapshot.ended_at = job.ended_at;
+  return snapshot;
+}

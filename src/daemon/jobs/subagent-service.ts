@@ -1,0 +1,180 @@
+/**
+ * The daemon's subagent jobs (PROTOCOL §10.3, ARCHITECTURE §9), loaded by the broker on the
+ * first `subagent.*` command so an idle daemon never pays for them. It owns the job store, the
+ * catalog, the coordinator and the waiters, answers the commands, tells the owning parent's
+ * connections about every committed run transition and injects completion reports.
+ */
+import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
+import type { SubagentRunChangedEvent } from "../../types/subagent.ts";
+import type { WireError } from "../../wire/errors.ts";
+import type { BrokerContext } from "../broker/broker-context.ts";
+import type { DaemonClient } from "../broker/daemon-client.ts";
+import type { Registry } from "../registry/registry.ts";
+import { completionReport } from "./completion-report.ts";
+import { Coordinator } from "./coordinator.ts";
+import { JobCatalog } from "./job-catalog.ts";
+import { isTerminal, type JobRecord } from "./job-record.ts";
+import { JobStore } from "./job-store.ts";
+import { restOfChain } from "./run-order.ts";
+import type { Changed, Transition } from "./run-transitions.ts";
+import { commitTransitions, runChangedEvent } from "./run-transitions.ts";
+import { StrictSteers } from "./strict-steer.ts";
+import { handleSubagentCommand } from "./subagent-commands.ts";
+import { Waiters } from "./waiters.ts";
+
+/** Runs that may be starting or active at once, over all parents. */
+export const MAX_CONCURRENT_RUNS = 4;
+
+export interface SubagentServiceDeps {
+  ctx: BrokerContext;
+  registry: Registry;
+  log(line: string): void;
+}
+
+export class SubagentService {
+  readonly store: JobStore;
+  readonly catalog = new JobCatalog();
+  readonly waiters = new Waiters();
+  readonly coordinator: Coordinator;
+  readonly steers: StrictSteers;
+  /** Connections that sent commands for a parent: they hear its run changes. */
+  private readonly listeners = new Map<string, Map<string, DaemonClient>>();
+
+  constructor(readonly deps: SubagentServiceDeps) {
+    this.store = new JobStore(deps.registry.home);
+    this.coordinator = new Coordinator({
+      registry: deps.registry,
+      ctx: deps.ctx,
+      store: this.store,
+      catalog: this.catalog,
+      maxConcurrentRuns: MAX_CONCURRENT_RUNS,
+      log: deps.log,
+      changed: (job, changes) => this.changed(job, changes),
+    });
+    // An undelivered steer is dropped from the child's queue: abort clears it, even when idle.
+    this.steers = new StrictSteers((agentId) => {
+      deps.ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
+    });
+    this.load();
+  }
+
+  handle(client: DaemonClient, message: unknown): Promise<void> {
+    return handleSubagentCommand(this, client, message);
+  }
+
+  /**
+   * Starts what may start once the response is on its way: spawning a child takes
+   * milliseconds the create/relaunch answer must not wait for.
+   */
+  scheduleSoon(): void {
+    setImmediate(() => this.coordinator.schedule());
+  }
+
+  /** `client` hears `subagent_run_changed` of this parent from now on. */
+  listen(parentId: string, client: DaemonClient): void {
+    let clients = this.listeners.get(parentId);
+    if (!clients) {
+      clients = new Map();
+      this.listeners.set(parentId, clients);
+    }
+    clients.set(client.id, client);
+  }
+
+  childEvent(agentId: string, event: AgentEvent): void {
+    this.steers.event(agentId, event);
+    this.coordinator.childEvent(agentId, event);
+  }
+
+  childEnded(agentId: string, reason: string): void {
+    this.steers.ended(agentId);
+    this.coordinator.childEnded(agentId, reason);
+  }
+
+  /**
+   * The lease guard (PROTOCOL §10.3): a leased child takes no direct prompt; a direct abort is
+   * recorded against the run (cancelled through the coordinator) and then passes on.
+   */
+  leaseGuard(command: AgentCommand): WireError | undefined {
+    if (command.agent_id === undefined) return undefined;
+    const lease = this.coordinator.leased(command.agent_id);
+    if (!lease) return undefined;
+    if (command.type === "abort") {
+      this.coordinator.finish(lease, "cancelled", "aborted by a client of the child");
+      return undefined;
+    }
+    if (command.type !== "prompt") return undefined;
+    return {
+      code: "CONFLICT",
+      message: `prompt: agent ${command.agent_id} is running subagent run ${lease.run.run_id} for its parent; wait for the run to end (subagent.wait) or stop it (subagent.stop)`,
+    };
+  }
+
+  /** Nothing is replayed after a restart: runs that were not terminal are interrupted. */
+  private load(): void {
+    const { jobs, problems } = this.store.loadAll();
+    for (const p of problems) this.deps.log(`job record ${p.file} skipped: ${p.reason}`);
+    for (const job of jobs) {
+      this.catalog.add(job);
+      const open = job.runs.filter((r) => !isTerminal(r.state));
+      if (open.length === 0) continue;
+      const transitions: Transition[] = [];
+      for (const run of open) {
+        if (transitions.some((t) => t.run === run)) continue;
+        transitions.push({
+          run,
+          state: "interrupted",
+          patch: { error: "the daemon restarted during the run" },
+        });
+        if (run.state !== "queued") transitions.push(...restOfChain(job, run, "interrupted"));
+      }
+      commitTransitions(this.store, job, transitions, Date.now());
+    }
+  }
+
+  private changed(job: JobRecord, changes: Changed[]): void {
+    for (const change of changes) this.emit(job.parent_agent_id, runChangedEvent(job, change));
+    if (!changes.some((c) => isTerminal(c.run.state))) return;
+    this.waiters.runSettled();
+    for (const change of changes) if (isTerminal(change.run.state)) this.steers.ended(change.run.agent_id);
+    for (const change of changes) if (isTerminal(change.run.state)) void this.report(job, change);
+  }
+
+  private emit(parentId: string, event: SubagentRunChangedEvent): void {
+    const { ctx } = this.deps;
+    const sent = new Set<string>();
+    const clients = this.listeners.get(parentId);
+    for (const [id, client] of clients ?? []) {
+      if (!ctx.isOpen(client)) {
+        clients?.delete(id);
+        continue;
+      }
+      sent.add(id);
+      client.send(event);
+    }
+    for (const a of ctx.channel(parentId).attachments.values())
+      if (!sent.has(a.client.id)) a.client.send(event);
+  }
+
+  /** Steer while the parent's turn is active, a prompt that wakes it otherwise (one command does both). */
+  private async report(job: JobRecord, change: Changed): Promise<void> {
+    const { registry, ctx } = this.deps;
+    const parentId = job.parent_agent_id;
+    if (!registry.get(parentId)) return;
+    if (!registry.isServing(parentId)) {
+      const started = await registry.ensureRunning(parentId);
+      if (!started.ok) {
+        this.deps.log(
+          `completion report of run ${change.run.run_id}: parent ${parentId} did not start: ${started.error.message}`,
+        );
+        return;
+      }
+    }
+    const message = completionReport(job, change.run);
+    ctx.forwarder.forward(parentId, {
+      type: "prompt",
+      agent_id: parentId,
+      message,
+      streaming_behavior: "steer",
+    });
+  }
+}

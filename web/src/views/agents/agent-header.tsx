@@ -1,0 +1,53 @@
+/**
+ * The top of the selected agent's pane: its name, state, working directory and usage, the
+ * pickers its runtime advertises, the sessions panel toggle, terminate and kill.
+ */
+import { Show } from "solid-js";
+import type { ControlRoom } from "../../state/control-room.ts";
+import type { Catalogs } from "../pickers/catalogs.ts";
+import { Pickers } from "../pickers/pickers.tsx";
+import { AgentActions } from "./agent-actions.tsx";
+import { agentName } from "./agent-tree.ts";
+import { usageLabel } from "./usage-label.ts";
+
+export function AgentHeader(props: {
+  room: ControlRoom;
+  agentId: string;
+  catalogs: Catalogs;
+  sessionsOpen: boolean;
+  toggleSessions: () => void;
+}) {
+  const info = () => props.room.agents[props.agentId]?.info;
+  const snapshot = () => props.room.snapshot(props.agentId)();
+  const name = () => {
+    const i = info();
+    return i === undefined ? props.agentId : agentName(i);
+  };
+  return (
+    <header class="agent-header" data-testid="agent-header">
+      <div class="agent-title">
+        <h2>{name()}</h2>
+        <span class="agent-meta">
+          <span data-testid="agent-status">{snapshot()?.status ?? info()?.status}</span> ·{" "}
+          {info()?.runtime_state}
+        </span>
+        <span class="agent-meta path">{info()?.cwd}</span>
+        <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
+          {(u) => <span class="agent-meta">{u()}</span>}
+        </Show>
+      </div>
+      <div class="agent-controls">
+        <Pickers room={props.room} agentId={props.agentId} catalogs={props.catalogs} />
+        <button
+          type="button"
+          data-testid="sessions-toggle"
+          aria-expanded={props.sessionsOpen ? "true" : "false"}
+          onClick={() => props.toggleSessions()}
+        >
+          Sessions
+        </button>
+        <AgentActions room={props.room} agentId={props.agentId} name={name()} />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,20 @@
+/** Token and cost figures as the agent list and header show them. */
+import type { Usage } from "../../../../src/types/shared.ts";
+
+export function tokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function cost(usd: number): string {
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  return usd < 0.0001 ? "<$0.0001" : `$${usd.toFixed(4)}`;
+}
+
+export function usageLabel(usage: Usage | undefined): string | undefined {
+  if (usage === undefined || (usage.input === 0 && usage.output === 0)) return undefined;
+  const parts = [`${tokens(usage.input)} in · ${tokens(usage.output)} out`];
+  if (usage.cost !== undefined && usage.cost > 0) parts.push(cost(usage.cost));
+  return parts.join(" · ");
+}

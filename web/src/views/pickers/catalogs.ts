@@ -1,0 +1,85 @@
+/**
+ * What the selected agent's runtime can list (PROTOCOL §9.2): modes, models and the active
+ * model's reasoning levels, each fetched only when `sync.capabilities` advertises it, and again
+ * when the runtime is replaced (runtime_epoch) or, for levels, the model changes. The active
+ * value a picker shows comes from the snapshot, which `mode_changed` / `model_changed` /
+ * `reasoning_level_changed` keep current for every client.
+ */
+import { Value } from "@sinclair/typebox/value";
+import { type Accessor, createResource, type Resource } from "solid-js";
+import {
+  type ListModelsResult,
+  ListModelsResultSchema,
+  type ListModesResult,
+  ListModesResultSchema,
+  type ListReasoningLevelsResult,
+  ListReasoningLevelsResultSchema,
+} from "../../../../src/types/agent-results.ts";
+import type { ControlRoom } from "../../state/control-room.ts";
+
+export const CAPABILITIES = {
+  modes: ["mode-catalog", "mode-switch"],
+  models: ["model-catalog", "model-switch"],
+  reasoning: ["reasoning-catalog", "reasoning-switch"],
+} as const;
+
+export type Control = keyof typeof CAPABILITIES;
+
+export function advertises(capabilities: readonly string[] | undefined, control: Control): boolean {
+  return capabilities !== undefined && CAPABILITIES[control].every((c) => capabilities.includes(c));
+}
+
+export interface Catalogs {
+  modes: Resource<ListModesResult | undefined>;
+  models: Resource<ListModelsResult | undefined>;
+  reasoning: Resource<ListReasoningLevelsResult | undefined>;
+}
+
+/** A key that changes when the list must be fetched again; false while the control is hidden. */
+function keyOf(room: ControlRoom, agentId: Accessor<string | undefined>, control: Control): string | false {
+  const id = agentId();
+  if (id === undefined || room.state().kind !== "open") return false;
+  const snapshot = room.snapshot(id)();
+  if (snapshot === undefined || !advertises(snapshot.capabilities, control)) return false;
+  const model = control === "reasoning" ? (snapshot.model?.id ?? "") : "";
+  return `${id}\n${snapshot.runtime_epoch ?? 0}\n${model}`;
+}
+
+async function fetchChecked<T>(
+  room: ControlRoom,
+  agentId: string,
+  command: "list_modes" | "list_models" | "list_reasoning_levels",
+  check: (data: unknown) => data is T,
+): Promise<T | undefined> {
+  let data: unknown;
+  const ok = await room.run(async () => {
+    data = await room.connection.call({ type: command, agent_id: agentId });
+  }, agentId);
+  return ok && check(data) ? data : undefined;
+}
+
+export function createCatalogs(room: ControlRoom, agentId: Accessor<string | undefined>): Catalogs {
+  const idOf = (key: string) => key.split("\n")[0] ?? "";
+  const [modes] = createResource(
+    () => keyOf(room, agentId, "modes"),
+    (key) =>
+      fetchChecked(room, idOf(key), "list_modes", (d): d is ListModesResult =>
+        Value.Check(ListModesResultSchema, d),
+      ),
+  );
+  const [models] = createResource(
+    () => keyOf(room, agentId, "models"),
+    (key) =>
+      fetchChecked(room, idOf(key), "list_models", (d): d is ListModelsResult =>
+        Value.Check(ListModelsResultSchema, d),
+      ),
+  );
+  const [reasoning] = createResource(
+    () => keyOf(room, agentId, "reasoning"),
+    (key) =>
+      fetchChecked(room, idOf(key), "list_reasoning_levels", (d): d is ListReasoningLevelsResult =>
+        Value.Check(ListReasoningLevelsResultSchema, d),
+      ),
+  );
+  return { modes, models, reasoning };
+}

@@ -44,7 +44,9 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     await page.getByTestId("composer-input").press("Enter");
     await page.clock.fastForward(31_000);
     await page.locator(".notice", { hasText: "TIMEOUT: prompt:" }).waitFor();
-    expect(await page.locator(".notice", { hasText: "TIMEOUT: prompt:" }).textContent()).toContain("reconnecting");
+    expect(await page.locator(".notice", { hasText: "TIMEOUT: prompt:" }).textContent()).toContain(
+      "reconnecting",
+    );
     await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
     await page.clock.fastForward(1_500);
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor();

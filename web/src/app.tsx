@@ -34,7 +34,7 @@ export function App() {
     room.connection.start();
     return outcome;
   });
-  onCleanup(() => room.connection.drop());
+  onCleanup(() => room.connection.stop());
 
   const theme = createTheme();
   const notifications = createNotifications();

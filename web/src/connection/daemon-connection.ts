@@ -1,13 +1,18 @@
 /**
  * The page's one WebSocket to the daemon (PROTOCOL §2.2, §4.1): a fresh ticket from
- * `/bootstrap` for every connect, offered as `shard.v1, shard.ticket.<t>`; reconnect with
- * backoff; request/response by `id` with a timeout. Whoever listens re-attaches on `open`.
+ * `/bootstrap` for every connect (so a restarted daemon is reached with a ticket it issued),
+ * offered as `shard.v1, shard.ticket.<t>`; reconnect with backoff, or at once when the page
+ * wakes; request/response by `id` with a timeout. A browser whose session was revoked gets no
+ * ticket: the connection stops for good (not enrolled) instead of retrying. Whoever listens
+ * re-attaches on `open`.
  */
 import type { AgentCommand, DaemonCommand } from "../../../src/types/catalog.ts";
 import type { Response } from "../../../src/types/response.ts";
 import { fetchTicket } from "../auth/ticket.ts";
 import { reconnectDelayMs } from "./backoff.ts";
+import { closeReason } from "./close-reason.ts";
 import { classify, type Inbound } from "./inbound.ts";
+import { onPageWake } from "./page-lifecycle.ts";
 
 export type ConnectionState =
   | { kind: "connecting" }
@@ -16,6 +21,8 @@ export type ConnectionState =
   | { kind: "not_enrolled"; message: string };
 
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** A socket that has not opened by then (a daemon that accepts but hangs) is given up. */
+export const OPEN_TIMEOUT_MS = 10_000;
 
 type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
 /** Any protocol command, without its `id` (the connection numbers requests itself). */
@@ -39,32 +46,48 @@ interface Pending {
 export interface ConnectionEvents {
   state(state: ConnectionState): void;
   open(): void;
+  /** The socket closed: nothing more arrives from it; state held from it is stale until re-synced. */
+  closed(): void;
   message(message: Inbound): void;
 }
 
+type Phase = "idle" | "connecting" | "open" | "waiting" | "not_enrolled" | "stopped";
+
 export class DaemonConnection {
   private ws: WebSocket | undefined;
+  private phase: Phase = "idle";
   private attempt = 0;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
+  private lastReceivedAt = 0;
+  private removeWakeListeners: (() => void) | undefined;
 
   constructor(private readonly on: ConnectionEvents) {}
 
   start(): void {
-    this.stopped = false;
+    if (this.phase !== "idle" && this.phase !== "stopped") return;
+    this.phase = "idle";
+    this.removeWakeListeners ??= onPageWake(() => this.retryNow());
     void this.connect();
   }
 
-  /** Test and debugging hook: drop the socket as a network failure would. */
+  stop(): void {
+    this.phase = "stopped";
+    clearTimeout(this.retryTimer);
+    this.removeWakeListeners?.();
+    this.removeWakeListeners = undefined;
+    this.ws?.close(1000, "page closed");
+  }
+
+  /** Drops the socket as a network failure would (debugging; the page reconnects by itself). */
   drop(): void {
     this.ws?.close(4000, "dropped by the page");
   }
 
-  /** Reconnect now instead of waiting out the backoff. */
+  /** Reconnects now instead of waiting out the backoff; does nothing unless waiting to. */
   retryNow(): void {
-    if (this.ws !== undefined) return;
+    if (this.phase !== "waiting") return;
     clearTimeout(this.retryTimer);
     void this.connect();
   }
@@ -73,38 +96,59 @@ export class DaemonConnection {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  request(message: Outbound): Promise<Response> {
+  request(message: Outbound, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Response> {
     const id = `web-${this.nextId++}`;
     return new Promise((resolve, reject) => {
-      if (this.ws?.readyState !== WebSocket.OPEN) {
-        reject(new RequestError("NOT_ATTACHED", "not connected to the daemon"));
+      const ws = this.ws;
+      if (ws === undefined || ws.readyState !== WebSocket.OPEN || this.phase !== "open") {
+        reject(new RequestError("NOT_ATTACHED", "not connected to the daemon; wait for it to reconnect"));
         return;
       }
+      const sentAt = performance.now();
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new RequestError("TIMEOUT", `${message.type}: no answer in ${REQUEST_TIMEOUT_MS / 1000} s`));
-      }, REQUEST_TIMEOUT_MS);
+        const silent = this.lastReceivedAt < sentAt;
+        reject(
+          new RequestError(
+            "TIMEOUT",
+            `${message.type}: no answer from the daemon in ${timeoutMs / 1000} s${silent ? "; reconnecting" : "; try again"}`,
+          ),
+        );
+        // Nothing at all arrived since the request went out: the socket is most likely dead
+        // without having noticed (a sleeping laptop, a dropped route). Start over.
+        if (silent && this.ws === ws) ws.close(4001, "the daemon stopped answering");
+      }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      this.ws.send(JSON.stringify({ ...message, id }));
+      ws.send(JSON.stringify({ ...message, id }));
     });
   }
 
   /** A request whose failure is thrown as a RequestError carrying the daemon's `{code, message}`. */
-  async call(message: Outbound): Promise<unknown> {
-    const response = await this.request(message);
+  async call(message: Outbound, timeoutMs?: number): Promise<unknown> {
+    const response = await this.request(message, timeoutMs);
     if (!response.success) {
       throw new RequestError(response.error?.code ?? "INTERNAL_ERROR", response.error?.message ?? "failed");
     }
     return response.data;
   }
 
+  private setPhase(phase: Phase, state: ConnectionState): void {
+    this.phase = phase;
+    this.on.state(state);
+  }
+
   private async connect(): Promise<void> {
-    if (this.stopped) return;
-    this.on.state({ kind: "connecting" });
+    if (this.phase === "stopped" || this.phase === "not_enrolled" || this.phase === "connecting") return;
+    if (this.ws !== undefined) return;
+    this.setPhase("connecting", { kind: "connecting" });
     const ticket = await fetchTicket();
+    // stop() may have run while the ticket was on its way.
+    if (this.isStopped()) return;
     if (!ticket.ok) {
       if (ticket.notEnrolled) {
-        this.on.state({ kind: "not_enrolled", message: ticket.message });
+        this.removeWakeListeners?.();
+        this.removeWakeListeners = undefined;
+        this.setPhase("not_enrolled", { kind: "not_enrolled", message: ticket.message });
         return;
       }
       this.scheduleRetry(ticket.message);
@@ -116,13 +160,22 @@ export class DaemonConnection {
       `shard.ticket.${ticket.ticket}`,
     ]);
     this.ws = ws;
+    const openTimer = setTimeout(
+      () => ws.close(4002, "the daemon did not accept the connection in time"),
+      OPEN_TIMEOUT_MS,
+    );
     ws.onopen = () => {
+      clearTimeout(openTimer);
+      if (this.ws !== ws) return;
       this.attempt = 0;
-      this.on.state({ kind: "open" });
+      this.lastReceivedAt = performance.now();
+      this.setPhase("open", { kind: "open" });
       this.on.open();
     };
     ws.onmessage = (event) => {
-      if (typeof event.data !== "string") return;
+      // After a close nothing from the old socket may reach the state that the new one syncs.
+      if (this.ws !== ws || typeof event.data !== "string") return;
+      this.lastReceivedAt = performance.now();
       const message = classify(event.data);
       if (message.kind === "response" && message.response.id !== undefined) {
         const waiting = this.pending.get(message.response.id);
@@ -136,21 +189,30 @@ export class DaemonConnection {
       this.on.message(message);
     };
     ws.onclose = (event) => {
+      clearTimeout(openTimer);
       if (this.ws !== ws) return;
       this.ws = undefined;
       for (const [id, waiting] of this.pending) {
         clearTimeout(waiting.timer);
-        waiting.reject(new RequestError("NOT_ATTACHED", "the connection to the daemon closed"));
+        waiting.reject(
+          new RequestError("NOT_ATTACHED", "the connection to the daemon closed; it reconnects by itself"),
+        );
         this.pending.delete(id);
       }
-      this.scheduleRetry(event.reason || `connection closed (${event.code})`);
+      this.on.closed();
+      if (this.phase === "stopped") return;
+      this.scheduleRetry(closeReason(event.code, event.reason));
     };
   }
 
+  private isStopped(): boolean {
+    return this.phase === "stopped";
+  }
+
   private scheduleRetry(reason: string): void {
-    if (this.stopped) return;
+    if (this.phase === "stopped") return;
     const delay = reconnectDelayMs(this.attempt++);
-    this.on.state({ kind: "waiting", retryAt: Date.now() + delay, reason });
+    this.setPhase("waiting", { kind: "waiting", retryAt: Date.now() + delay, reason });
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }

@@ -2,21 +2,24 @@
  * The page's state: the daemon's agents (from `agent.list` and registry events) and, for each
  * attached agent, its `AgentSnapshot` kept by the shared reducer (src/snapshot) — the same
  * projection the daemon and the SDK hold, so what the page shows is what `sync` would say.
- * A snapshot lives in one signal; views derive memos from it, so a delta repaints only what it
- * changed (the message list keeps its identity while only the streaming message grows).
+ * Each attached agent has an AgentFeed (sync first, then `seq` in order; a gap re-attaches)
+ * whose snapshot is published to one signal at most once per animation frame; views derive
+ * memos from it, so a delta repaints only what it changed.
  */
 
 import { Value } from "@sinclair/typebox/value";
-import { type Accessor, createSignal, type Setter, type Signal } from "solid-js";
+import { type Accessor, batch, createSignal, type Signal } from "solid-js";
 import { createStore, produce } from "solid-js/store";
-import { type AgentSnapshot, emptySnapshot } from "../../../src/snapshot/agent-snapshot.ts";
-import { applyEvent } from "../../../src/snapshot/apply-event.ts";
+import type { AgentSnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../../src/types/catalog.ts";
 import { AgentListResultSchema } from "../../../src/types/orchestrator.ts";
 import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.ts";
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
 import type { Inbound } from "../connection/inbound.ts";
+import { AgentFeed } from "./agent-feed.ts";
+import { FrameBatch } from "./frame-batch.ts";
+import { WatchedAgents } from "./watched-agents.ts";
 
 export interface AgentRow {
   info: AgentInfo;
@@ -39,15 +42,21 @@ export interface ControlRoom {
   notices: Accessor<Notice[]>;
   notify(text: string, agentId?: string): void;
   dismissNotice(id: number): void;
+  /**
+   * Calls `listener` with every event of an attached agent once its feed has applied it (never
+   * for a stale or duplicate event, so nothing is heard twice across a reconnect). The views'
+   * snapshot signal catches up at the next frame.
+   */
+  onAgentEvent(listener: AgentEventListener): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
-  /** Hears each attached agent's events after the snapshot took them (e.g. who answered a request). */
-  onAgentEvent(listener: AgentEventListener): () => void;
 }
 
 export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
+/** How often idle attachments are looked for (WatchedAgents.IDLE_DETACH_MS says when one is). */
+const SWEEP_MS = 60_000;
 
 export function createControlRoom(): ControlRoom {
   const [state, setState] = createSignal<ConnectionState>({ kind: "connecting" });
@@ -55,14 +64,26 @@ export function createControlRoom(): ControlRoom {
   const [selected, setSelected] = createSignal<string | undefined>(initialSelection());
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
-  const attached = new Set<string>();
-  const eventListeners = new Set<AgentEventListener>();
+  const feeds = new Map<string, AgentFeed>();
+  const watched = new WatchedAgents();
+  /** Agents whose re-attach (after a gap or a reconnect) is in flight, so it is sent once. */
+  const attaching = new Set<string>();
+  const listeners = new Set<AgentEventListener>();
   let noticeId = 0;
+
+  const publish = new FrameBatch<string>((ids) =>
+    batch(() => {
+      for (const id of ids) {
+        const feed = feeds.get(id);
+        if (feed !== undefined) snapshotSignal(id)[1](feed.snapshot);
+      }
+    }),
+  );
 
   function snapshotSignal(agentId: string): Signal<AgentSnapshot | undefined> {
     let signal = snapshots.get(agentId);
     if (signal === undefined) {
-      signal = createSignal<AgentSnapshot | undefined>(undefined);
+      signal = createSignal<AgentSnapshot | undefined>(feeds.get(agentId)?.snapshot);
       snapshots.set(agentId, signal);
     }
     return signal;
@@ -87,45 +108,69 @@ export function createControlRoom(): ControlRoom {
   async function refreshList(): Promise<void> {
     const data = await connection.call({ type: "agent.list" });
     const list = agentList(data);
+    const seen = new Set(list.map((info) => info.agent_id));
     setAgents(
       produce((rows) => {
-        const seen = new Set<string>();
-        for (const info of list) {
-          seen.add(info.agent_id);
-          rows[info.agent_id] = { ...rows[info.agent_id], info };
-        }
+        for (const info of list) rows[info.agent_id] = { ...rows[info.agent_id], info };
         for (const id of Object.keys(rows)) if (!seen.has(id)) delete rows[id];
       }),
     );
+    // An agent the daemon no longer knows: its snapshot goes too (and any signal a view asked for).
+    for (const id of watched.ids()) if (!seen.has(id)) release(id);
+    for (const id of snapshots.keys()) if (!seen.has(id) && id !== selected()) snapshots.delete(id);
   }
 
+  /** Attaches (or re-attaches) and waits for the answer; the `sync` that follows it is authoritative. */
   async function attach(agentId: string): Promise<void> {
-    attached.add(agentId);
-    await connection.call({ type: "agent.attach", agent_id: agentId, role: "interactive" });
+    if (attaching.has(agentId)) return;
+    attaching.add(agentId);
+    watched.watch(agentId);
+    let feed = feeds.get(agentId);
+    if (feed === undefined) {
+      feed = new AgentFeed();
+      feeds.set(agentId, feed);
+    }
+    feed.awaitSync();
+    try {
+      await connection.call({ type: "agent.attach", agent_id: agentId, role: "interactive" });
+    } catch (err) {
+      if (err instanceof RequestError && err.code === "NOT_FOUND") release(agentId);
+      throw err;
+    } finally {
+      attaching.delete(agentId);
+    }
+  }
+
+  /** Forgets an agent's snapshot (deleted, or detached after being idle). */
+  function release(agentId: string): void {
+    watched.forget(agentId);
+    feeds.delete(agentId);
+    publish.forget(agentId);
+    if (selected() !== agentId) snapshots.delete(agentId);
+    else snapshotSignal(agentId)[1](undefined);
   }
 
   function onOpen(): void {
     void run(async () => {
       await refreshList();
       // Re-attach everything watched before the drop: each attach answers with a fresh `sync`.
-      const watch = new Set(attached);
+      const watch = new Set(watched.ids());
       const current = selected();
       if (current !== undefined && agents[current] !== undefined) watch.add(current);
-      await Promise.all([...watch].map((id) => attach(id)));
+      await Promise.all([...watch].map((id) => run(() => attach(id), id)));
     });
+  }
+
+  function onClosed(): void {
+    for (const feed of feeds.values()) feed.awaitSync();
+    attaching.clear();
   }
 
   function onMessage(message: Inbound): void {
     switch (message.kind) {
-      case "agent": {
-        if (!attached.has(message.agentId)) return;
-        const [get, set] = snapshotSignal(message.agentId);
-        applyTo(get, set, message.event);
-        for (const listener of eventListeners) listener(message.agentId, message.event);
-        if (message.event.type === "error")
-          notify(`${message.event.code}: ${message.event.message}`, message.agentId);
+      case "agent":
+        onAgentEvent(message.agentId, message.event);
         return;
-      }
       case "daemon":
         onDaemonEvent(message.event);
         return;
@@ -133,6 +178,20 @@ export function createControlRoom(): ControlRoom {
       case "hello":
       case "invalid":
         return;
+    }
+  }
+
+  function onAgentEvent(agentId: string, event: AgentEvent): void {
+    const feed = feeds.get(agentId);
+    if (feed === undefined) return;
+    const result = feed.receive(event);
+    if (result === "applied") {
+      publish.mark(agentId);
+      for (const listener of listeners) listener(agentId, event);
+      if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
+    } else if (result === "gap") {
+      // An event went missing: what the page holds may be wrong, so ask for the whole state again.
+      void run(() => attach(agentId), agentId);
     }
   }
 
@@ -159,17 +218,33 @@ export function createControlRoom(): ControlRoom {
     }
   }
 
-  const connection = new DaemonConnection({ state: setState, open: onOpen, message: onMessage });
+  const connection = new DaemonConnection({
+    state: setState,
+    open: onOpen,
+    closed: onClosed,
+    message: onMessage,
+  });
+
+  // Detach agents nobody has looked at for a while (the selected one always stays).
+  setInterval(() => {
+    const current = selected();
+    if (current !== undefined) watched.viewed(current);
+    for (const id of watched.idle(current)) {
+      if (state().kind === "open")
+        void connection.call({ type: "agent.detach", agent_id: id }).catch(() => {});
+      release(id);
+    }
+  }, SWEEP_MS);
 
   function select(agentId: string | undefined): void {
+    const previous = selected();
+    if (previous !== undefined) watched.viewed(previous);
     setSelected(agentId);
-    const url = new URL(window.location.href);
-    if (agentId === undefined) url.searchParams.delete("agent");
-    else url.searchParams.set("agent", agentId);
-    history.replaceState(null, "", url.pathname + url.search);
-    if (agentId !== undefined && !attached.has(agentId) && state().kind === "open") {
-      void run(() => attach(agentId), agentId);
-    }
+    // The address bar follows the selection (a reload reopens it), off the path to first paint.
+    setTimeout(() => rememberSelection(agentId), 0);
+    if (agentId === undefined) return;
+    if (watched.has(agentId)) watched.viewed(agentId);
+    else if (state().kind === "open") void run(() => attach(agentId), agentId);
   }
 
   return {
@@ -182,27 +257,23 @@ export function createControlRoom(): ControlRoom {
     notices,
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
-    run,
     onAgentEvent: (listener) => {
-      eventListeners.add(listener);
-      return () => eventListeners.delete(listener);
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
+    run,
   };
-}
-
-function applyTo(
-  get: Accessor<AgentSnapshot | undefined>,
-  set: Setter<AgentSnapshot | undefined>,
-  event: Parameters<typeof applyEvent>[1],
-): void {
-  const current = get();
-  // Until the attach's `sync` arrives there is nothing to apply a delta to.
-  if (current === undefined && event.type !== "sync") return;
-  set(applyEvent(current ?? emptySnapshot(), event));
 }
 
 function agentList(data: unknown): AgentInfo[] {
   return Value.Check(AgentListResultSchema, data) ? data.agents : [];
+}
+
+function rememberSelection(agentId: string | undefined): void {
+  const url = new URL(window.location.href);
+  if (agentId === undefined) url.searchParams.delete("agent");
+  else url.searchParams.set("agent", agentId);
+  history.replaceState(null, "", url.pathname + url.search);
 }
 
 function initialSelection(): string | undefined {

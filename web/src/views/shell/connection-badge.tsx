@@ -1,4 +1,8 @@
-/** Connection status in the top bar; while waiting to reconnect it offers "retry now". */
+/**
+ * Connection status in the top bar: connected, connecting, or waiting to reconnect — then with
+ * the reason (the daemon's close reason, or why the ticket was refused), a countdown and
+ * "retry now". A revoked or never-enrolled browser gets the not-enrolled screen instead.
+ */
 import { createSignal, onCleanup, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
 
@@ -19,25 +23,33 @@ export function ConnectionBadge(props: { room: ControlRoom }) {
         return "not enrolled";
     }
   };
+  const reason = () => {
+    const state = props.room.state();
+    return state.kind === "waiting" ? state.reason : undefined;
+  };
   return (
     <span
       class="connection"
+      role="status"
       data-state={props.room.state().kind}
       data-testid="connection"
-      title={reason(props.room)}
+      title={reason() ?? ""}
     >
       <span class="dot" />
       {label()}
-      <Show when={props.room.state().kind === "waiting"}>
-        <button type="button" class="link" onClick={() => props.room.connection.retryNow()}>
-          retry now
-        </button>
+      <Show when={reason()}>
+        {(text) => (
+          <>
+            <span class="muted connection-reason" data-testid="connection-reason">
+              {" "}
+              — {text()}
+            </span>
+            <button type="button" class="link" onClick={() => props.room.connection.retryNow()}>
+              retry now
+            </button>
+          </>
+        )}
       </Show>
     </span>
   );
-}
-
-function reason(room: ControlRoom): string {
-  const state = room.state();
-  return state.kind === "waiting" ? state.reason : "";
 }

@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import type { WorkspaceDetail, WorkspaceSummary } from "../../types/workspace-projection.ts";
-import { BranchDispositionSchema } from "../../types/workspace-projection.ts";
+import { WorkspaceDetailSchema } from "../../types/workspace-projection.ts";
 
 export const WORKSPACE_RECORD_VERSION = 1;
 
@@ -23,16 +23,9 @@ export const WorkspaceRecordSchema = Type.Object({
   fingerprints: Type.Object({ repository: Type.String(), worktree: Type.String() }),
   created_at: Type.Number(),
   updated_at: Type.Number(),
-  bindings: Type.Array(
-    Type.Object({ agent_id: Type.String(), session_id: Type.String(), bound_at: Type.Number() }),
-  ),
-  tombstone: Type.Optional(
-    Type.Object({
-      retired_at: Type.Number(),
-      branch_disposition: BranchDispositionSchema,
-      branch_deleted: Type.Boolean(),
-    }),
-  ),
+  // The same shapes the detail projection shows.
+  bindings: WorkspaceDetailSchema.properties.bindings,
+  tombstone: WorkspaceDetailSchema.properties.tombstone,
 });
 export type WorkspaceRecord = Static<typeof WorkspaceRecordSchema>;
 

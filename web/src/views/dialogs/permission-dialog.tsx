@@ -3,13 +3,13 @@
  * server offers — structured `choices` when present, else the legacy `options`. Each answer has
  * a key, shown on its button, heard while this is the active dialog and nobody is typing.
  */
-import { createMemo, createSignal, For, Show } from "solid-js";
+import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
-import { returnFocusToComposer } from "../composer/composer-focus.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
+import { createAnswerSender } from "./send-answer.ts";
 
 type Answer = { choice_id: string } | { decision: PermissionDecision };
 
@@ -35,7 +35,6 @@ export function PermissionDialog(props: {
   active: boolean;
   log: ResolvedLog;
 }) {
-  const [sending, setSending] = createSignal(false);
   let section: HTMLElement | undefined;
   const buttons = createMemo((): AnswerButton[] => {
     const choices = props.request.choices;
@@ -58,29 +57,20 @@ export function PermissionDialog(props: {
     }));
   });
 
-  const answer = async (chosen: Answer) => {
-    if (sending()) return;
-    setSending(true);
-    const { agentId, request } = props;
-    props.log.answeredHere(request.request_id);
-    // At once, not after the reply: the very next key must already be text.
-    if (section?.contains(document.activeElement) === true) returnFocusToComposer();
-    const sent = await props.room.run(
-      () =>
-        props.room.connection.call({
-          type: "permission_response",
-          agent_id: agentId,
-          request_id: request.request_id,
-          ...chosen,
-        }),
-      agentId,
-    );
-    // Accepted: the dialog closes on `permission_resolved`. Refused: it stays, to answer again.
-    if (!sent) {
-      props.log.notAnsweredHere(request.request_id);
-      setSending(false);
-    }
-  };
+  const { sending, send } = createAnswerSender(() => ({
+    room: props.room,
+    agentId: props.agentId,
+    requestId: props.request.request_id,
+    log: props.log,
+    section: () => section,
+  }));
+  const answer = (chosen: Answer) =>
+    send({
+      type: "permission_response",
+      agent_id: props.agentId,
+      request_id: props.request.request_id,
+      ...chosen,
+    });
 
   useDialogKeys(
     () => props.active && !sending(),

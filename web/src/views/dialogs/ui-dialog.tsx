@@ -9,10 +9,10 @@
 import { createSignal, For, Match, Show, Switch } from "solid-js";
 import type { UiRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
-import { returnFocusToComposer } from "../composer/composer-focus.ts";
 import { optionKeys } from "./accelerators.ts";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
+import { createAnswerSender } from "./send-answer.ts";
 
 type UiValue = string | string[] | null;
 
@@ -24,34 +24,25 @@ export function UiDialog(props: {
   log: ResolvedLog;
 }) {
   const [value, setValue] = createSignal(props.request.prefill ?? "");
-  const [sending, setSending] = createSignal(false);
+  const { sending, send } = createAnswerSender(() => ({
+    room: props.room,
+    agentId: props.agentId,
+    requestId: props.request.request_id,
+    log: props.log,
+    section: () => section,
+  }));
   let section: HTMLElement | undefined;
   let field: HTMLInputElement | HTMLTextAreaElement | undefined;
   const options = () => props.request.options ?? [];
   const keys = () => optionKeys(options().length);
 
-  const respond = async (answer: UiValue) => {
-    if (sending()) return;
-    setSending(true);
-    const { agentId, request } = props;
-    props.log.answeredHere(request.request_id);
-    // At once, not after the reply: the very next key must already be text.
-    if (section?.contains(document.activeElement) === true) returnFocusToComposer();
-    const sent = await props.room.run(
-      () =>
-        props.room.connection.call({
-          type: "ui_response",
-          agent_id: agentId,
-          request_id: request.request_id,
-          value: answer,
-        }),
-      agentId,
-    );
-    if (!sent) {
-      props.log.notAnsweredHere(request.request_id);
-      setSending(false);
-    }
-  };
+  const respond = (answer: UiValue) =>
+    send({
+      type: "ui_response",
+      agent_id: props.agentId,
+      request_id: props.request.request_id,
+      value: answer,
+    });
 
   useDialogKeys(
     () => props.active && !sending(),

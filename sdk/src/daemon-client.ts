@@ -14,6 +14,7 @@ import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
 import type { AgentOptions, AttachOptions } from "./agent-options.ts";
 import { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 import { Connection, DEFAULT_REQUEST_TIMEOUT_MS, type Outbound } from "./connection.ts";
+import { DaemonSubagents } from "./daemon-subagents.ts";
 import { type DaemonTarget, describeTarget, openTransport } from "./daemon-target.ts";
 import { DaemonWorkspaces } from "./daemon-workspaces.ts";
 import { ShardError } from "./errors.ts";
@@ -55,8 +56,11 @@ export class DaemonClient {
 
   /** The daemon's git-worktree workspaces (each launches a fresh, attached agent). */
   readonly workspaces: DaemonWorkspaces;
+  /** The daemon's subagent jobs, for the parent agent each call names. */
+  readonly subagents: DaemonSubagents;
 
   private constructor(private readonly options: ConnectDaemonOptions) {
+    this.subagents = new DaemonSubagents((command) => this.call(command));
     this.workspaces = new DaemonWorkspaces(
       (command) => this.call(command),
       (agentId, attach) => this.attach(agentId, attach),

@@ -34,6 +34,7 @@ export {
   DaemonClient,
   type DaemonStreamEvent,
 } from "./daemon-client.ts";
+export { DaemonSubagents } from "./daemon-subagents.ts";
 export type { DaemonTarget, LocalDaemonTarget, RemoteDaemonTarget } from "./daemon-target.ts";
 export { DaemonWorkspaces, type WorkspaceLaunch } from "./daemon-workspaces.ts";
 export { type SpawnAgentOptions, spawnAgent } from "./direct.ts";

@@ -37,6 +37,20 @@ import {
   ForkResultSchema,
 } from "../../src/types/session-op.ts";
 import {
+  type SubagentCreateResult,
+  SubagentCreateResultSchema,
+  type SubagentRelaunchResult,
+  SubagentRelaunchResultSchema,
+  type SubagentStatusResult,
+  SubagentStatusResultSchema,
+  type SubagentSteerResult,
+  SubagentSteerResultSchema,
+  type SubagentStopResult,
+  SubagentStopResultSchema,
+  type SubagentWaitResult,
+  SubagentWaitResultSchema,
+} from "../../src/types/subagent.ts";
+import {
   type WorkspaceLaunchResult,
   WorkspaceLaunchResultSchema,
   type WorkspaceListResult,
@@ -66,6 +80,12 @@ export interface ResultTypes {
   "workspace.list": WorkspaceListResult;
   "workspace.status": WorkspaceStatusResult;
   "workspace.retire": WorkspaceRetireResult;
+  "subagent.create": SubagentCreateResult;
+  "subagent.wait": SubagentWaitResult;
+  "subagent.steer": SubagentSteerResult;
+  "subagent.relaunch": SubagentRelaunchResult;
+  "subagent.status": SubagentStatusResult;
+  "subagent.stop": SubagentStopResult;
 }
 
 type Guards = { [K in keyof ResultTypes]: (data: unknown) => ResultTypes[K] | undefined };
@@ -89,6 +109,12 @@ const GUARDS: Guards = {
   "workspace.list": guard(WorkspaceListResultSchema),
   "workspace.status": guard(WorkspaceStatusResultSchema),
   "workspace.retire": guard(WorkspaceRetireResultSchema),
+  "subagent.create": guard(SubagentCreateResultSchema),
+  "subagent.wait": guard(SubagentWaitResultSchema),
+  "subagent.steer": guard(SubagentSteerResultSchema),
+  "subagent.relaunch": guard(SubagentRelaunchResultSchema),
+  "subagent.status": guard(SubagentStatusResultSchema),
+  "subagent.stop": guard(SubagentStopResultSchema),
 };
 
 export function checkedResult<K extends keyof ResultTypes>(kind: K, data: unknown): ResultTypes[K] {

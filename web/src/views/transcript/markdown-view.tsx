@@ -1,14 +1,14 @@
 /**
  * Assistant text drawn as Markdown (markdown.ts builds the nodes). A finished text renders
- * once; a streaming one re-renders at most once per frame, however many deltas arrive, and
- * only the blocks whose source changed.
+ * once; a streaming one re-renders only the blocks whose source changed. The state layer already
+ * publishes snapshots at most once per animation frame (state/frame-batch.ts), so this paints at
+ * once: waiting for a frame of its own would show every delta a frame late.
  */
-import { createEffect, onCleanup } from "solid-js";
+import { createEffect } from "solid-js";
 import { type RenderedBlock, renderMarkdown, renderMarkdownBlocks } from "./markdown.ts";
 
 export function MarkdownView(props: { text: string; live?: boolean }) {
   let element: HTMLDivElement | undefined;
-  let frame: number | undefined;
   let blocks: RenderedBlock[] = [];
   const paintLive = (text: string) => {
     if (element === undefined) return;
@@ -25,14 +25,7 @@ export function MarkdownView(props: { text: string; live?: boolean }) {
       element?.replaceChildren(renderMarkdown(text));
       return;
     }
-    if (frame !== undefined) return;
-    frame = requestAnimationFrame(() => {
-      frame = undefined;
-      paintLive(props.text);
-    });
-  });
-  onCleanup(() => {
-    if (frame !== undefined) cancelAnimationFrame(frame);
+    paintLive(text);
   });
   return <div class="tx-md" data-testid="markdown" ref={element} />;
 }

@@ -26,6 +26,7 @@ import { createProviderStatus } from "./views/shell/provider-status.ts";
 import { createTheme } from "./views/shell/theme.ts";
 import { ThemeToggle } from "./views/shell/theme-toggle.tsx";
 import { Transcript } from "./views/transcript/transcript.tsx";
+import { WorkspacesPanel } from "./views/workspaces/workspaces-panel.tsx";
 
 export function App() {
   const room = createControlRoom();
@@ -44,6 +45,7 @@ export function App() {
   const provider = createProviderStatus(room);
   const [drawerOpen, setDrawerOpen] = createSignal(room.selected() === undefined);
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
+  const [workspacesOpen, setWorkspacesOpen] = createSignal(false);
   useAgentSwitchKeys(room);
 
   return (
@@ -71,6 +73,14 @@ export function App() {
             </button>
             <span class="brand">Shard</span>
             <span class="topbar-tools">
+              <button
+                type="button"
+                data-testid="workspaces-toggle"
+                aria-expanded={workspacesOpen() ? "true" : "false"}
+                onClick={() => setWorkspacesOpen(!workspacesOpen())}
+              >
+                Workspaces
+              </button>
               <NotifyToggle notifications={notifications} />
               <ThemeToggle theme={theme} />
               <ConnectionBadge room={room} />
@@ -86,6 +96,9 @@ export function App() {
           </aside>
           <main class="agent-pane">
             <FirstRun provider={provider} />
+            <Show when={workspacesOpen()}>
+              <WorkspacesPanel room={room} onClose={() => setWorkspacesOpen(false)} />
+            </Show>
             <Show
               when={room.selected()}
               fallback={<p class="empty">Select an agent, or create one with a working directory.</p>}

@@ -32,6 +32,8 @@ export class RequestError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The error's typed `data`, when the daemon sent one (e.g. a workspace retire refusal). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -127,7 +129,11 @@ export class DaemonConnection {
   async call(message: Outbound, timeoutMs?: number): Promise<unknown> {
     const response = await this.request(message, timeoutMs);
     if (!response.success) {
-      throw new RequestError(response.error?.code ?? "INTERNAL_ERROR", response.error?.message ?? "failed");
+      throw new RequestError(
+        response.error?.code ?? "INTERNAL_ERROR",
+        response.error?.message ?? "failed",
+        response.error?.data,
+      );
     }
     return response.data;
   }

@@ -1,0 +1,74 @@
+/**
+ * The daemon's workspace commands from the page (PROTOCOL §10.1a), each answer checked against
+ * its schema. A refused retire comes back as its typed conflict, so the panel can offer the one
+ * retry that `confirmation_required` names.
+ */
+import { Value } from "@sinclair/typebox/value";
+import {
+  WorkspaceLaunchResultSchema,
+  WorkspaceListResultSchema,
+  WorkspaceRetireResultSchema,
+} from "../../../../src/types/workspace.ts";
+import {
+  type WorkspaceRetireConflict,
+  WorkspaceRetireConflictSchema,
+  type WorkspaceSummary,
+} from "../../../../src/types/workspace-projection.ts";
+import { RequestError } from "../../connection/daemon-connection.ts";
+import type { ControlRoom } from "../../state/control-room.ts";
+
+export async function listWorkspaces(room: ControlRoom): Promise<WorkspaceSummary[]> {
+  const data = await room.connection.call({ type: "workspace.list" });
+  return Value.Check(WorkspaceListResultSchema, data) ? data.workspaces : [];
+}
+
+/** Creates a workspace and returns its fresh agent's id. */
+export async function createWorkspace(
+  room: ControlRoom,
+  cwd: string,
+  label: string,
+): Promise<string | undefined> {
+  const data = await room.connection.call({
+    type: "workspace.create",
+    cwd,
+    ...(label !== "" ? { label } : {}),
+  });
+  return Value.Check(WorkspaceLaunchResultSchema, data) ? data.agent_id : undefined;
+}
+
+export type RetireOutcome =
+  | { kind: "retired"; branchDeleted: boolean }
+  | { kind: "refused"; refusal: WorkspaceRetireConflict };
+
+export async function retireWorkspace(
+  room: ControlRoom,
+  workspaceId: string,
+  disposition: "delete_if_merged" | "keep" | "delete_confirmed",
+): Promise<RetireOutcome> {
+  try {
+    const data = await room.connection.call({
+      type: "workspace.retire",
+      workspace_id: workspaceId,
+      branch_disposition: disposition,
+    });
+    return {
+      kind: "retired",
+      branchDeleted: Value.Check(WorkspaceRetireResultSchema, data) && data.branch_deleted,
+    };
+  } catch (err) {
+    if (err instanceof RequestError && Value.Check(WorkspaceRetireConflictSchema, err.data)) {
+      return { kind: "refused", refusal: err.data };
+    }
+    throw err;
+  }
+}
+
+/** Workspaces grouped by the project they belong to, projects and workspaces in creation order. */
+export function byRepository(workspaces: WorkspaceSummary[]): [string, WorkspaceSummary[]][] {
+  const groups = new Map<string, WorkspaceSummary[]>();
+  for (const ws of workspaces) {
+    const key = ws.repository_cwd ?? ws.fingerprints.repository;
+    groups.set(key, [...(groups.get(key) ?? []), ws]);
+  }
+  return [...groups.entries()];
+}

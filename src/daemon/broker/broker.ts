@@ -114,7 +114,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     }
     try {
       if (SubagentsLoader.handles(checked.message.type)) {
-        return await (await this.subagents.load()).handle(client, checked.message);
+        return await this.subagents.handle(client, checked.message);
       }
       const agentCommand = asAgentCommand(checked.message);
       const leased = agentCommand && this.subagents.service?.leaseGuard(agentCommand);

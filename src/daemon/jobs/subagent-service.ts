@@ -19,7 +19,6 @@ import { restOfChain } from "./run-order.ts";
 import type { Changed, Transition } from "./run-transitions.ts";
 import { commitTransitions, runChangedEvent } from "./run-transitions.ts";
 import { StrictSteers } from "./strict-steer.ts";
-import { handleSubagentCommand } from "./subagent-commands.ts";
 import { Waiters } from "./waiters.ts";
 
 /** Runs that may be starting or active at once, over all parents. */
@@ -56,10 +55,6 @@ export class SubagentService {
       deps.ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
     });
     this.load();
-  }
-
-  handle(client: DaemonClient, message: unknown): Promise<void> {
-    return handleSubagentCommand(this, client, message);
   }
 
   /**

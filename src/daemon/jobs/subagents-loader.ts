@@ -3,6 +3,7 @@
  * command (an idle daemon never pays for it), and until then there are no leases or runs to
  * tell about.
  */
+import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { SubagentService, SubagentServiceDeps } from "./subagent-service.ts";
 
 export class SubagentsLoader {
@@ -22,5 +23,14 @@ export class SubagentsLoader {
       return this.service;
     });
     return this.loading;
+  }
+
+  /** Answers one `subagent.*` command (the service and the command handlers load together). */
+  async handle(client: DaemonClient, message: unknown): Promise<void> {
+    const [service, { handleSubagentCommand }] = await Promise.all([
+      this.load(),
+      import("./subagent-commands.ts"),
+    ]);
+    return handleSubagentCommand(service, client, message);
   }
 }

@@ -8,7 +8,7 @@
 import { createEffect, createSignal, on, Show, untrack } from "solid-js";
 import type { StreamingBehavior } from "../../../../src/types/agent-commands.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
-import { focusActiveDialog } from "../dialogs/dialog-focus.ts";
+import { focusActiveDialog } from "../focus/dialog-focus.ts";
 import { AttachmentStrip } from "./attachment-strip.tsx";
 import "./composer.css";
 import { DeliveryChoice, deliveryShortcut } from "./delivery-choice.tsx";

@@ -6,7 +6,7 @@
 import { createSignal } from "solid-js";
 import type { Outbound } from "../../connection/daemon-connection.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
-import { returnFocusToComposer } from "../composer/composer-focus.ts";
+import { returnFocusToComposer } from "../focus/composer-focus.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
 
 export interface AnswerTarget {

@@ -51,6 +51,14 @@ export class DaemonWorkspaces {
     return checkedResult("workspace.status", data).workspace;
   }
 
+  /** The branch's committed work against its merge base with the integration target. */
+  async diff(workspaceId: string) {
+    return checkedResult(
+      "workspace.diff",
+      await this.call({ type: "workspace.diff", workspace_id: workspaceId }),
+    );
+  }
+
   async retire(
     params: Params<WorkspaceRetireCommand>,
   ): Promise<{ workspace: WorkspaceDetail; branch_deleted: boolean }> {

@@ -51,6 +51,8 @@ import {
   SubagentWaitResultSchema,
 } from "../../src/types/subagent.ts";
 import {
+  type WorkspaceDiffResult,
+  WorkspaceDiffResultSchema,
   type WorkspaceLaunchResult,
   WorkspaceLaunchResultSchema,
   type WorkspaceListResult,
@@ -80,6 +82,7 @@ export interface ResultTypes {
   "workspace.list": WorkspaceListResult;
   "workspace.status": WorkspaceStatusResult;
   "workspace.retire": WorkspaceRetireResult;
+  "workspace.diff": WorkspaceDiffResult;
   "subagent.create": SubagentCreateResult;
   "subagent.wait": SubagentWaitResult;
   "subagent.steer": SubagentSteerResult;
@@ -109,6 +112,7 @@ const GUARDS: Guards = {
   "workspace.list": guard(WorkspaceListResultSchema),
   "workspace.status": guard(WorkspaceStatusResultSchema),
   "workspace.retire": guard(WorkspaceRetireResultSchema),
+  "workspace.diff": guard(WorkspaceDiffResultSchema),
   "subagent.create": guard(SubagentCreateResultSchema),
   "subagent.wait": guard(SubagentWaitResultSchema),
   "subagent.steer": guard(SubagentSteerResultSchema),

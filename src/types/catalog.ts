@@ -86,6 +86,7 @@ import {
   WorkspaceConflictEventSchema,
   WorkspaceCreateCommandSchema,
   WorkspaceCreatedEventSchema,
+  WorkspaceDiffCommandSchema,
   WorkspaceListCommandSchema,
   WorkspaceRetireCommandSchema,
   WorkspaceRetiredEventSchema,
@@ -140,6 +141,7 @@ export const WORKSPACE_COMMAND_SCHEMAS = [
   WorkspaceListCommandSchema,
   WorkspaceStatusCommandSchema,
   WorkspaceRetireCommandSchema,
+  WorkspaceDiffCommandSchema,
 ] as const;
 
 /** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */

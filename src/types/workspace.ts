@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { eventSeq, payloadAgentId, requiredCommandId } from "./envelope.ts";
+import { HunkSchema } from "./shared.ts";
 import {
   BranchDispositionSchema,
   WorkspaceDetailSchema,
@@ -78,6 +79,46 @@ export const WorkspaceRetireCommandSchema = Type.Object(
   { $id: "WorkspaceRetireCommand" },
 );
 export type WorkspaceRetireCommand = Static<typeof WorkspaceRetireCommandSchema>;
+
+/** Additive (docs/protocol-additions.md §13): the branch's committed work against its base, for review. */
+export const WorkspaceDiffCommandSchema = Type.Object(
+  { type: Type.Literal("workspace.diff"), id: requiredCommandId, version, workspace_id: workspaceId },
+  { $id: "WorkspaceDiffCommand" },
+);
+export type WorkspaceDiffCommand = Static<typeof WorkspaceDiffCommandSchema>;
+
+export const WorkspaceDiffFileSchema = Type.Object({
+  /** Relative to the worktree; the new path of a rename. */
+  path: Type.String(),
+  old_path: Type.Optional(Type.String()),
+  status: Type.Union([
+    Type.Literal("added"),
+    Type.Literal("modified"),
+    Type.Literal("deleted"),
+    Type.Literal("renamed"),
+  ]),
+  additions: Type.Integer({ minimum: 0 }),
+  deletions: Type.Integer({ minimum: 0 }),
+  /** Empty for a binary file. */
+  hunks: Type.Array(HunkSchema),
+  binary: Type.Optional(Type.Boolean()),
+});
+export type WorkspaceDiffFile = Static<typeof WorkspaceDiffFileSchema>;
+
+export const WorkspaceDiffResultSchema = Type.Object(
+  {
+    workspace_id: workspaceId,
+    branch: Type.String(),
+    integration_target: Type.String(),
+    /** The commit the branch is compared against: its merge base with the integration target. */
+    merge_base: Type.String(),
+    files: Type.Array(WorkspaceDiffFileSchema),
+    /** The diff was larger than the daemon returns; `files` is its beginning. */
+    truncated: Type.Boolean(),
+  },
+  { $id: "WorkspaceDiffResult" },
+);
+export type WorkspaceDiffResult = Static<typeof WorkspaceDiffResultSchema>;
 
 /** Data of `workspace.create` and `workspace.attach`: the fresh agent and session. */
 export const WorkspaceLaunchResultSchema = Type.Object(

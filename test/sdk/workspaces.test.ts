@@ -56,6 +56,8 @@ describe("workspaces", () => {
 
     sh(workspace.cwd, "add", "notes.txt");
     sh(workspace.cwd, "commit", "-q", "-m", "note");
+    const diff = await client.workspaces.diff(workspace.workspace_id);
+    expect(diff.files.map((f) => [f.path, f.status, f.additions])).toEqual([["notes.txt", "added", 1]]);
     await client.kill(agent.id!);
     const retired = await client.workspaces.retire({
       workspace_id: workspace.workspace_id,

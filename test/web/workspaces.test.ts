@@ -47,6 +47,13 @@ describe.skipIf(!HAVE_CHROMIUM)("workspaces in the control room", () => {
         from,
       );
 
+      // Review before retiring: the branch's committed work, drawn as a diff.
+      await row.getByRole("button", { name: "Review" }).click();
+      const review = page.getByTestId("workspace-review");
+      await review.getByTestId("review-file").waitFor();
+      expect(await review.textContent()).toContain("work.txt");
+      expect(await review.textContent()).toContain("unmerged work");
+
       await row.getByRole("button", { name: "Retire", exact: true }).click();
       const confirm = page.getByTestId("retire-confirm");
       await confirm.waitFor();

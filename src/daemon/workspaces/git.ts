@@ -7,11 +7,20 @@ export interface GitResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** Stdout went past `maxStdoutBytes`: git was stopped and `stdout` is its beginning. */
+  cut?: boolean;
+}
+
+export interface GitOptions {
+  timeoutMs?: number;
+  /** Memory stays bounded whatever the repository holds (a diff can be huge). */
+  maxStdoutBytes?: number;
 }
 
 export const GIT_TIMEOUT_MS = 60_000;
 
-export async function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Promise<GitResult> {
+export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
+  const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
   const proc = Bun.spawn(["git", ...args], {
     cwd,
     stdin: "ignore",
@@ -21,12 +30,13 @@ export async function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_M
   });
   const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
   try {
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
+    const [out, stderr, code] = await Promise.all([
+      readCapped(proc.stdout, options.maxStdoutBytes ?? Number.POSITIVE_INFINITY, () => proc.kill("SIGKILL")),
       new Response(proc.stderr).text(),
       proc.exited,
     ]);
-    return { ok: code === 0, code, stdout, stderr };
+    if (out.cut) return { ok: true, code, stdout: out.text, stderr, cut: true };
+    return { ok: code === 0, code, stdout: out.text, stderr };
   } catch (err) {
     return { ok: false, code: -1, stdout: "", stderr: String(err) };
   } finally {
@@ -38,4 +48,23 @@ export async function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_M
 export function gitComplaint(result: GitResult): string {
   const line = result.stderr.split("\n").find((l) => l.trim() !== "") ?? `git exited ${result.code}`;
   return line.replace(/^(fatal|error): /, "").trim();
+}
+
+async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  stop: () => void,
+): Promise<{ text: string; cut: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    if (bytes + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - bytes));
+      stop();
+      return { text: new TextDecoder().decode(Buffer.concat(chunks)), cut: true };
+    }
+    chunks.push(chunk);
+    bytes += chunk.length;
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(chunks)), cut: false };
 }

@@ -38,6 +38,8 @@ export async function handleWorkspaceCommand(
     }
     case "workspace.retire":
       return answer(await workspaces.retire(command));
+    case "workspace.diff":
+      return answer(await workspaces.diff(command.workspace_id));
   }
 }
 

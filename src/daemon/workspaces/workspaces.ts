@@ -12,12 +12,14 @@ import type {
   WorkspaceConflictEvent,
   WorkspaceCreateCommand,
   WorkspaceCreatedEvent,
+  WorkspaceDiffResult,
   WorkspaceListCommand,
   WorkspaceRetireCommand,
   WorkspaceRetiredEvent,
 } from "../../types/workspace.ts";
 import type { WorkspaceDetail, WorkspaceSummary } from "../../types/workspace-projection.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
+import { branchDiff } from "./branch-diff.ts";
 import { git, gitComplaint } from "./git.ts";
 import {
   branchExists,
@@ -93,6 +95,27 @@ export class Workspaces {
       const record = this.records.get(workspaceId);
       if (record === undefined) return notFound(workspaceId);
       return { ok: true, value: detailOf(record, await this.conflictOf(record)) };
+    });
+  }
+
+  /** The branch's committed work against its merge base with the integration target. */
+  diff(workspaceId: string): Promise<Result<WorkspaceDiffResult>> {
+    return this.serially(async () => {
+      const record = this.records.get(workspaceId);
+      if (record === undefined) return notFound(workspaceId);
+      const diff = await branchDiff(record.repository_cwd, record.branch, record.integration_target);
+      if (!diff.ok) return failure("CONFLICT", `workspace.diff: ${diff.message}`);
+      return {
+        ok: true,
+        value: {
+          workspace_id: workspaceId,
+          branch: record.branch,
+          integration_target: record.integration_target,
+          merge_base: diff.mergeBase,
+          files: diff.files,
+          truncated: diff.truncated,
+        },
+      };
     });
   }
 

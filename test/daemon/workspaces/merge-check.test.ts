@@ -4,6 +4,7 @@
  * with work the target lacks is unmerged (and must never be deleted without confirmation).
  */
 import { describe, expect, test } from "bun:test";
+import { git } from "../../../src/daemon/workspaces/git.ts";
 import { mergeState } from "../../../src/daemon/workspaces/merge-check.ts";
 import { commitFile, makeRepo, sh } from "./git-repo.ts";
 
@@ -50,5 +51,16 @@ describe("mergeState", () => {
     const repo = repoWithFeature();
     const state = await mergeState(repo, "feature", "no-such-branch");
     expect(state.merged).toBe(false);
+  });
+});
+
+describe("git output is bounded", () => {
+  test("past maxStdoutBytes git is stopped and the beginning is kept, marked cut", async () => {
+    const repo = repoWithFeature();
+    const full = await git(repo, ["log", "--all", "--format=%H %s"]);
+    const cut = await git(repo, ["log", "--all", "--format=%H %s"], { maxStdoutBytes: 16 });
+    expect(cut.cut).toBe(true);
+    expect(cut.stdout).toBe(full.stdout.slice(0, 16));
+    expect(full.cut).toBeUndefined();
   });
 });

@@ -254,3 +254,35 @@ describe("list and durability", () => {
     expectNoGitDirPaths(c2, repo);
   });
 });
+
+describe("workspace.diff", () => {
+  test("the branch's committed work against its base: files, status, counts and hunks", async () => {
+    const { c, repo } = await setUp();
+    commitFile(repo, "kept.txt", "one\ntwo\nthree\n");
+    const created = await c.ok({ type: "workspace.create", cwd: repo, model: "mock/chat" });
+    const cwd = created.workspace.cwd;
+    commitFile(cwd, "kept.txt", "one\nTWO\nthree\n");
+    commitFile(cwd, "new.txt", "fresh\n");
+    sh(cwd, "rm", "-q", "README.md");
+    sh(cwd, "-c", "user.name=T", "-c", "user.email=t@x", "commit", "-q", "-m", "remove readme");
+    // Work on the target after the branch started is not the branch's work.
+    commitFile(repo, "main-only.txt", "main\n");
+
+    const diff = await c.ok({ type: "workspace.diff", workspace_id: created.workspace.workspace_id });
+    expect(diff).toMatchObject({
+      branch: created.workspace.branch,
+      integration_target: "main",
+      truncated: false,
+    });
+    const byPath = Object.fromEntries(diff.files.map((f: { path: string }) => [f.path, f]));
+    expect(Object.keys(byPath).sort()).toEqual(["README.md", "kept.txt", "new.txt"]);
+    expect(byPath["kept.txt"]).toMatchObject({ status: "modified", additions: 1, deletions: 1 });
+    expect(byPath["kept.txt"].hunks[0].lines).toEqual([" one", "-two", "+TWO", " three"]);
+    expect(byPath["new.txt"]).toMatchObject({ status: "added", additions: 1, deletions: 0 });
+    expect(byPath["README.md"]).toMatchObject({ status: "deleted" });
+    expectNoGitDirPaths(c, repo);
+
+    const unknown = await c.request({ type: "workspace.diff", workspace_id: "ws_nope" });
+    expect(unknown.error.code).toBe("NOT_FOUND");
+  });
+});

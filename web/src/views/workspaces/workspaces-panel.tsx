@@ -11,6 +11,7 @@ import type {
 } from "../../../../src/types/workspace-projection.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { byRepository, createWorkspace, listWorkspaces, retireWorkspace } from "./workspace-actions.ts";
+import { WorkspaceReview } from "./workspace-review.tsx";
 import "./workspaces.css";
 
 export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void }) {
@@ -26,6 +27,7 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
   const [busy, setBusy] = createSignal(false);
   const [said, setSaid] = createSignal("");
   const [confirming, setConfirming] = createSignal<WorkspaceRetireConflict | undefined>();
+  const [reviewing, setReviewing] = createSignal<string | undefined>();
 
   const act = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -108,6 +110,15 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
                         <span class="choices">
                           <button
                             type="button"
+                            aria-expanded={reviewing() === ws.workspace_id ? "true" : "false"}
+                            onClick={() =>
+                              setReviewing(reviewing() === ws.workspace_id ? undefined : ws.workspace_id)
+                            }
+                          >
+                            Review
+                          </button>
+                          <button
+                            type="button"
                             disabled={busy()}
                             onClick={() => void retire(ws, "delete_if_merged")}
                           >
@@ -134,6 +145,9 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
                           </button>
                         </span>
                       )}
+                    </Show>
+                    <Show when={reviewing() === ws.workspace_id}>
+                      <WorkspaceReview room={props.room} workspaceId={ws.workspace_id} />
                     </Show>
                   </li>
                 )}

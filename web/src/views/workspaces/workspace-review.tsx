@@ -1,0 +1,59 @@
+/**
+ * A workspace branch's committed work against its base (`workspace.diff`), drawn with the
+ * transcript's diff renderer, so a user can review before retiring. File names and lines are
+ * untrusted: text only, as everywhere.
+ */
+import { Value } from "@sinclair/typebox/value";
+import { createResource, For, Show } from "solid-js";
+import { type WorkspaceDiffResult, WorkspaceDiffResultSchema } from "../../../../src/types/workspace.ts";
+import type { ControlRoom } from "../../state/control-room.ts";
+import { DiffView } from "../transcript/diff-view.tsx";
+import { createExpansions, TranscriptContext } from "../transcript/transcript-context.ts";
+
+const NO_RECORDS = new Map();
+
+export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string }) {
+  const [diff] = createResource(
+    () => props.workspaceId,
+    async (workspaceId) => {
+      let result: WorkspaceDiffResult | undefined;
+      await props.room.run(async () => {
+        const data = await props.room.connection.call({ type: "workspace.diff", workspace_id: workspaceId });
+        if (Value.Check(WorkspaceDiffResultSchema, data)) result = data;
+      });
+      return result;
+    },
+  );
+  const parts = { results: () => NO_RECORDS, records: () => NO_RECORDS, expansions: createExpansions() };
+  return (
+    <div class="workspace-review" data-testid="workspace-review">
+      <Show when={diff()} fallback={<p class="muted">{diff.loading ? "Loading the diff…" : "No diff."}</p>}>
+        {(d) => (
+          <TranscriptContext.Provider value={parts}>
+            <p class="agent-meta">
+              {d().files.length} file(s) changed on {d().branch} since it left {d().integration_target}
+              {d().truncated ? " (the diff is cut: it is larger than the daemon returns)" : ""}
+            </p>
+            <For each={d().files}>
+              {(file) => (
+                <div class="review-file" data-testid="review-file">
+                  <p class="agent-meta">
+                    {file.status}
+                    {file.old_path !== undefined ? ` from ${file.old_path}` : ""} · +{file.additions} −
+                    {file.deletions}
+                    {file.binary ? " · binary" : ""}
+                  </p>
+                  <DiffView
+                    partKey={`review:${props.workspaceId}:${file.path}`}
+                    path={file.path}
+                    hunks={file.hunks}
+                  />
+                </div>
+              )}
+            </For>
+          </TranscriptContext.Provider>
+        )}
+      </Show>
+    </div>
+  );
+}

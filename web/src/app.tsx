@@ -14,6 +14,7 @@ import { createNotifications } from "./views/agents/notifications.ts";
 import { NotifyToggle } from "./views/agents/notify-toggle.tsx";
 import { Composer } from "./views/composer/composer.tsx";
 import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
+import { JobsPanel } from "./views/jobs/jobs-panel.tsx";
 import { createCatalogs } from "./views/pickers/catalogs.ts";
 import { CompactionMarker } from "./views/sessions/compaction-marker.tsx";
 import { createCompactions } from "./views/sessions/compactions.ts";
@@ -115,6 +116,7 @@ export function App() {
                   <Show when={sessionsOpen()}>
                     <SessionsPanel room={room} agentId={agentId()} onClose={() => setSessionsOpen(false)} />
                   </Show>
+                  <JobsPanel room={room} agentId={agentId()} />
                   <CompactionMarker room={room} agentId={agentId()} figures={compactions} />
                   <Transcript room={room} agentId={agentId()} />
                   <PendingDialogs room={room} agentId={agentId()} />

@@ -48,6 +48,8 @@ export interface ControlRoom {
    * snapshot signal catches up at the next frame.
    */
   onAgentEvent(listener: AgentEventListener): () => void;
+  /** Calls `listener` with every registry, workspace and subagent event the daemon broadcasts. */
+  onDaemonEvent(listener: (event: DaemonEvent) => void): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
 }
@@ -69,6 +71,7 @@ export function createControlRoom(): ControlRoom {
   /** Agents whose re-attach (after a gap or a reconnect) is in flight, so it is sent once. */
   const attaching = new Set<string>();
   const listeners = new Set<AgentEventListener>();
+  const daemonListeners = new Set<(event: DaemonEvent) => void>();
   let noticeId = 0;
 
   const publish = new FrameBatch<string>((ids) =>
@@ -196,6 +199,7 @@ export function createControlRoom(): ControlRoom {
   }
 
   function onDaemonEvent(event: DaemonEvent): void {
+    for (const listener of daemonListeners) listener(event);
     switch (event.type) {
       case "agent_spawned":
         setAgents(event.agent_id, { info: event.info });
@@ -260,6 +264,10 @@ export function createControlRoom(): ControlRoom {
     onAgentEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onDaemonEvent: (listener) => {
+      daemonListeners.add(listener);
+      return () => daemonListeners.delete(listener);
     },
     run,
   };

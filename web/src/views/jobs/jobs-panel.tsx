@@ -1,0 +1,83 @@
+/**
+ * The selected agent's subagent jobs (`subagent.status` for it as parent): each job with its
+ * strategy and state, and under it the runs — alias, state, error — with Stop for a run still
+ * going. Kept current by `subagent_run_changed`. Shown only when the agent has jobs. Task text
+ * never reaches the page (the daemon keeps it private); names and errors are text only.
+ */
+import { Value } from "@sinclair/typebox/value";
+import { createResource, For, onCleanup, Show } from "solid-js";
+import { SubagentStatusResultSchema } from "../../../../src/types/subagent.ts";
+import type { JobSnapshot, RunSnapshot } from "../../../../src/types/subagent-jobs.ts";
+import type { ControlRoom } from "../../state/control-room.ts";
+import "./jobs.css";
+
+const RUNNING: ReadonlySet<RunSnapshot["state"]> = new Set(["queued", "starting", "active"]);
+
+export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
+  const [jobs, { refetch }] = createResource(
+    () => props.agentId,
+    async (parent): Promise<JobSnapshot[]> => {
+      let list: JobSnapshot[] = [];
+      await props.room.run(async () => {
+        const data = await props.room.connection.call({ type: "subagent.status", parent_agent_id: parent });
+        if (Value.Check(SubagentStatusResultSchema, data)) list = data.jobs ?? [];
+      });
+      return list;
+    },
+  );
+  const stopListening = props.room.onDaemonEvent((event) => {
+    if (event.type === "subagent_run_changed" && event.parent_agent_id === props.agentId) void refetch();
+  });
+  onCleanup(stopListening);
+  const stop = (run: RunSnapshot) =>
+    void props.room
+      .run(() =>
+        props.room.connection.call({
+          type: "subagent.stop",
+          parent_agent_id: props.agentId,
+          handle: run.run_id,
+        }),
+      )
+      .then(() => refetch());
+
+  return (
+    <Show when={(jobs() ?? []).length > 0}>
+      <section class="jobs-panel" aria-label="subagent jobs" data-testid="jobs-panel">
+        <For each={jobs()}>
+          {(job) => (
+            <div class="job" data-testid="job" data-state={job.state}>
+              <span class="agent-meta">
+                {job.strategy} job · {job.state}
+              </span>
+              <ul>
+                <For each={job.runs}>
+                  {(run) => (
+                    <li class="job-run" data-testid="job-run" data-state={run.state}>
+                      <button
+                        type="button"
+                        class="link"
+                        disabled={run.agent_id === undefined}
+                        onClick={() => run.agent_id !== undefined && props.room.select(run.agent_id)}
+                      >
+                        {run.display_name ?? run.alias ?? run.name}
+                      </button>
+                      <span class="agent-meta">
+                        {run.name} · {run.state}
+                        {run.error !== undefined ? ` — ${run.error}` : ""}
+                      </span>
+                      <Show when={RUNNING.has(run.state)}>
+                        <button type="button" class="danger" onClick={() => stop(run)}>
+                          Stop
+                        </button>
+                      </Show>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </div>
+          )}
+        </For>
+      </section>
+    </Show>
+  );
+}

@@ -104,7 +104,9 @@ describe("shard attach", () => {
     const h = await startHarness();
     const client = await h.unixClient();
     const id = await h.createAgent(client);
-    await client.ok({ type: "agent.attach", agent_id: id, role: "observer" });
+    // The test's client is interactive and never answers: with only observers attached, the
+    // headless policy would decide the request instead.
+    await client.ok({ type: "agent.attach", agent_id: id });
     const cli = attach(h.home, id, "--observe");
     await cli.waitFor("stderr", "attached to");
     const from = client.messages.length;

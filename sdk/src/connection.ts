@@ -3,16 +3,14 @@
  * `id`, each answer is matched back by that `id` within a timeout, failures become
  * `ShardError`s; everything else is handed on as an event.
  */
-import type { AgentCommand, AgentEvent, DaemonCommand, DaemonEvent } from "../../src/types/catalog.ts";
+import type { AgentEvent, DaemonEvent, OutboundCommand } from "../../src/types/catalog.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { ShardError } from "./errors.ts";
 import { classify } from "./inbound.ts";
 import type { Transport, TransportSink } from "./transports/transport.ts";
 
-type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
-/** Any protocol command without its `id`: the connection numbers requests itself. */
-export type Outbound = WithoutId<AgentCommand | DaemonCommand>;
+export type Outbound = OutboundCommand;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 

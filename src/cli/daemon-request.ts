@@ -8,10 +8,9 @@ import { Value } from "@sinclair/typebox/value";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { type CliCommand, DaemonStream, type RequestResult } from "./daemon-stream.ts";
 
-export type DaemonRequestResult = RequestResult;
 export type Requester = (command: CliCommand) => Promise<RequestResult>;
 
-export async function daemonRequest(home: string, command: CliCommand): Promise<DaemonRequestResult> {
+export async function daemonRequest(home: string, command: CliCommand): Promise<RequestResult> {
   const opened = await DaemonStream.open(home);
   if (!opened.ok) return opened;
   const result = await opened.stream.request(command);

@@ -4,14 +4,13 @@
  * `onMessage`. Used by the CLI's daemon commands (`shard ls`, `shard attach`, `shard auth`).
  */
 import { join } from "node:path";
-import type { AgentCommand, DaemonCommand } from "../types/catalog.ts";
+import type { OutboundCommand } from "../types/catalog.ts";
 import type { Response } from "../types/response.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { asResponse } from "../wire/validate.ts";
 
-type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
-export type CliCommand = WithoutId<AgentCommand | DaemonCommand>;
+export type CliCommand = OutboundCommand;
 
 export const DAEMON_REQUEST_TIMEOUT_MS = 30_000;
 

@@ -242,6 +242,10 @@ export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type:
 /** Orchestrator commands (registry, sessions, workspaces, subagents, auth): never routed by agent_id. */
 export type DaemonCommand = Static<(typeof orchestratorCommandSchemas)[number]>;
 
+type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
+/** Any command as a client writes it before numbering it: the CLI, the SDK and the web client send these. */
+export type OutboundCommand = WithoutId<AgentCommand | DaemonCommand>;
+
 /** Registry, workspace and subagent events: `agent_id`, where present, is payload. */
 export type DaemonEvent = Static<(typeof DAEMON_EVENT_SCHEMAS)[number]>;
 

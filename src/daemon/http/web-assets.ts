@@ -81,6 +81,7 @@ export function embeddedAssets(files: ReadonlyArray<Blob>): WebAssets | undefine
 
 export function directoryAssets(dir: string): WebAssets {
   const root = normalize(dir);
+  let built = false;
   return {
     get(urlPath) {
       let decoded: string;
@@ -102,8 +103,11 @@ export function directoryAssets(dir: string): WebAssets {
       }
       return { body: Bun.file(file), contentType: contentTypeOf(file) };
     },
+    // Asked on every GET: once the page exists it is remembered; until then each request looks
+    // again, so a build made while the daemon runs is served without a restart.
     unavailable() {
-      return existsSync(join(root, "index.html"))
+      built ||= existsSync(join(root, "index.html"));
+      return built
         ? undefined
         : `the web client is not built (no ${join(root, "index.html")}): run \`bun run build:web\` in the Shard checkout`;
     },

@@ -6,7 +6,7 @@
  * ticket: the connection stops for good (not enrolled) instead of retrying. Whoever listens
  * re-attaches on `open`.
  */
-import type { AgentCommand, DaemonCommand } from "../../../src/types/catalog.ts";
+import type { OutboundCommand } from "../../../src/types/catalog.ts";
 import type { Response } from "../../../src/types/response.ts";
 import { fetchTicket } from "../auth/ticket.ts";
 import { reconnectDelayMs } from "./backoff.ts";
@@ -24,9 +24,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** A socket that has not opened by then (a daemon that accepts but hangs) is given up. */
 export const OPEN_TIMEOUT_MS = 10_000;
 
-type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
-/** Any protocol command, without its `id` (the connection numbers requests itself). */
-export type Outbound = WithoutId<AgentCommand | DaemonCommand>;
+export type Outbound = OutboundCommand;
 
 export class RequestError extends Error {
   constructor(

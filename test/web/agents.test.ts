@@ -8,6 +8,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { agentRow, openRoom } from "./support/control-room-page.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
@@ -69,8 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
       steps: [{ text: "Working on it" }, { hold: "agents-stream" }],
       usage: { input: 1200, output: 34 },
     });
-    await page.getByTestId("composer-input").fill("start");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "start");
     await llm().waitForHold("agents-stream");
     await agentRow(page, first).locator('[data-phase="streaming"]').waitFor();
     llm().release("agents-stream");
@@ -170,8 +170,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
       },
       { steps: [{ text: "Listed." }] },
     );
-    await page.getByTestId("composer-input").fill("what is in here?");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "what is in here?");
     const dialog = page.getByTestId("permission-dialog");
     await dialog.waitFor();
     await page.getByTestId("mode-picker").waitFor();

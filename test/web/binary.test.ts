@@ -11,6 +11,7 @@ import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
 import { compiledBinary } from "../support/compiled-binary.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 
 const llm = useMockLlmServer();
 const openContext = useChromium();
@@ -46,8 +47,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the compiled binary", () => {
       await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
       await page.getByLabel("working directory").fill(tempDir("bin-cwd"));
       await page.getByRole("button", { name: "New agent" }).click();
-      await page.getByTestId("composer-input").fill("hello binary");
-      await page.getByTestId("composer-input").press("Enter");
+      await typeAndSend(page, "hello binary");
       await page.getByText("Answer from the compiled binary's agent.").waitFor();
     },
     BROWSER_TEST_TIMEOUT_MS,

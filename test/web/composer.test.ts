@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { createWatchedAgent, enrolledPage, openAgent } from "./dialogs-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
@@ -30,9 +31,7 @@ const bodies = (from = 0) =>
     .map((r) => JSON.stringify(r.body));
 
 async function sendAndWaitAccepted(page: Page, text: string): Promise<void> {
-  const input = page.getByTestId("composer-input");
-  await input.fill(text);
-  await input.press("Enter");
+  await typeAndSend(page, text);
   // The composer clears only once the daemon accepted the message: the barrier for what follows.
   await page.waitForFunction(
     () =>

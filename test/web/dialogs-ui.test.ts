@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { createWatchedAgent, enrolledPage, mintEnrollmentUrl, openAgent } from "./dialogs-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
@@ -26,8 +27,7 @@ function askTurn(question: string, options: string[] | undefined, after: string)
 }
 
 async function prompt(page: Page, text: string): Promise<void> {
-  await page.getByTestId("composer-input").fill(text);
-  await page.getByTestId("composer-input").press("Enter");
+  await typeAndSend(page, text);
 }
 
 /** The tool result the model got back in its second call. */

@@ -10,6 +10,7 @@ import type { Msg } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { createWatchedAgent, enrolledPage, mintEnrollmentUrl, openAgent, PHONE } from "./dialogs-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
@@ -84,8 +85,7 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
     await openAgent(phone, daemon.url, agentId);
 
     bashTurn("echo answered-on-the-phone", "Ran after the phone said yes.");
-    await desktop.getByTestId("composer-input").fill("run it");
-    await desktop.getByTestId("composer-input").press("Enter");
+    await typeAndSend(desktop, "run it");
     await desktop.getByTestId("permission-dialog").waitFor();
     const onPhone = phone.getByTestId("permission-dialog");
     await onPhone.waitFor();
@@ -135,8 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
       },
       { steps: [{ text: "Both answered." }] },
     );
-    await page.getByTestId("composer-input").fill("run both");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "run both");
     const first = page.locator('[data-testid="permission-dialog"][data-active="true"]');
     await first.waitFor();
     expect(await first.textContent()).toContain("echo first");

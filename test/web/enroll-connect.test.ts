@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 const llm = useMockLlmServer();
@@ -73,8 +74,7 @@ describe.skipIf(!HAVE_CHROMIUM)("enroll and connect in Chromium", () => {
       await page.locator('[data-testid="agent-row"]').first().waitFor();
       await page.locator('[data-testid="transcript"]').waitFor();
 
-      await page.getByTestId("composer-input").fill("say hello");
-      await page.getByTestId("composer-input").press("Enter");
+      await typeAndSend(page, "say hello");
       await page.getByText("Hello from the mock model, streamed.").waitFor();
       expect(await page.locator('[data-testid="message"][data-role="user"]').textContent()).toContain(
         "say hello",

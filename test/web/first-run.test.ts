@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { openRoom } from "./support/control-room-page.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
@@ -48,8 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)("first run in Chromium", () => {
     await page.getByTestId("model-picker").waitFor();
     await page.getByTestId("model-picker").selectOption("mock/chat");
     await page.locator('[data-testid="model-picker"][data-value="mock/chat"]').waitFor();
-    await page.getByTestId("composer-input").fill("hello");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "hello");
     await page.getByText("Configured and answering.").waitFor();
   });
 

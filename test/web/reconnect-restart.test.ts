@@ -9,6 +9,7 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { controlSocket } from "./support/socket-control.ts";
 import { builtWebDir } from "./support/web-build.ts";
 
@@ -59,8 +60,7 @@ describe.skipIf(!HAVE_CHROMIUM)("daemon restart in Chromium", () => {
     const socket = await controlSocket(page);
     await page.goto(enrollmentUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
     await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
-    await page.getByTestId("composer-input").fill("first");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "first");
     const transcript = page.getByTestId("transcript");
     await transcript.locator('[data-testid="message"]', { hasText: "First answer." }).waitFor();
 
@@ -79,8 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)("daemon restart in Chromium", () => {
     await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeRestart);
 
     llm().enqueue({ steps: [{ text: "Second answer.", chunks: 3 }] });
-    await page.getByTestId("composer-input").fill("second");
-    await page.getByTestId("composer-input").press("Enter");
+    await typeAndSend(page, "second");
     await transcript.locator('[data-testid="message"]', { hasText: "Second answer." }).waitFor();
     const shown = (await transcript.textContent()) ?? "";
     expect(occurrences(shown, "First answer.")).toBe(1);

@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { controlSocket, type SocketControl } from "./support/socket-control.ts";
 import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
 
@@ -86,8 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)("reconnect in Chromium", () => {
         { steps: [{ text: "All done.", chunks: 2 }] },
       );
       const { page, socket } = await openAgentPage(daemon, agentId);
-      await page.getByTestId("composer-input").fill("go");
-      await page.getByTestId("composer-input").press("Enter");
+      await typeAndSend(page, "go");
       await page.locator('[data-testid="streaming-message"]', { hasText: "Before the drop." }).waitFor();
       await llm().waitForHold("mid-turn");
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { typeAndSend } from "./support/composer-input.ts";
 import { agentRow, openRoom } from "./support/control-room-page.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
@@ -21,8 +22,7 @@ const openContext = useChromium();
 
 async function say(page: Page, message: string, answer: string): Promise<void> {
   llm().enqueue({ steps: [{ text: answer }] });
-  await page.getByTestId("composer-input").fill(message);
-  await page.getByTestId("composer-input").press("Enter");
+  await typeAndSend(page, message);
   await page.getByTestId("transcript").getByText(answer).waitFor();
   await page.locator('[data-testid="agent-status"]', { hasText: "idle" }).waitFor();
 }

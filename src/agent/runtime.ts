@@ -104,6 +104,10 @@ export class AgentRuntime {
     return this.turn !== undefined;
   }
 
+  get activeTurnId(): string | undefined {
+    return this.turn?.id;
+  }
+
   capabilities(): string[] {
     return [
       "streaming-deltas",

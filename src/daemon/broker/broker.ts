@@ -42,6 +42,8 @@ export interface BrokerOptions {
   authCommands(client: DaemonClient, command: AuthCommand): Promise<void>;
   /** How long an unanswerable request waits before the headless path denies it. */
   headlessTimeoutMs: number;
+  /** Subagent runs that may be starting or active at once. */
+  maxSubagentRuns: number;
   requestShutdown(force: boolean): void;
   log(line: string): void;
 }
@@ -56,6 +58,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   private readonly subagents = new SubagentsLoader(() => ({
     ctx: this,
     registry: this.registry,
+    maxConcurrentRuns: this.options.maxSubagentRuns,
     log: this.options.log,
   }));
 

@@ -21,12 +21,11 @@ import { commitTransitions, runChangedEvent } from "./run-transitions.ts";
 import { StrictSteers } from "./strict-steer.ts";
 import { Waiters } from "./waiters.ts";
 
-/** Runs that may be starting or active at once, over all parents. */
-export const MAX_CONCURRENT_RUNS = 4;
-
 export interface SubagentServiceDeps {
   ctx: BrokerContext;
   registry: Registry;
+  /** Runs that may be starting or active at once, over all parents (`--max-subagent-runs`). */
+  maxConcurrentRuns: number;
   log(line: string): void;
 }
 
@@ -46,7 +45,7 @@ export class SubagentService {
       ctx: deps.ctx,
       store: this.store,
       catalog: this.catalog,
-      maxConcurrentRuns: MAX_CONCURRENT_RUNS,
+      maxConcurrentRuns: deps.maxConcurrentRuns,
       log: deps.log,
       changed: (job, changes) => this.changed(job, changes),
     });

@@ -31,6 +31,8 @@ const DECISION_INTENTS = { allow: "allow", allow_always: "persist", deny: "deny"
 export function PermissionDialog(props: {
   room: ControlRoom;
   agentId: string;
+  /** Set when a subagent asks, routed to this agent's view: who it is. */
+  from?: string | undefined;
   request: PermissionRequest;
   active: boolean;
   log: ResolvedLog;
@@ -96,6 +98,13 @@ export function PermissionDialog(props: {
         section = el;
       }}
     >
+      <Show when={props.from}>
+        {(from) => (
+          <p class="dialog-from muted" data-testid="dialog-from">
+            Asked by subagent {from()}
+          </p>
+        )}
+      </Show>
       <header class="dialog-head">
         <span class="dialog-kind">Permission</span>
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>

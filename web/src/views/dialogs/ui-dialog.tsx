@@ -19,6 +19,8 @@ type UiValue = string | string[] | null;
 export function UiDialog(props: {
   room: ControlRoom;
   agentId: string;
+  /** Set when a subagent asks, routed to this agent's view: who it is. */
+  from?: string | undefined;
   request: UiRequest;
   active: boolean;
   log: ResolvedLog;
@@ -96,6 +98,13 @@ export function UiDialog(props: {
         section = el;
       }}
     >
+      <Show when={props.from}>
+        {(from) => (
+          <p class="dialog-from muted" data-testid="dialog-from">
+            Asked by subagent {from()}
+          </p>
+        )}
+      </Show>
       <header class="dialog-head">
         <span class="dialog-kind">{kindLabel(props.request)}</span>
         <Show when={props.request.title}>{(title) => <h3>{title()}</h3>}</Show>

@@ -142,3 +142,18 @@ export const ReasoningLevelChangedEventSchema = Type.Object(
   { $id: "ReasoningLevelChangedEvent" },
 );
 export type ReasoningLevelChangedEvent = Static<typeof ReasoningLevelChangedEventSchema>;
+
+/**
+ * Additive: an abort (from any client, or the daemon clearing a subagent's undelivered steer)
+ * dropped this many queued steer/follow-up messages; they will never be delivered.
+ */
+export const QueueDroppedEventSchema = Type.Object(
+  {
+    type: Type.Literal("queue_dropped"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    count: Type.Integer({ minimum: 1 }),
+  },
+  { $id: "QueueDroppedEvent" },
+);
+export type QueueDroppedEvent = Static<typeof QueueDroppedEventSchema>;

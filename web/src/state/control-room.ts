@@ -203,6 +203,10 @@ export function createControlRoom(): ControlRoom {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
       if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
+      if (event.type === "queue_dropped") {
+        const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
+        notify(`An abort cleared the queue: ${what} dropped and will not be sent.`, agentId);
+      }
     } else if (result === "gap") {
       // An event went missing: what the page holds may be wrong, so ask for the whole state again.
       void run(() => attach(agentId), agentId);

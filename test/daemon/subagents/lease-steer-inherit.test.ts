@@ -8,7 +8,7 @@ import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
-import { jobFiles, runState } from "./support.ts";
+import { heldRun, jobFiles } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -36,15 +36,7 @@ describe("a client's own steer of a leased child", () => {
       { when: "TASK-DS", steps: [{ hold: "ds" }, { text: "first part" }] },
       { when: "HUMAN-STEER", steps: [{ text: "answer after the human's steer" }] },
     );
-    const created = await a.ok({
-      type: "subagent.create",
-      parent_agent_id: parent,
-      name: "ds",
-      task: "TASK-DS",
-    });
-    const run: Msg = created.runs[0];
-    await llm().waitForHold("ds");
-    await runState(a, run.run_id, "active");
+    const run = await heldRun(llm, a, parent, "TASK-DS", "ds");
     const human = await harness.unixClient();
     await human.ok({ type: "agent.attach", agent_id: run.agent_id });
     // The prompt form of a steer takes the same path as the steer command.
@@ -75,15 +67,7 @@ describe("a client's own steer of a leased child", () => {
     const a = await harness.unixClient();
     const parent = await harness.createAgent(a);
     llm().enqueue({ when: "TASK-DL", steps: [{ hold: "dl" }, { text: "never finished" }] });
-    const created = await a.ok({
-      type: "subagent.create",
-      parent_agent_id: parent,
-      name: "dl",
-      task: "TASK-DL",
-    });
-    const run: Msg = created.runs[0];
-    await llm().waitForHold("dl");
-    await runState(a, run.run_id, "active");
+    const run = await heldRun(llm, a, parent, "TASK-DL", "dl");
     const human = await harness.unixClient();
     await human.ok({ type: "agent.attach", agent_id: run.agent_id });
     const from = human.messages.length;

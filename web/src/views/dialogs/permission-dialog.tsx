@@ -7,6 +7,7 @@ import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
+import { AskedBy } from "./asked-by.tsx";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
 import { createAnswerSender } from "./send-answer.ts";
@@ -98,13 +99,7 @@ export function PermissionDialog(props: {
         section = el;
       }}
     >
-      <Show when={props.from}>
-        {(from) => (
-          <p class="dialog-from muted" data-testid="dialog-from">
-            Asked by subagent {from()}
-          </p>
-        )}
-      </Show>
+      <AskedBy from={props.from} />
       <header class="dialog-head">
         <span class="dialog-kind">Permission</span>
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>

@@ -10,6 +10,7 @@ import { createSignal, For, Match, Show, Switch } from "solid-js";
 import type { UiRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { optionKeys } from "./accelerators.ts";
+import { AskedBy } from "./asked-by.tsx";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
 import { createAnswerSender } from "./send-answer.ts";
@@ -98,13 +99,7 @@ export function UiDialog(props: {
         section = el;
       }}
     >
-      <Show when={props.from}>
-        {(from) => (
-          <p class="dialog-from muted" data-testid="dialog-from">
-            Asked by subagent {from()}
-          </p>
-        )}
-      </Show>
+      <AskedBy from={props.from} />
       <header class="dialog-head">
         <span class="dialog-kind">{kindLabel(props.request)}</span>
         <Show when={props.request.title}>{(title) => <h3>{title()}</h3>}</Show>

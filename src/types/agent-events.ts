@@ -33,6 +33,10 @@ export const LiveWindowSchema = Type.Object(
     /** Post-compaction messages, oldest first. */
     messages: Type.Array(MessageSchema),
     compaction_index: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Additive: the token figures of that compaction, so a client attaching later shows them too. */
+    compaction_tokens: Type.Optional(
+      Type.Object({ before: Type.Integer({ minimum: 0 }), after: Type.Integer({ minimum: 0 }) }),
+    ),
   },
   { $id: "LiveWindow" },
 );

@@ -88,6 +88,9 @@ export function liveWindowOf(window: WindowEntries): LiveWindow {
   return {
     messages,
     compaction_index: compaction.index,
-    compaction_tokens: { before: Math.round(compaction.tokens_before), after: Math.round(compaction.tokens_after) },
+    compaction_tokens: {
+      before: Math.round(compaction.tokens_before),
+      after: Math.round(compaction.tokens_after),
+    },
   };
 }

@@ -1,7 +1,5 @@
-/** Runs `shard <args>` as a new user would: fresh HOME and SHARD_HOME, only PATH inherited. */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { makeTempDir } from "../support/temp-dirs.ts";
 
 const SHARD_MAIN = resolve(import.meta.dir, "../../src/cli/main.ts");
 
@@ -13,7 +11,7 @@ export interface Ran {
 }
 
 export function freshHome(): string {
-  return mkdtempSync(join(tmpdir(), "shard-providers-cli-"));
+  return makeTempDir("shard-providers-cli-");
 }
 
 export async function runShard(

@@ -2,12 +2,12 @@
  * Drives a real `shard agent` child process over stdio JSONL, as a client would.
  * Used by the integration tests; no part of the runtime is mocked.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 import { eventValidator, validateResult } from "../../../src/wire/validate.ts";
+import { makeTempDir } from "../../support/temp-dirs.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary event fields.
 export type Msg = { type: string } & Record<string, any>;
@@ -27,7 +27,7 @@ export interface AgentOptions {
 }
 
 export function tempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), `shard-${prefix}-`)));
+  return makeTempDir(`shard-${prefix}-`);
 }
 
 /** A SHARD_HOME whose models.json points a `mock` provider at the local server. */

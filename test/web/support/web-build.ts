@@ -1,10 +1,5 @@
-/**
- * Builds the web client once per test process, into a temporary folder (never the checkout's
- * web/dist, which may be stale or absent), with the same Vite config as `bun run build:web`.
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTempDir } from "../../support/temp-dirs.ts";
 
 const REPO = join(import.meta.dir, "..", "..", "..");
 let built: Promise<string> | undefined;
@@ -12,7 +7,7 @@ let built: Promise<string> | undefined;
 export function builtWebDir(): Promise<string> {
   built ??= (async () => {
     // Named dist, as in the checkout: a binary embedding it serves the same paths.
-    const outDir = join(mkdtempSync(join(tmpdir(), "shard-web-")), "dist");
+    const outDir = join(makeTempDir("shard-web-"), "dist");
     const proc = Bun.spawn(
       [
         process.execPath,

@@ -1,0 +1,245 @@
+/**
+ * Shard side by side with its peers, pi and opencode, in one run (issue 14). Installs the
+ * peers at pinned versions into a cache folder, points all three tools at the project's local
+ * streaming LLM server, interleaves them (A B C A B C …) over fresh processes, measures the
+ * floors in the same run, and rewrites docs/benchmarks.md's "Side by side with the peers"
+ * section and docs/benchmarks-peers.svg.
+ *   bun bench/peers/run.ts [--runs 5] [--quick] [--only shard-bin,pi,…] [--no-write]
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { startMockLlmServer } from "../../test/support/mock-llm/server.ts";
+import { benchHome, benchTempDir } from "../support/bench-home.ts";
+import { bareBunRssMb, bareBunStartMs, jsonParseMs, mockAloneMs, turnJsonl } from "./floors.ts";
+import { ensurePeer, opencodeConfigHome, opencodePrimed, PEERS } from "./install.ts";
+import { opencodeTool } from "./opencode-tool.ts";
+import { parseOptions, peakAt, type ToolId } from "./options.ts";
+import { piTool } from "./pi-tool.ts";
+import { runRepetition } from "./repetition.ts";
+import { renderSection, replaceSection } from "./report.ts";
+import {
+  emptyRuns,
+  type FloorResult,
+  type MetricRuns,
+  type RunResult,
+  type ToolResult,
+  turnKey,
+} from "./results.ts";
+import { buildShardBinary } from "./shard-binary.ts";
+import { shardAgent, shardDaemon, shardSdk } from "./shard-tools.ts";
+import { summarize } from "./stats.ts";
+import { renderPlot, type Series } from "./svg-plot.ts";
+import type { ToolDriver } from "./tool.ts";
+
+const REPO = resolve(import.meta.dir, "..", "..");
+const DOC = join(REPO, "docs", "benchmarks.md");
+const PLOT = join(REPO, "docs", "benchmarks-peers.svg");
+const HEADING = "## Side by side with the peers (`bun bench/peers/run.ts`)";
+const log = (line: string) => console.error(`[peers] ${line}`);
+
+const opts = (() => {
+  try {
+    return parseOptions(Bun.argv.slice(2));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+})();
+const started = performance.now();
+const loadBefore = loadavg();
+const server = await startMockLlmServer({ recordRequests: false });
+const cwd = benchTempDir("peers-cwd");
+const readFile = join(cwd, "notes.txt");
+writeFileSync(readFile, "hello from the benchmark\n".repeat(50));
+
+/** A tool that could not even be set up (install failed): every measure crashed with that error. */
+function unavailable(id: string, label: string, command: string, error: Error): ToolDriver {
+  return {
+    id,
+    label,
+    version: "?",
+    command,
+    readCall: () => ({ name: "read", args: {} }),
+    start: () => Promise.reject(error),
+  };
+}
+
+async function drivers(): Promise<ToolDriver[]> {
+  const want = (id: ToolId) => opts.only.has(id);
+  const out: ToolDriver[] = [];
+  const version = `${pkg.version}`;
+  if (want("shard-bin") || want("shard-daemon") || want("shard-sdk")) {
+    let binary = opts.binary ? resolve(opts.binary) : undefined;
+    let buildError: Error | undefined;
+    if (!binary) {
+      log("building the compiled shard binary (build:binary) …");
+      binary = await buildShardBinary().catch((err: Error) => {
+        buildError = err;
+        return undefined;
+      });
+    }
+    const display = opts.binary ? opts.binary : "shard (built by build:binary into a temp dir)";
+    const setup = { command: binary ? [binary] : [], display, home: benchHome(server.url), cwd, version };
+    const make = (id: ToolId, label: string, f: typeof shardAgent) =>
+      buildError ? unavailable(id, label, "shard (compiled)", buildError) : f(id, label, setup);
+    if (want("shard-bin")) out.push(make("shard-bin", "Shard compiled", shardAgent));
+    if (want("shard-daemon")) out.push(make("shard-daemon", "Shard compiled, via daemon", shardDaemon));
+    if (want("shard-sdk")) out.push(make("shard-sdk", "Shard compiled, via SDK", shardSdk));
+  }
+  if (want("shard-src"))
+    out.push(
+      shardAgent("shard-src", "Shard sources", {
+        command: [process.execPath, join(REPO, "src", "cli", "main.ts")],
+        display: "bun src/cli/main.ts",
+        home: benchHome(server.url),
+        cwd,
+        version,
+      }),
+    );
+  if (want("pi")) {
+    const { pkg: name, version: v } = PEERS.pi;
+    try {
+      const bin = await ensurePeer("pi", log);
+      out.push(piTool({ bin, version: v, home: benchTempDir("pi-home"), cwd, llmUrl: server.url }));
+    } catch (err) {
+      out.push(unavailable("pi", `pi ${v}`, `${name}@${v}`, err as Error));
+    }
+  }
+  if (want("opencode")) {
+    const { pkg: name, version: v } = PEERS.opencode;
+    try {
+      const bin = await ensurePeer("opencode", log);
+      const tool = opencodeTool({
+        bin,
+        version: v,
+        configHome: opencodeConfigHome(),
+        home: benchTempDir("opencode-home"),
+        cwd,
+        llmUrl: server.url,
+      });
+      if (!opencodePrimed()) await primeOpencode(tool);
+      out.push(tool);
+    } catch (err) {
+      out.push(unavailable("opencode", `opencode ${v}`, `${name}@${v}`, err as Error));
+    }
+  }
+  // The order of the table: Shard first, then the peers.
+  return out;
+}
+
+/** opencode's first run installs its own packages (from npm): once, untimed, before the runs. */
+async function primeOpencode(tool: ToolDriver): Promise<void> {
+  log("first opencode run: letting it install its own packages into the cache …");
+  const running = await tool.start(120_000);
+  try {
+    await running.turn("prime", 120_000);
+    const deadline = Date.now() + 180_000;
+    while (!opencodePrimed()) {
+      if (Date.now() > deadline) throw new Error("opencode did not install its packages within 180 s");
+      await Bun.sleep(500);
+    }
+  } finally {
+    await running.close();
+  }
+}
+
+const tools = await drivers();
+const results: ToolResult[] = tools.map((t) => ({
+  id: t.id,
+  label: t.label,
+  command: t.command,
+  metrics: {},
+}));
+const floors: FloorResult = {
+  bunStart: emptyRuns(),
+  bunRss: emptyRuns(),
+  mock: Object.fromEntries(opts.deltas.map((n) => [n, emptyRuns()])),
+  jsonParse: Object.fromEntries(opts.deltas.map((n) => [n, emptyRuns()])),
+};
+const jsonl = Object.fromEntries(opts.deltas.map((n) => [n, turnJsonl(n)]));
+const plan = {
+  deltas: opts.deltas,
+  peakAt: peakAt(opts.deltas),
+  readFile,
+  timeoutScale: opts.timeoutScale,
+  settleMs: 250,
+};
+
+async function measureFloor(runs: MetricRuns, measure: () => Promise<number> | number): Promise<void> {
+  try {
+    runs.values.push(await measure());
+  } catch (err) {
+    runs.errors.push((err as Error).message);
+  }
+}
+
+// One untimed start of each tool first: the OS page cache holds every binary before the runs.
+for (const tool of tools) {
+  const running = await tool.start(60_000).catch(() => undefined);
+  await running?.close().catch(() => undefined);
+}
+
+for (let rep = 1; rep <= opts.runs; rep++) {
+  for (const [i, tool] of tools.entries()) {
+    const t = performance.now();
+    await runRepetition(tool, results[i] as ToolResult, server, plan);
+    log(`run ${rep}/${opts.runs} ${tool.label}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  await measureFloor(floors.bunStart, bareBunStartMs);
+  await measureFloor(floors.bunRss, () => bareBunRssMb(plan.settleMs));
+  for (const n of opts.deltas) {
+    await measureFloor(floors.mock[n] as MetricRuns, () => mockAloneMs(server, n, `floor-${rep}-${n}`));
+    await measureFloor(floors.jsonParse[n] as MetricRuns, () => jsonParseMs(jsonl[n] as string));
+  }
+}
+await server.close();
+
+const run: RunResult = {
+  command: `bun bench/peers/run.ts ${Bun.argv.slice(2).join(" ")}`.trim(),
+  runs: opts.runs,
+  deltas: opts.deltas,
+  peakAt: plan.peakAt,
+  machine: {
+    date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    nproc: cpus().length,
+    loadBefore,
+    loadAfter: loadavg(),
+    bun: Bun.version,
+    node: (await Bun.$`node --version`.nothrow().quiet().text()).trim() || "absent",
+    memGiB: Math.round(totalmem() / 2 ** 30),
+  },
+  tools: results,
+  floors,
+  durationS: (performance.now() - started) / 1000,
+};
+
+const series: Series[] = results.map((t) => ({
+  label: t.label,
+  points: opts.deltas.map((n) => {
+    const runs = t.metrics[turnKey(n)];
+    return { n, ms: summarize(runs?.values ?? [])?.median };
+  }),
+}));
+series.push({
+  label: "floor: mock alone",
+  dashed: true,
+  points: opts.deltas.map((n) => ({ n, ms: summarize(floors.mock[n]?.values ?? [])?.median })),
+});
+
+const section = renderSection(run, "benchmarks-peers.svg");
+console.log(section);
+writeFileSync(join(benchTempDir("peers-out"), "results.json"), JSON.stringify(run, null, 2));
+if (opts.write) {
+  mkdirSync(join(REPO, "docs"), { recursive: true });
+  writeFileSync(
+    PLOT,
+    renderPlot(series, "Turn of N text deltas: Shard, pi, opencode and the floor (medians)"),
+  );
+  writeFileSync(DOC, replaceSection(readFileSync(DOC, "utf8"), HEADING, section));
+  log(`wrote ${DOC} and ${PLOT}`);
+}
+log(`done in ${Math.round(run.durationS)} s`);
+process.exit(0);

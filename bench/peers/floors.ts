@@ -1,35 +1,53 @@
 /**
  * The floors no tool can beat on this machine, measured in the same run:
- *   - a bare `bun -e ''` start (spawn → exit) and a bare Bun process's resident set;
+ *   - a bare `bun -e ''` start (spawn → exit; Bun returns before it builds a VM for an empty
+ *     script), `bun -e "console.log('ready')"` (a Bun process that runs a line), and a one-line
+ *     program compiled like build:binary; the resident set of an idle Bun and compiled program;
  *   - the mock server alone streaming N deltas to a plain client (fetch, count SSE deltas);
  *   - plain JSON.parse of the JSONL of an N-delta turn (what a Shard client must at least do).
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { MockLlmServer } from "../../test/support/mock-llm/types.ts";
 import { withDeadline } from "./deadline.ts";
 import { LineScanner } from "./lines.ts";
 import { TreeMonitor } from "./proc-tree.ts";
 
-export async function bareBunStartMs(): Promise<number> {
+/** spawn → exit of a command that must succeed, ms. */
+export async function exitMs(cmd: string[]): Promise<number> {
   const t = performance.now();
-  const proc = Bun.spawn([process.execPath, "-e", ""], {
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  await withDeadline(proc.exited, 10_000, "for bun -e ''");
-  return performance.now() - t;
+  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const code = await withDeadline(proc.exited, 10_000, `for ${cmd.join(" ")}`);
+  const ms = performance.now() - t;
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}`);
+  return ms;
 }
 
-/** Resident set of a Bun process that has started and does nothing, MB. */
-export async function bareBunRssMb(settleMs: number): Promise<number> {
-  const proc = Bun.spawn([process.execPath, "-e", "console.log('ready'); setInterval(() => {}, 1e6)"], {
+export const bareBun = () => [process.execPath, "-e", ""];
+export const bunEval = () => [process.execPath, "-e", "console.log('ready')"];
+export const IDLE_SCRIPT = "console.log('ready'); setInterval(() => {}, 1e6);";
+
+/** A one-line program compiled with build:binary's flags; `idle` keeps it running after its line. */
+export async function buildHello(dir: string, idle: boolean): Promise<string> {
+  const source = join(dir, idle ? "idle.ts" : "hello.ts");
+  const out = join(dir, idle ? "idle" : "hello");
+  writeFileSync(source, idle ? `${IDLE_SCRIPT}\n` : "console.log('ready');\n");
+  const build = Bun.spawn([process.execPath, "build", source, "--compile", "--bytecode", "--outfile", out], {
     stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
   });
+  const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
+  if (code !== 0) throw new Error(`bun build --compile failed (${code}): ${stderr}`);
+  return out;
+}
+
+/** Resident set of a process that printed its first line and then idles, MB. */
+export async function idleRssMb(cmd: string[], settleMs: number): Promise<number> {
+  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   try {
     const reader = proc.stdout.getReader();
-    await withDeadline(reader.read(), 10_000, "for the bare Bun process");
+    await withDeadline(reader.read(), 10_000, `for ${cmd.join(" ")}`);
     await Bun.sleep(settleMs);
     return new TreeMonitor(proc.pid).rssMb();
   } finally {

@@ -66,8 +66,14 @@ function columns(r: RunResult): Column[] {
 
 function floorCells(f: FloorResult, r: RunResult, notes: Footnotes): string[] {
   return columns(r).map((c) => {
-    if (c.key === "ready") return `bare \`bun -e ''\` ${cell(f.bunStart, fmtMs, notes)}`;
-    if (c.key === "idleRss") return `bare Bun ${cell(f.bunRss, fmtMb, notes)}`;
+    if (c.key === "ready")
+      return [
+        `\`bun -e ''\` ${cell(f.bunStart, fmtMs, notes)}`,
+        `\`bun -e "console.log(…)"\` ${cell(f.bunEval, fmtMs, notes)}`,
+        `compiled one-liner ${cell(f.compiledStart, fmtMs, notes)}`,
+      ].join("; ");
+    if (c.key === "idleRss")
+      return `idle Bun ${cell(f.bunRss, fmtMb, notes)}; compiled one-liner ${cell(f.compiledRss, fmtMb, notes)}`;
     if (c.key.startsWith("turn:")) {
       const n = Number(c.key.slice(5));
       return `mock alone ${cell(f.mock[n], fmtMs, notes)}; \`JSON.parse\` ${cell(f.jsonParse[n], fmtMs, notes)}`;
@@ -165,12 +171,25 @@ export function goals(r: RunResult): Goal[] {
     );
   }
   const bun = median(r.floors.bunStart);
-  within("start → ready (compiled agent) ≤ 3× bare Bun start", SHARD_MAIN, "ready", bun, 3);
-  within("start → ready (compiled daemon) ≤ 3× bare Bun start", "shard-daemon", "ready", bun, 3);
+  within("start → ready (compiled agent) ≤ 3× bare Bun start (`bun -e ''`)", SHARD_MAIN, "ready", bun, 3);
+  within(
+    "start → ready (compiled daemon) ≤ 3× bare Bun start (`bun -e ''`)",
+    "shard-daemon",
+    "ready",
+    bun,
+    3,
+  );
+  // `bun -e ''` never builds a VM; a compiled program that prints one line is the floor that does.
+  const compiled = median(r.floors.compiledStart);
+  within("start → ready (compiled agent) ≤ 3× a compiled one-line program", SHARD_MAIN, "ready", compiled, 3);
   const idle = median(tool(SHARD_MAIN)?.metrics.idleRss);
+  const floorRss = median(r.floors.compiledRss);
   out.push({
     goal: "idle RSS of an agent (compiled) < 35 MB",
-    measured: idle === undefined ? "not measured" : fmtMb(idle),
+    measured:
+      idle === undefined
+        ? "not measured"
+        : `${fmtMb(idle)}${floorRss === undefined ? "" : ` (a compiled one-line program: ${fmtMb(floorRss)})`}`,
     met: idle === undefined ? undefined : idle < 35,
   });
   return out;

@@ -18,8 +18,14 @@ export interface ToolResult {
 }
 
 export interface FloorResult {
+  /** `bun -e ''`: spawn → exit (Bun returns before it creates a VM for an empty script). */
   bunStart: MetricRuns;
+  /** `bun -e "console.log('ready')"`: spawn → exit, a Bun process that runs one line. */
+  bunEval: MetricRuns;
   bunRss: MetricRuns;
+  /** A compiled one-line program (`--compile --bytecode`, as build:binary): spawn → exit, and idle RSS. */
+  compiledStart: MetricRuns;
+  compiledRss: MetricRuns;
   /** The mock alone streaming N deltas to a plain client, by N. */
   mock: Record<number, MetricRuns>;
   /** JSON.parse of an N-delta turn's JSONL, by N. */

@@ -13,7 +13,17 @@ import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { startMockLlmServer } from "../../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "../support/bench-home.ts";
-import { bareBunRssMb, bareBunStartMs, jsonParseMs, mockAloneMs, turnJsonl } from "./floors.ts";
+import {
+  bareBun,
+  buildHello,
+  bunEval,
+  exitMs,
+  IDLE_SCRIPT,
+  idleRssMb,
+  jsonParseMs,
+  mockAloneMs,
+  turnJsonl,
+} from "./floors.ts";
 import { ensurePeer, opencodeConfigHome, opencodePrimed, PEERS } from "./install.ts";
 import { opencodeTool } from "./opencode-tool.ts";
 import { parseOptions, peakAt, type ToolId } from "./options.ts";
@@ -147,6 +157,13 @@ async function primeOpencode(tool: ToolDriver): Promise<void> {
 }
 
 const tools = await drivers();
+const helloDir = benchTempDir("hello");
+// A failed build fails these two floors, each run, with its error.
+const hello = Promise.all([buildHello(helloDir, false), buildHello(helloDir, true)]).then(([once, idle]) => ({
+  once,
+  idle,
+}));
+hello.catch(() => {});
 const results: ToolResult[] = tools.map((t) => ({
   id: t.id,
   label: t.label,
@@ -155,7 +172,10 @@ const results: ToolResult[] = tools.map((t) => ({
 }));
 const floors: FloorResult = {
   bunStart: emptyRuns(),
+  bunEval: emptyRuns(),
   bunRss: emptyRuns(),
+  compiledStart: emptyRuns(),
+  compiledRss: emptyRuns(),
   mock: Object.fromEntries(opts.deltas.map((n) => [n, emptyRuns()])),
   jsonParse: Object.fromEntries(opts.deltas.map((n) => [n, emptyRuns()])),
 };
@@ -188,8 +208,11 @@ for (let rep = 1; rep <= opts.runs; rep++) {
     await runRepetition(tool, results[i] as ToolResult, server, plan);
     log(`run ${rep}/${opts.runs} ${tool.label}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  await measureFloor(floors.bunStart, bareBunStartMs);
-  await measureFloor(floors.bunRss, () => bareBunRssMb(plan.settleMs));
+  await measureFloor(floors.bunStart, () => exitMs(bareBun()));
+  await measureFloor(floors.bunEval, () => exitMs(bunEval()));
+  await measureFloor(floors.bunRss, () => idleRssMb([process.execPath, "-e", IDLE_SCRIPT], plan.settleMs));
+  await measureFloor(floors.compiledStart, async () => exitMs([(await hello).once]));
+  await measureFloor(floors.compiledRss, async () => idleRssMb([(await hello).idle], plan.settleMs));
   for (const n of opts.deltas) {
     await measureFloor(floors.mock[n] as MetricRuns, () => mockAloneMs(server, n, `floor-${rep}-${n}`));
     await measureFloor(floors.jsonParse[n] as MetricRuns, () => jsonParseMs(jsonl[n] as string));

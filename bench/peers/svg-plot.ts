@@ -11,9 +11,9 @@ export interface Series {
   dashed?: boolean;
 }
 
-const WIDTH = 720;
+const WIDTH = 800;
 const HEIGHT = 420;
-const PAD = { left: 70, right: 190, top: 20, bottom: 50 };
+const PAD = { left: 70, right: 240, top: 20, bottom: 50 };
 const COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#1f77b4", "#2ca02c", "#e377c2", "#17becf"];
 
 export function escapeXml(text: string): string {
@@ -70,6 +70,7 @@ export function renderPlot(series: readonly Series[], title: string): string {
   out.push(
     `<text transform="translate(16 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">prompt → end of turn at the client (log)</text>`,
   );
+  const crashes = new Map<number, number>();
   series.forEach((s, i) => {
     const color = s.dashed ? "#000000" : (COLORS[i % COLORS.length] as string);
     const dash = s.dashed ? ` stroke-dasharray="6 4"` : "";
@@ -81,11 +82,16 @@ export function renderPlot(series: readonly Series[], title: string): string {
     for (const p of reached)
       out.push(`<circle cx="${f(x(p.n))}" cy="${f(y(p.ms))}" r="3.5" fill="${color}"/>`);
     for (const p of s.points.filter((q) => q.ms === undefined)) {
-      const [cx, cy] = [x(p.n), PAD.top + 8];
+      // Crashes at the same N stack downwards so their labels stay apart.
+      const stacked = crashes.get(p.n) ?? 0;
+      crashes.set(p.n, stacked + 1);
+      const [cx, cy] = [x(p.n), PAD.top + 10 + stacked * 16];
       out.push(
         `<path d="M${f(cx - 5)} ${f(cy - 5)} L${f(cx + 5)} ${f(cy + 5)} M${f(cx - 5)} ${f(cy + 5)} L${f(cx + 5)} ${f(cy - 5)}" stroke="${color}" stroke-width="2"/>`,
       );
-      out.push(`<text x="${f(cx + 8)}" y="${f(cy + 4)}" fill="${color}">crashed</text>`);
+      // Left of the cross: the largest N sits at the plot's right edge.
+      const text = `${escapeXml(s.label)} crashed`;
+      out.push(`<text x="${f(cx - 9)}" y="${f(cy + 4)}" fill="${color}" text-anchor="end">${text}</text>`);
     }
     const ly = PAD.top + 10 + i * 20;
     const lx = PAD.left + plotW + 14;

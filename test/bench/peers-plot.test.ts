@@ -38,7 +38,7 @@ test("the plot is a standalone SVG with one line and legend entry per series", (
   expect(svg).toContain("pi &#60;0.73.1&#62;"); // labels are escaped
   expect(svg.match(/<path d="M[^"]*" fill="none"/g)?.length).toBe(3); // pi's line has two reached points
   expect(svg).toContain('stroke-dasharray="6 4"');
-  expect(svg).toContain(">crashed</text>"); // pi at 50k
+  expect(svg).toContain(">pi &#60;0.73.1&#62; crashed</text>"); // pi at 50k
   expect(svg).toContain(">10,000</text>");
   expect(svg).not.toContain("NaN");
 });

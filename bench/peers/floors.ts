@@ -14,9 +14,9 @@ import { LineScanner } from "./lines.ts";
 import { TreeMonitor } from "./proc-tree.ts";
 
 /** spawn → exit of a command that must succeed, ms. */
-export async function exitMs(cmd: string[]): Promise<number> {
+export async function exitMs(cmd: string[], cwd: string): Promise<number> {
   const t = performance.now();
-  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   const code = await withDeadline(proc.exited, 10_000, `for ${cmd.join(" ")}`);
   const ms = performance.now() - t;
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}`);
@@ -43,8 +43,8 @@ export async function buildHello(dir: string, idle: boolean): Promise<string> {
 }
 
 /** Resident set of a process that printed its first line and then idles, MB. */
-export async function idleRssMb(cmd: string[], settleMs: number): Promise<number> {
-  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+export async function idleRssMb(cmd: string[], cwd: string, settleMs: number): Promise<number> {
+  const proc = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   try {
     const reader = proc.stdout.getReader();
     await withDeadline(reader.read(), 10_000, `for ${cmd.join(" ")}`);

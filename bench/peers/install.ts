@@ -4,7 +4,7 @@
  * `~/.cache/…`). opencode also installs packages of its own on its first run (its plugin SDK,
  * into the config dir): that run happens here, once, so the timed runs stay offline.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -55,6 +55,13 @@ export async function ensurePeer(name: PeerName, log: (line: string) => void): P
   if (code !== 0 || !existsSync(bin))
     throw new Error(`npm install ${peer.pkg}@${peer.version} failed (${code}): ${stderr.slice(-600)}`);
   return bin;
+}
+
+/** A fresh working folder for the tools under the cache root (small parents, unlike /tmp). */
+export function workDir(): string {
+  const runs = join(cacheRoot(), "runs");
+  mkdirSync(runs, { recursive: true });
+  return mkdtempSync(join(runs, "cwd-"));
 }
 
 /** opencode's config dir, primed by one untimed run (see opencodePrimed). */

@@ -7,7 +7,7 @@
  *   bun bench/peers/run.ts [--runs 5] [--quick] [--only shard-bin,pi,…] [--no-write]
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -24,7 +24,7 @@ import {
   mockAloneMs,
   turnJsonl,
 } from "./floors.ts";
-import { ensurePeer, opencodeConfigHome, opencodePrimed, PEERS } from "./install.ts";
+import { ensurePeer, opencodeConfigHome, opencodePrimed, PEERS, workDir } from "./install.ts";
 import { opencodeTool } from "./opencode-tool.ts";
 import { parseOptions, peakAt, type ToolId } from "./options.ts";
 import { piTool } from "./pi-tool.ts";
@@ -61,7 +61,11 @@ const opts = (() => {
 const started = performance.now();
 const loadBefore = loadavg();
 const server = await startMockLlmServer({ recordRequests: false });
-const cwd = benchTempDir("peers-cwd");
+// The tools' working folder is not under the system temp dir: Bun lists every parent of its
+// cwd when it starts, and a shared /tmp with tens of thousands of entries adds ~60 ms to each
+// Bun-based start (Shard, opencode). A project folder's parents are small.
+const cwd = workDir();
+process.chdir(cwd); // the SDK's agent inherits it, like every other tool's
 const readFile = join(cwd, "notes.txt");
 writeFileSync(readFile, "hello from the benchmark\n".repeat(50));
 
@@ -208,17 +212,21 @@ for (let rep = 1; rep <= opts.runs; rep++) {
     await runRepetition(tool, results[i] as ToolResult, server, plan);
     log(`run ${rep}/${opts.runs} ${tool.label}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  await measureFloor(floors.bunStart, () => exitMs(bareBun()));
-  await measureFloor(floors.bunEval, () => exitMs(bunEval()));
-  await measureFloor(floors.bunRss, () => idleRssMb([process.execPath, "-e", IDLE_SCRIPT], plan.settleMs));
-  await measureFloor(floors.compiledStart, async () => exitMs([(await hello).once]));
-  await measureFloor(floors.compiledRss, async () => idleRssMb([(await hello).idle], plan.settleMs));
+  await measureFloor(floors.bunStart, () => exitMs(bareBun(), cwd));
+  await measureFloor(floors.bunEval, () => exitMs(bunEval(), cwd));
+  await measureFloor(floors.bunRss, () =>
+    idleRssMb([process.execPath, "-e", IDLE_SCRIPT], cwd, plan.settleMs),
+  );
+  await measureFloor(floors.compiledStart, async () => exitMs([(await hello).once], cwd));
+  await measureFloor(floors.compiledRss, async () => idleRssMb([(await hello).idle], cwd, plan.settleMs));
   for (const n of opts.deltas) {
     await measureFloor(floors.mock[n] as MetricRuns, () => mockAloneMs(server, n, `floor-${rep}-${n}`));
     await measureFloor(floors.jsonParse[n] as MetricRuns, () => jsonParseMs(jsonl[n] as string));
   }
 }
 await server.close();
+process.chdir(REPO);
+rmSync(cwd, { recursive: true, force: true });
 
 const run: RunResult = {
   command: `bun bench/peers/run.ts ${Bun.argv.slice(2).join(" ")}`.trim(),

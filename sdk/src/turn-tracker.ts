@@ -61,6 +61,11 @@ export class TurnTracker {
         turn.end(event);
         return;
       }
+      case "queue_dropped":
+        // An abort, from this client or any other: no queued follow-up will start its turn.
+        this.dropQueued();
+        this.current?.push(event);
+        return;
       default:
         this.current?.push(event);
     }

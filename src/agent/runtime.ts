@@ -104,6 +104,10 @@ export class AgentRuntime {
     return this.turn !== undefined;
   }
 
+  get activeTurnId(): string | undefined {
+    return this.turn?.id;
+  }
+
   capabilities(): string[] {
     return [
       "streaming-deltas",
@@ -227,6 +231,8 @@ export class AgentRuntime {
   /** Cancels the turn (provider stream, running tools, open requests) or a compaction. Queues are cleared. */
   async abort(): Promise<{ cleared: number }> {
     const cleared = this.queues.dropAll();
+    // Every client hears it: a follow-up another client queued will never start its turn.
+    if (cleared > 0) this.emit({ type: "queue_dropped", count: cleared });
     this.compaction.abort();
     const turn = this.turn;
     if (!turn) return { cleared };

@@ -3,6 +3,7 @@
 import {
   DEFAULT_HEADLESS_TIMEOUT_MS,
   DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
+  DEFAULT_MAX_SUBAGENT_RUNS,
   DEFAULT_PORT,
   startDaemon,
 } from "../daemon/daemon.ts";
@@ -21,6 +22,8 @@ Options:
   --idle-runtime-timeout SECONDS   stop an inactive agent runtime after this long (default ${DEFAULT_IDLE_RUNTIME_TIMEOUT_S}; 0 never)
   --headless-timeout SECONDS       how long a "queue" agent's request waits for an interactive client
                                    before it is denied (default ${DEFAULT_HEADLESS_TIMEOUT_MS / 1000})
+  --max-subagent-runs N            subagent runs that may be starting or active at once, over all
+                                   parents (default ${DEFAULT_MAX_SUBAGENT_RUNS}; the rest wait queued)
 
 Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --web-host IP                    bind the HTTP server to this address instead of 127.0.0.1
@@ -48,6 +51,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   let port: number;
   let idleSeconds: number;
   let headlessSeconds: number;
+  let maxSubagentRuns: number;
   let web: WebConfig;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
@@ -69,6 +73,13 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       31_536_000,
     );
     if (headlessSeconds === 0) throw new UsageError("--headless-timeout must be at least 1 second");
+    maxSubagentRuns = nonNegativeInteger(
+      "max-subagent-runs",
+      values["max-subagent-runs"],
+      DEFAULT_MAX_SUBAGENT_RUNS,
+      64,
+    );
+    if (maxSubagentRuns === 0) throw new UsageError("--max-subagent-runs must be at least 1");
     const checked = webConfigFromFlags({
       ...(values["web-host"] !== undefined ? { webHost: values["web-host"] } : {}),
       ...(values["public-host"] !== undefined ? { publicHost: values["public-host"] } : {}),
@@ -97,6 +108,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     port,
     idleRuntimeTimeoutMs: idleSeconds * 1000,
     headlessTimeoutMs: headlessSeconds * 1000,
+    maxSubagentRuns,
     web,
     onShutdown: () => stopped(),
   });

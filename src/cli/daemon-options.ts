@@ -6,6 +6,7 @@ export const DAEMON_OPTIONS = {
   port: { type: "string" },
   "idle-runtime-timeout": { type: "string" },
   "headless-timeout": { type: "string" },
+  "max-subagent-runs": { type: "string" },
   "web-host": { type: "string" },
   "public-host": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },

@@ -90,6 +90,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     escapeAnswer: process.stdout.isTTY === true,
   });
   let failed = false;
+  // A non-fatal error is a warning (a grants file problem, a compaction that failed) unless it is
+  // what ended the turn: the runtime reports a failed turn's error just before its turn_end.
+  let lastWasError = false;
   let finish!: () => void;
   const finished = new Promise<void>((r) => {
     finish = r;
@@ -101,6 +104,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     send(event) {
       if (json) out.write(encodeJsonLine(event));
       else renderer.handle(event);
+      const endsTurnWithError = event.type === "turn_end" && lastWasError;
+      lastWasError = event.type === "error";
       switch (event.type) {
         case "permission_request": {
           const tool = event.tool_name;
@@ -126,7 +131,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           );
           break;
         case "error":
-          failed = true;
+          if (event.fatal === true) failed = true;
           break;
         case "response":
           if (!event.success) {
@@ -135,6 +140,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           }
           break;
         case "turn_end":
+          if (endsTurnWithError) failed = true;
           finish();
           break;
       }

@@ -31,6 +31,8 @@ export interface DaemonOptions {
   /** Inactive runtimes are stopped after this long; 0 never. */
   idleRuntimeTimeoutMs?: number;
   headlessTimeoutMs?: number;
+  /** Subagent runs starting or active at once (default 4). */
+  maxSubagentRuns?: number;
   startTimeoutMs?: number;
   maxMessageBytes?: number;
   outboundCapBytes?: number;
@@ -64,6 +66,8 @@ export interface RunningDaemon {
 export const DEFAULT_PORT = 7777;
 export const DEFAULT_IDLE_RUNTIME_TIMEOUT_S = 900;
 export const DEFAULT_HEADLESS_TIMEOUT_MS = 300_000;
+/** Subagent runs starting or active at once, over all parents (the rest wait queued). */
+export const DEFAULT_MAX_SUBAGENT_RUNS = 4;
 
 export async function startDaemon(
   options: DaemonOptions,
@@ -104,6 +108,7 @@ export async function startDaemon(
         connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
     }),
     headlessTimeoutMs: options.headlessTimeoutMs ?? DEFAULT_HEADLESS_TIMEOUT_MS,
+    maxSubagentRuns: options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS,
     log: write,
     requestShutdown: (force) => {
       void stop(force).then(() => options.onShutdown?.());

@@ -83,5 +83,14 @@ export function liveWindowOf(window: WindowEntries): LiveWindow {
   const messages: Message[] = [];
   if (window.compaction) messages.push(summaryMessage(window.compaction));
   for (const entry of window.entries) messages.push(entry.message);
-  return window.compaction ? { messages, compaction_index: window.compaction.index } : { messages };
+  const { compaction } = window;
+  if (!compaction) return { messages };
+  return {
+    messages,
+    compaction_index: compaction.index,
+    compaction_tokens: {
+      before: Math.round(compaction.tokens_before),
+      after: Math.round(compaction.tokens_after),
+    },
+  };
 }

@@ -90,6 +90,7 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
         ? { ...s, reasoning_level: event.active }
         : s;
     case "error":
+    case "queue_dropped":
       return s;
   }
 }

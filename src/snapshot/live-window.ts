@@ -41,7 +41,11 @@ export function compacted(window: LiveWindow, event: CompactionEvent): LiveWindo
       ? window.messages.length
       : lastIndexOf(window.messages, event.first_kept_message_id);
   const kept = keptFrom >= 0 ? window.messages.slice(keptFrom) : [];
-  return { messages: [event.summary_message, ...kept], compaction_index: event.index };
+  return {
+    messages: [event.summary_message, ...kept],
+    compaction_index: event.index,
+    compaction_tokens: { before: event.tokens_before, after: event.tokens_after },
+  };
 }
 
 function lastIndexOf(messages: readonly Message[], id: string): number {

@@ -33,6 +33,8 @@ export const SteerCommandSchema = Type.Object(
     agent_id: routingAgentId,
     message: Type.String(),
     images: Type.Optional(Type.Array(ImageSchema)),
+    /** Additive: deliver only into this turn; `CONFLICT` when it is not the one running (never a new turn). */
+    turn_id: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "SteerCommand" },
 );

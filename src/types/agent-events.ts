@@ -33,6 +33,10 @@ export const LiveWindowSchema = Type.Object(
     /** Post-compaction messages, oldest first. */
     messages: Type.Array(MessageSchema),
     compaction_index: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Additive: the token figures of that compaction, so a client attaching later shows them too. */
+    compaction_tokens: Type.Optional(
+      Type.Object({ before: Type.Integer({ minimum: 0 }), after: Type.Integer({ minimum: 0 }) }),
+    ),
   },
   { $id: "LiveWindow" },
 );
@@ -142,3 +146,18 @@ export const ReasoningLevelChangedEventSchema = Type.Object(
   { $id: "ReasoningLevelChangedEvent" },
 );
 export type ReasoningLevelChangedEvent = Static<typeof ReasoningLevelChangedEventSchema>;
+
+/**
+ * Additive: an abort (from any client, or the daemon clearing a subagent's undelivered steer)
+ * dropped this many queued steer/follow-up messages; they will never be delivered.
+ */
+export const QueueDroppedEventSchema = Type.Object(
+  {
+    type: Type.Literal("queue_dropped"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    count: Type.Integer({ minimum: 1 }),
+  },
+  { $id: "QueueDroppedEvent" },
+);
+export type QueueDroppedEvent = Static<typeof QueueDroppedEventSchema>;

@@ -18,6 +18,7 @@ import {
   HelloEventSchema,
   ModeChangedEventSchema,
   ModelChangedEventSchema,
+  QueueDroppedEventSchema,
   ReasoningLevelChangedEventSchema,
   StatusEventSchema,
   SyncEventSchema,
@@ -181,6 +182,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ModeChangedEventSchema,
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
+  QueueDroppedEventSchema,
 ] as const;
 
 /** Events the daemon authors about its registry, workspaces and subagent jobs. */

@@ -4,9 +4,10 @@
  * reached only through OPENAI_BASE_URL.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { grantFilePath } from "../../src/permissions/grant-store.ts";
 import { collect, type Ran, shard, spawnShard } from "../cli/support/shard-cli.ts";
 import { compiledBinary } from "../support/compiled-binary.ts";
 import { type Msg, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
@@ -217,6 +218,23 @@ describe("shard run", () => {
     expect(code).toBe(130);
     expect(stderr).toContain("interrupted");
     expect(await until(() => (livingGroupMembers(pgid).length === 0 ? true : undefined))).toBe(true);
+  });
+
+  test("a warning during the turn (an untrusted grants file) is shown, and the answered run still exits 0", async () => {
+    const cwd = tempDir("cwd");
+    const home = tempDir("home");
+    const grants = grantFilePath(home, cwd);
+    mkdirSync(dirname(grants), { recursive: true, mode: 0o700 });
+    writeFileSync(grants, JSON.stringify({ version: 1, cwd, rules: [] }));
+    chmodSync(grants, 0o666);
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "ls", args: {} } }] },
+      { steps: [{ text: "Nothing here." }] },
+    );
+    const res = await run(["what is here?"], cwd, { SHARD_HOME: home });
+    expect(res.stderr).toContain("is not trusted");
+    expect(res.stdout).toContain("Nothing here.");
+    expect(res.code).toBe(0);
   });
 
   test("a provider failing until retries are exhausted gives a non-zero exit", async () => {

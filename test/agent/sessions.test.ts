@@ -238,6 +238,10 @@ describe("session_op compact", () => {
     const resumed = start({ home, cwd: agent.cwd, args: ["--session", id] });
     const sync = await resumed.waitType("sync");
     expect(sync.live_window.compaction_index).toBe(0);
+    expect(sync.live_window.compaction_tokens).toEqual({
+      before: res.data.tokens_before,
+      after: res.data.tokens_after,
+    });
     expect(blockText(sync.live_window.messages[0])).toContain("recall");
     expect(blockText(sync.live_window.messages.at(-1))).toBe("second answer");
   });

@@ -132,6 +132,29 @@ describe("steer", () => {
   });
 });
 
+test("a steer naming a turn_id reaches only that turn: once it ended, CONFLICT and no new turn", async () => {
+  const agent = await spawn();
+  llm().enqueue({ steps: [{ text: "Holding." }, { hold: "strict-steer" }] }, { steps: [{ text: "Done." }] });
+  const from = agent.events.length;
+  await agent.request({ type: "prompt", message: "hold on" });
+  const started = await agent.waitType("turn_start", from);
+  const wrong = await agent.request({ type: "steer", message: "not this turn", turn_id: "turn_other" });
+  expect(wrong.success).toBe(false);
+  expect(wrong.error.code).toBe("CONFLICT");
+  const right = await agent.request({ type: "steer", message: "THIS TURN", turn_id: started.turn_id });
+  expect(right.data).toEqual({ queued: "steer" });
+  llm().release("strict-steer");
+  await agent.waitType("turn_end", from);
+
+  // Idle now: a steer for the finished turn is refused, where a plain steer would start a turn.
+  const late = await agent.request({ type: "steer", message: "LATE", turn_id: started.turn_id });
+  expect(late.error.code).toBe("CONFLICT");
+  expect(late.error.message).toContain("not running");
+  const modes = await agent.request({ type: "list_modes" });
+  expect(modes.success).toBe(true);
+  expect(agent.events.slice(from).filter((e) => e.type === "turn_start")).toHaveLength(1);
+});
+
 describe("follow-up", () => {
   test("waits until the agent fully stops, then starts a new turn", async () => {
     const agent = await spawn();

@@ -4,13 +4,15 @@ import { shard } from "../cli/support/shard-cli.ts";
 
 const run = (args: string[]) => shard(["daemon", ...args]);
 
-test("a bad --port, --idle-runtime-timeout or --headless-timeout is a usage error", async () => {
+test("a bad --port, --idle-runtime-timeout, --headless-timeout or --max-subagent-runs is a usage error", async () => {
   for (const args of [
     ["--port", "abc"],
     ["--port", "70000"],
     ["--idle-runtime-timeout", "-1"],
     ["--headless-timeout", "0"],
     ["--headless-timeout", "soon"],
+    ["--max-subagent-runs", "0"],
+    ["--max-subagent-runs", "65"],
     ["--nope"],
   ]) {
     const { code, stderr } = await run(args);
@@ -26,4 +28,5 @@ test("--help describes the flags", async () => {
   expect(stdout).toContain("--port N");
   expect(stdout).toContain("--idle-runtime-timeout SECONDS");
   expect(stdout).toContain("--headless-timeout SECONDS");
+  expect(stdout).toContain("--max-subagent-runs N");
 });

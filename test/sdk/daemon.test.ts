@@ -179,4 +179,22 @@ describe("daemon client", () => {
     expect(reopened).toBe(agent); // the same durable agent, attached once
     client.close();
   });
+
+  test("another client's abort drops this client's queued follow-up: its turn ends aborted instead of hanging", async () => {
+    const h = await startDaemon();
+    const client = await sdkClient(h.socketPath);
+    const agent = await client.createAgent({ cwd: h.cwd, model: "mock/chat" });
+    llm().enqueue({ steps: [{ text: "working" }, { hold: "held-by-other" }, { text: "never" }] });
+    const turn = await agent.prompt("a long one");
+    await llm().waitForHold("held-by-other");
+    const queued = await turn.followUp("queued by the SDK");
+    const other = await h.unixClient();
+    await other.ok({ type: "agent.attach", agent_id: agent.id });
+    const aborted = await other.ok({ type: "abort", agent_id: agent.id });
+    expect(aborted).toEqual({ cleared_queued: 1 });
+    expect(await queued.done).toMatchObject({ aborted: true, turn_id: undefined, messages: [] });
+    expect((await turn.done).aborted).toBe(false);
+    llm().release("held-by-other");
+    client.close();
+  });
 });

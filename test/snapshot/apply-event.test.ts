@@ -146,7 +146,11 @@ describe("applyEvent", () => {
       summary_message: summary,
       first_kept_message_id: "c",
     });
-    expect(after.live_window).toEqual({ messages: [summary, user("c", "3")], compaction_index: 0 });
+    expect(after.live_window).toEqual({
+      messages: [summary, user("c", "3")],
+      compaction_index: 0,
+      compaction_tokens: { before: 10, after: 4 },
+    });
   });
 
   test("requests are pending until resolved, kept without their event seq", () => {

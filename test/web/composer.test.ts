@@ -107,7 +107,7 @@ describe.skipIf(!HAVE_CHROMIUM)("composer in Chromium", () => {
     expect(third).toContain("follow-up-after-the-turn");
   });
 
-  test("Escape in the composer aborts a held turn; the Abort button is there while it runs", async () => {
+  test("Escape in the composer aborts a held turn (and says its queued follow-up was dropped); the Abort button is there while it runs", async () => {
     const daemon = await startDaemon();
     const { agentId, watcher } = await createWatchedAgent(daemon);
     const page = await enrolledPage(openContext, daemon.enrollmentUrl);
@@ -119,10 +119,13 @@ describe.skipIf(!HAVE_CHROMIUM)("composer in Chromium", () => {
     await llm().waitForHold("never-released");
     await page.locator('[data-testid="composer"][data-busy="true"]').waitFor();
     await page.getByTestId("abort").waitFor();
+    await page.getByTestId("composer-input").press("Alt+f");
+    await sendAndWaitAccepted(page, "a follow-up the abort drops");
 
     const from = watcher.messages.length;
     await page.getByTestId("composer-input").press("Escape");
     await watcher.waitAgent(agentId, "turn_end", from);
+    await page.locator(".notice", { hasText: "1 queued message was dropped" }).waitFor();
     await page.locator('[data-testid="composer"][data-busy="false"]').waitFor();
     expect(await page.getByTestId("abort").count()).toBe(0);
     expect(await page.getByTestId("send").textContent()).toContain("Send");

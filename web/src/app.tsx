@@ -17,7 +17,6 @@ import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
 import { JobsPanel } from "./views/jobs/jobs-panel.tsx";
 import { createCatalogs } from "./views/pickers/catalogs.ts";
 import { CompactionMarker } from "./views/sessions/compaction-marker.tsx";
-import { createCompactions } from "./views/sessions/compactions.ts";
 import { SessionsPanel } from "./views/sessions/sessions-panel.tsx";
 import { ConnectionBadge } from "./views/shell/connection-badge.tsx";
 import { FirstRun } from "./views/shell/first-run.tsx";
@@ -42,7 +41,6 @@ export function App() {
   const notifications = createNotifications();
   const needsYou = createNeedsYouTracker(room, notifications);
   const catalogs = createCatalogs(room, room.selected);
-  const compactions = createCompactions(room);
   const provider = createProviderStatus(room);
   const [drawerOpen, setDrawerOpen] = createSignal(room.selected() === undefined);
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
@@ -117,7 +115,7 @@ export function App() {
                     <SessionsPanel room={room} agentId={agentId()} onClose={() => setSessionsOpen(false)} />
                   </Show>
                   <JobsPanel room={room} agentId={agentId()} />
-                  <CompactionMarker room={room} agentId={agentId()} figures={compactions} />
+                  <CompactionMarker room={room} agentId={agentId()} />
                   <Transcript room={room} agentId={agentId()} />
                   <PendingDialogs room={room} agentId={agentId()} />
                   <Composer room={room} agentId={agentId()} />

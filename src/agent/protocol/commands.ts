@@ -138,6 +138,13 @@ function prompt(runtime: AgentRuntime, c: PromptLike, behavior: "steer" | "follo
   if (input.message.trim() === "" && !input.images) {
     return fail("INVALID_REQUEST", `${c.type}: field "message": must not be empty`);
   }
+  if (c.type === "steer" && c.turn_id !== undefined && c.turn_id !== runtime.activeTurnId) {
+    // A strict steer is for one turn only: once it is over, the message must not start another.
+    return fail(
+      "CONFLICT",
+      `steer: turn ${c.turn_id} is not running${runtime.activeTurnId ? ` (turn ${runtime.activeTurnId} is)` : ""}; the message was not queued`,
+    );
+  }
   if (runtime.turnActive) {
     if (!behavior) {
       return fail(

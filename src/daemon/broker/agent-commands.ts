@@ -59,6 +59,11 @@ export async function handleAgentCommand(
     }
     return answer(ctx, client, channel, command);
   }
+  const guarded = await ctx.beforeAgentCommand(command, {
+    ok: (data) => client.send(tagged(okResponse(command, data), agentId)),
+    fail: reply,
+  });
+  if (guarded) return;
   if (!ctx.registry.isServing(agentId)) {
     if (!RESTORES.has(command.type)) return notRunning(client, command, agentId);
     const started = await ctx.registry.ensureRunning(agentId);

@@ -1,10 +1,18 @@
 /** What the command handlers need from the broker (an interface, so handlers never import it). */
 import type { AgentInfo } from "../../types/agent-info.ts";
+import type { AgentCommand } from "../../types/catalog.ts";
+import type { WireError } from "../../wire/errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Workspaces } from "../workspaces/workspaces.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import type { RuntimeForwarder } from "./runtime-forwarder.ts";
+
+/** How a hook that takes over a per-agent command answers it (tagged with its agent). */
+export interface CommandReply {
+  ok(data: object): void;
+  fail(error: WireError): void;
+}
 
 export interface BrokerContext {
   readonly registry: Registry;
@@ -22,6 +30,12 @@ export interface BrokerContext {
   respondersChanged(agentId: string, joined?: DaemonClient): void;
   /** Whether `client` answers for `agentId` as an interactive client of its nearest responding ancestor. */
   answersFor(client: DaemonClient, agentId: string): boolean;
+  /**
+   * The subagent jobs' say on a per-agent command of an attached client before the runtime
+   * gets it (the lease guard of a leased child; an aborted parent's waits): whether they
+   * answered it themselves.
+   */
+  beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean>;
   requestShutdown(force: boolean): void;
   /** Whether the agent is doing work (a turn, a dialog, compaction). */
   isActive(agentId: string): boolean;

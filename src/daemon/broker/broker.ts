@@ -5,7 +5,7 @@
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
-import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
 import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
 import type { AgentStatus } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
@@ -21,7 +21,7 @@ import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
-import type { BrokerContext } from "./broker-context.ts";
+import type { BrokerContext, CommandReply } from "./broker-context.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
@@ -42,6 +42,8 @@ export interface BrokerOptions {
   authCommands(client: DaemonClient, command: AuthCommand): Promise<void>;
   /** How long an unanswerable request waits before the headless path denies it. */
   headlessTimeoutMs: number;
+  /** Subagent runs that may be starting or active at once. */
+  maxSubagentRuns: number;
   requestShutdown(force: boolean): void;
   log(line: string): void;
 }
@@ -56,6 +58,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   private readonly subagents = new SubagentsLoader(() => ({
     ctx: this,
     registry: this.registry,
+    maxConcurrentRuns: this.options.maxSubagentRuns,
     log: this.options.log,
   }));
 
@@ -100,6 +103,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   close(client: DaemonClient): void {
     this.clients.delete(client.id);
     this.forwarder.clientClosed(client.id);
+    this.subagents.service?.clientClosed(client.id);
     for (const channel of this.channels.values()) {
       if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId);
     }
@@ -117,11 +121,6 @@ export class Broker implements BrokerContext, RegistryEvents {
         return await this.subagents.handle(client, checked.message);
       }
       const agentCommand = asAgentCommand(checked.message);
-      const leased = agentCommand && this.subagents.service?.leaseGuard(agentCommand);
-      if (agentCommand && leased) {
-        client.send({ ...errorResponse(agentCommand, leased), agent_id: agentCommand.agent_id });
-        return;
-      }
       if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
       const registryCommand = asRegistryCommand(checked.message);
       if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
@@ -195,6 +194,10 @@ export class Broker implements BrokerContext, RegistryEvents {
     respondersChanged(this.hierarchy, agentId, joined);
   }
 
+  beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean> {
+    return this.subagents.beforeAgentCommand(command, reply);
+  }
+
   answersFor(client: DaemonClient, agentId: string): boolean {
     return responderChannel(this.hierarchy, agentId)?.attachments.get(client.id)?.role === "interactive";
   }
@@ -252,6 +255,9 @@ export class Broker implements BrokerContext, RegistryEvents {
       case "ui_resolved":
         channel.requests.resolved(event.request_id);
         closeDelegated(channel, event);
+        break;
+      case "mode_changed":
+        this.registry.recordMode(agentId, event.mode);
         break;
       default:
         break;

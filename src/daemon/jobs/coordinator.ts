@@ -31,7 +31,7 @@ export interface CoordinatorDeps {
   changed(job: JobRecord, changes: Changed[]): void;
 }
 
-export type RuntimeAnswer = { ok: true; data: unknown } | { ok: false; error: string };
+export type RuntimeAnswer = { ok: true; data: unknown } | { ok: false; error: string; code: string };
 
 /** What the coordinator knows of a leased child while its run plays out (not durable). */
 interface LiveRun {
@@ -242,7 +242,7 @@ export class Coordinator {
       this.requests.set(id, resolve);
       if (!this.deps.ctx.forwarder.forward(agentId, { ...command, id }, this.client)) {
         this.requests.delete(id);
-        resolve({ ok: false, error: "the child's runtime is not running" });
+        resolve({ ok: false, error: "the child's runtime is not running", code: "RUNTIME_START_FAILED" });
       }
     });
   }
@@ -255,7 +255,11 @@ export class Coordinator {
     settle(
       message.success
         ? { ok: true, data: message.data }
-        : { ok: false, error: message.error?.message ?? "rejected by the runtime" },
+        : {
+            ok: false,
+            error: message.error?.message ?? "rejected by the runtime",
+            code: message.error?.code ?? "INTERNAL_ERROR",
+          },
     );
   }
 

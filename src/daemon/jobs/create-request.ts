@@ -21,6 +21,8 @@ export interface CreateContext {
   parent: AgentManifest;
   /** The parent's model now (a live `set_model` wins over its manifest). */
   parentModel: string | undefined;
+  /** The parent's mode now (a live `set_mode` wins over its manifest). */
+  parentMode: string | undefined;
   /** Folded aliases the parent's children already hold. */
   takenAliases: ReadonlySet<string>;
   now: number;
@@ -48,10 +50,17 @@ export function buildJob(
       `subagent.create: ${tasks.length} tasks exceed the launch policy of agent ${parent.agent_id} (at most ${policy.maxTasks} per job); split the work into smaller jobs`,
     );
   }
+  const parentMode = context.parentMode;
+  if (command.mode !== undefined && !mayLaunchIn(parentMode, command.mode)) {
+    return failure(
+      "PERMISSION_DENIED",
+      `subagent.create: agent ${parent.agent_id} is in mode "${parentMode}", and its children keep its restrictions; a child cannot run in mode "${command.mode}" (omit "mode", or set_mode the parent first)`,
+    );
+  }
   const timeout = command.timeout ?? DEFAULT_RUN_TIMEOUT_S;
   const aliases = reserveAliases(context.takenAliases, tasks.length);
   const model = modelId(command.model, command.provider) ?? context.parentModel;
-  const mode = command.mode ?? parent.mode;
+  const mode = command.mode ?? parentMode;
   const job: JobRecord = {
     version: JOB_RECORD_VERSION,
     job_id: newId("job"),
@@ -115,6 +124,14 @@ function requestForm(
     );
   }
   return { ok: true, tasks: [{ name: command.name, task: command.task }], strategy: "single" };
+}
+
+/**
+ * Children inherit their parent's restrictions (ARCHITECTURE §9): the daemon cannot compare
+ * modes it does not define, so only a parent in the default `build` mode may name another.
+ */
+function mayLaunchIn(parentMode: string | undefined, mode: string): boolean {
+  return parentMode === undefined || parentMode === "build" || parentMode === mode;
 }
 
 /** Same reading as agent.create: `provider` + a bare `model` mean `provider/model`. */

@@ -15,6 +15,7 @@ import type { DaemonClient } from "../broker/daemon-client.ts";
 import { resolveAll } from "./handles.ts";
 import type { RunRef } from "./job-catalog.ts";
 import { isTerminal, JOB_RECORD_VERSION, type JobRecord } from "./job-record.ts";
+import { steerRun } from "./steer-run.ts";
 import type { SubagentService } from "./subagent-service.ts";
 
 /** A run, agent or alias handle (not a job): the run it names now. */
@@ -44,29 +45,10 @@ export async function steer(
 ): Promise<void> {
   const target = targetRun(service, command);
   if (!target.ok) return client.send(errorResponse(command, target.error));
-  const { run } = target.ref;
-  const turnId = service.coordinator.activeTurn(run);
-  if (turnId === undefined) {
-    return client.send(
-      errorResponse(command, {
-        code: "CONFLICT",
-        message: `subagent.steer: run ${run.run_id} is ${run.state}, not in an active turn; steer only reaches a running turn (use subagent.relaunch for new work)`,
-      }),
-    );
-  }
-  const outcome = service.steers.track(run.agent_id, run.run_id, turnId, command.message);
-  const answer = await service.coordinator.request(run.agent_id, {
-    type: "steer",
-    agent_id: run.agent_id,
-    message: command.message,
-  });
-  if (!answer.ok || !isQueuedSteer(answer.data)) service.steers.refused(run.agent_id, command.message);
-  const result = await outcome;
+  const started = await steerRun(service, target.ref.run, { message: command.message }, command.type);
+  if (!started.ok) return client.send(errorResponse(command, started.error));
+  const result = await started.outcome;
   if (service.deps.ctx.isOpen(client)) client.send(okResponse(command, result));
-}
-
-function isQueuedSteer(data: unknown): boolean {
-  return typeof data === "object" && data !== null && "queued" in data && data.queued === "steer";
 }
 
 export async function relaunch(

@@ -21,12 +21,20 @@ export class StrictSteers {
 
   constructor(private readonly dropQueued: (agentId: string) => void) {}
 
-  track(agentId: string, runId: string, turnId: string, text: string): Promise<SubagentSteerResult> {
-    return new Promise((settle) => {
+  /** Holds a steer for the active turn `turnId`; `outcome` settles once it is injected or conflicts. */
+  track(
+    agentId: string,
+    runId: string,
+    turnId: string,
+    text: string,
+  ): { correlationId: string; outcome: Promise<SubagentSteerResult> } {
+    const correlationId = newId("steer");
+    const outcome = new Promise<SubagentSteerResult>((settle) => {
       const list = this.pending.get(agentId) ?? [];
-      list.push({ text, runId, turnId, correlationId: newId("steer"), settle });
+      list.push({ text, runId, turnId, correlationId, settle });
       this.pending.set(agentId, list);
     });
+    return { correlationId, outcome };
   }
 
   /** A steer the runtime would not queue (its turn had just ended): conflict now. */

@@ -82,6 +82,7 @@ function create(service: SubagentService, client: DaemonClient, command: Subagen
   const built = buildJob(command, {
     parent: parent.manifest,
     parentModel: ctx.agentInfo(parent.manifest.agent_id)?.model ?? parent.manifest.model,
+    parentMode: ctx.agentInfo(parent.manifest.agent_id)?.mode ?? parent.manifest.mode,
     takenAliases: service.catalog.aliasesOf(parent.manifest.agent_id),
     now: Date.now(),
   });
@@ -126,8 +127,14 @@ function wait(service: SubagentService, client: DaemonClient, command: SubagentW
   }
   const refs: RunRef[] = [];
   for (const ref of found.resolved.flatMap(refsOf)) if (!refs.some((r) => r.run === ref.run)) refs.push(ref);
-  service.waiters.wait(refs, command.mode ?? "all", command.timeout, (result) => {
-    if (service.deps.ctx.isOpen(client)) client.send(okResponse(command, result));
+  const owner = { clientId: client.id, parentId: command.parent_agent_id };
+  service.waiters.wait(owner, refs, command.mode ?? "all", command.timeout, {
+    answer: (result) => {
+      if (service.deps.ctx.isOpen(client)) client.send(okResponse(command, result));
+    },
+    cancel: (error) => {
+      if (service.deps.ctx.isOpen(client)) client.send(errorResponse(command, error));
+    },
   });
 }
 

@@ -4,7 +4,7 @@
  * catalog, the coordinator and the waiters, answers the commands, tells the owning parent's
  * connections about every committed run transition and injects completion reports.
  */
-import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
 import type { SubagentRunChangedEvent } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
@@ -21,12 +21,11 @@ import { commitTransitions, runChangedEvent } from "./run-transitions.ts";
 import { StrictSteers } from "./strict-steer.ts";
 import { Waiters } from "./waiters.ts";
 
-/** Runs that may be starting or active at once, over all parents. */
-export const MAX_CONCURRENT_RUNS = 4;
-
 export interface SubagentServiceDeps {
   ctx: BrokerContext;
   registry: Registry;
+  /** Runs that may be starting or active at once, over all parents (`--max-subagent-runs`). */
+  maxConcurrentRuns: number;
   log(line: string): void;
 }
 
@@ -46,7 +45,7 @@ export class SubagentService {
       ctx: deps.ctx,
       store: this.store,
       catalog: this.catalog,
-      maxConcurrentRuns: MAX_CONCURRENT_RUNS,
+      maxConcurrentRuns: deps.maxConcurrentRuns,
       log: deps.log,
       changed: (job, changes) => this.changed(job, changes),
     });
@@ -85,23 +84,19 @@ export class SubagentService {
     this.coordinator.childEnded(agentId, reason);
   }
 
-  /**
-   * The lease guard (PROTOCOL §10.3): a leased child takes no direct prompt; a direct abort is
-   * recorded against the run (cancelled through the coordinator) and then passes on.
-   */
-  leaseGuard(command: AgentCommand): WireError | undefined {
-    if (command.agent_id === undefined) return undefined;
-    const lease = this.coordinator.leased(command.agent_id);
-    if (!lease) return undefined;
-    if (command.type === "abort") {
-      this.coordinator.finish(lease, "cancelled", "aborted by a client of the child");
-      return undefined;
+  /** The connection closed: its waits are dropped and it hears no more run changes. */
+  clientClosed(clientId: string): void {
+    this.waiters.clientClosed(clientId);
+    for (const [parentId, clients] of this.listeners) {
+      clients.delete(clientId);
+      if (clients.size === 0) this.listeners.delete(parentId);
     }
-    if (command.type !== "prompt") return undefined;
-    return {
-      code: "CONFLICT",
-      message: `prompt: agent ${command.agent_id} is running subagent run ${lease.run.run_id} for its parent; wait for the run to end (subagent.wait) or stop it (subagent.stop)`,
-    };
+  }
+
+  /** A non-fatal error event on a child's stream, seen by every client attached to it. */
+  announceToChild(agentId: string, error: WireError): void {
+    const channel = this.deps.ctx.channel(agentId);
+    channel.fanOut(channel.apply({ type: "error", code: error.code, message: error.message, fatal: false }));
   }
 
   /** Nothing is replayed after a restart: runs that were not terminal are interrupted. */

@@ -1,39 +1,54 @@
 /**
  * `subagent.wait` (PROTOCOL §10.3): a waiter holds the runs its handles resolved to at
  * acceptance and answers when any/all of them are terminal, or when its timeout passes — which
- * stops the waiting only, never the work.
+ * stops the waiting only, never the work. Its parent's abort or its client's disconnect cancels
+ * the waiter (and only it): nothing is kept for a connection that is gone.
  */
 import type { SubagentWaitMode, SubagentWaitResult } from "../../types/subagent.ts";
 import type { JobState } from "../../types/subagent-jobs.ts";
+import type { WireError } from "../../wire/errors.ts";
 import type { RunRef } from "./job-catalog.ts";
 import { isTerminal, jobStateOfRun, runSnapshot } from "./job-record.ts";
 
+export interface WaitReply {
+  answer(result: SubagentWaitResult): void;
+  cancel(error: WireError): void;
+}
+
 interface Waiter {
+  clientId: string;
+  parentId: string;
   refs: RunRef[];
   mode: SubagentWaitMode;
-  answer(result: SubagentWaitResult): void;
+  reply: WaitReply;
   timer?: ReturnType<typeof setTimeout>;
 }
 
 export class Waiters {
   private readonly waiting = new Set<Waiter>();
 
+  /** Waits not yet answered. */
+  get size(): number {
+    return this.waiting.size;
+  }
+
   /** `timeoutS` undefined waits forever; 0 answers now either way. */
   wait(
+    owner: { clientId: string; parentId: string },
     refs: RunRef[],
     mode: SubagentWaitMode,
     timeoutS: number | undefined,
-    answer: (r: SubagentWaitResult) => void,
+    reply: WaitReply,
   ): void {
-    const waiter: Waiter = { refs, mode, answer };
+    const waiter: Waiter = { ...owner, refs, mode, reply };
     if (settled(waiter) || timeoutS === 0) {
-      answer(result(refs, !settled(waiter)));
+      reply.answer(result(refs, !settled(waiter)));
       return;
     }
     if (timeoutS !== undefined) {
       waiter.timer = setTimeout(() => {
         this.waiting.delete(waiter);
-        answer(result(refs, true));
+        reply.answer(result(refs, true));
       }, timeoutS * 1000);
     }
     this.waiting.add(waiter);
@@ -43,10 +58,28 @@ export class Waiters {
   runSettled(): void {
     for (const waiter of this.waiting) {
       if (!settled(waiter)) continue;
-      this.waiting.delete(waiter);
-      if (waiter.timer) clearTimeout(waiter.timer);
-      waiter.answer(result(waiter.refs, false));
+      this.drop(waiter);
+      waiter.reply.answer(result(waiter.refs, false));
     }
+  }
+
+  /** The client disconnected: its waits are dropped unanswered. */
+  clientClosed(clientId: string): void {
+    for (const waiter of this.waiting) if (waiter.clientId === clientId) this.drop(waiter);
+  }
+
+  /** The parent was aborted: its waits end with `error`; the runs go on. */
+  parentAborted(parentId: string, error: WireError): void {
+    for (const waiter of this.waiting) {
+      if (waiter.parentId !== parentId) continue;
+      this.drop(waiter);
+      waiter.reply.cancel(error);
+    }
+  }
+
+  private drop(waiter: Waiter): void {
+    this.waiting.delete(waiter);
+    if (waiter.timer) clearTimeout(waiter.timer);
   }
 }
 

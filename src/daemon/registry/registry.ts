@@ -283,18 +283,33 @@ export class Registry {
     return process.ready;
   }
 
+  /**
+   * The agent's mode as its runtime last reported it, kept in the manifest so `agent.list` and a
+   * child's inherited mode are right while the runtime is stopped, after a daemon restart too.
+   */
+  recordMode(agentId: string, mode: string): void {
+    const record = this.agents.get(agentId);
+    if (record && record.manifest.mode !== mode) this.remember(record, { mode }, "its mode");
+  }
+
+  private remember(record: AgentRecord, patch: Partial<AgentManifest>, what: string): void {
+    record.manifest = { ...record.manifest, ...patch };
+    try {
+      this.manifests.save(record.manifest);
+    } catch (err) {
+      this.options.log(
+        `agent ${record.manifest.agent_id}: could not record ${what}: ${(err as Error).message}`,
+      );
+    }
+  }
+
   private onReady(record: AgentRecord, epoch: number, ready: RuntimeReady): void {
     const sessionId = ready.sync.session_id;
     if (record.manifest.session_id === undefined && sessionId !== undefined) {
-      record.manifest = { ...record.manifest, session_id: sessionId };
-      try {
-        this.manifests.save(record.manifest);
-      } catch (err) {
-        this.options.log(
-          `agent ${record.manifest.agent_id}: could not record its session: ${(err as Error).message}`,
-        );
-      }
+      this.remember(record, { session_id: sessionId }, "its session");
     }
+    if (record.manifest.mode !== ready.sync.mode)
+      this.remember(record, { mode: ready.sync.mode }, "its mode");
     this.options.events.ready(record.manifest.agent_id, epoch, ready);
     this.setState(record, "running");
     this.activityChanged(record.manifest.agent_id);

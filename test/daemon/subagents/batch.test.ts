@@ -57,6 +57,35 @@ describe("batch jobs", () => {
     expect(status.jobs[0]).toMatchObject({ job_id: created.job_id, strategy: "parallel", state: "failed" });
   });
 
+  test("the concurrency limit (--max-subagent-runs 1): the second run waits queued until the first ends", async () => {
+    const harness = await startHarness({ maxSubagentRuns: 1 });
+    const a = await harness.unixClient();
+    const parent = await parentAgent(harness, a);
+    llm().enqueue(
+      { when: "TASK-L1", steps: [{ hold: "l1" }, { text: "l1 done" }] },
+      { when: "TASK-L2", steps: [{ text: "l2 done" }] },
+    );
+    const created = await a.ok({
+      type: "subagent.create",
+      parent_agent_id: parent,
+      strategy: "parallel",
+      tasks: [
+        { name: "one", task: "TASK-L1" },
+        { name: "two", task: "TASK-L2" },
+      ],
+    });
+    const [first, second] = created.runs as Msg[];
+    await llm().waitForHold("l1");
+    const held = await a.ok({ type: "subagent.status", parent_agent_id: parent, targets: [second?.run_id] });
+    expect(held.agents[0].run.state).toBe("queued");
+    llm().release("l1");
+    const waited = await a.ok({ type: "subagent.wait", parent_agent_id: parent, handles: [created.job_id] });
+    expect(waited.runs.map((r: Msg) => r.final_text)).toEqual(["l1 done", "l2 done"]);
+    const secondStarted = waited.runs[1].started_at;
+    expect(secondStarted).toBeGreaterThanOrEqual(waited.runs[0].ended_at);
+    expect(first?.run_id).toBeString();
+  });
+
   test("a chain of 3: one step at a time, each fed the previous step's final text", async () => {
     const harness = await startHarness();
     const a = await harness.unixClient();

@@ -8,7 +8,7 @@ import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
-import { runState } from "./support.ts";
+import { heldRun, runState } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -95,15 +95,7 @@ describe("subagent.steer", () => {
     const b = await harness.unixClient();
     const parent = await harness.createAgent(a);
     llm().enqueue({ when: "TASK-SC", steps: [{ hold: "sc" }, { text: "never finished" }] });
-    const created = await a.ok({
-      type: "subagent.create",
-      parent_agent_id: parent,
-      name: "sc",
-      task: "TASK-SC",
-    });
-    const run: Msg = created.runs[0];
-    await llm().waitForHold("sc");
-    await runState(a, run.run_id, "active");
+    const run = await heldRun(llm, a, parent, "TASK-SC", "sc");
     await b.ok({ type: "agent.attach", agent_id: run.agent_id, role: "observer" });
     const steering = a.request({
       type: "subagent.steer",

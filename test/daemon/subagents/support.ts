@@ -1,6 +1,7 @@
 /** Shared steps of the subagent tests: a parent agent on a real daemon and its job's runs. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import type { DaemonClient, Msg } from "../support/daemon-client.ts";
 import type { DaemonHarness } from "../support/daemon-harness.ts";
 
@@ -19,6 +20,24 @@ export function runState(client: DaemonClient, runId: string, state: string, fro
     from,
     30_000,
   );
+}
+
+/**
+ * One single-task job whose run is held mid-turn: the mock LLM must already have a script for
+ * `task` that starts with `{ hold }`. Resolves once the run is `active` and the hold is reached.
+ */
+export async function heldRun(
+  llm: () => MockLlmServer,
+  client: DaemonClient,
+  parent: string,
+  task: string,
+  hold: string,
+): Promise<Msg> {
+  const created = await client.ok({ type: "subagent.create", parent_agent_id: parent, name: hold, task });
+  const run: Msg = created.runs[0];
+  await llm().waitForHold(hold);
+  await runState(client, run.run_id, "active");
+  return run;
 }
 
 export function jobFiles(home: string): string[] {

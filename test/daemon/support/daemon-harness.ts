@@ -21,6 +21,7 @@ export interface HarnessOptions {
   startTimeoutMs?: number;
   shardCommand?: string[];
   wsIdleTimeoutS?: number;
+  maxSubagentRuns?: number;
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -60,6 +61,7 @@ export class DaemonHarness {
       ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
       ...(options.shardCommand !== undefined ? { shardCommand: options.shardCommand } : {}),
       ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),
+      ...(options.maxSubagentRuns !== undefined ? { maxSubagentRuns: options.maxSubagentRuns } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new DaemonHarness(home, started.daemon);

@@ -18,6 +18,7 @@ import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
 import type { Inbound } from "../connection/inbound.ts";
 import { AgentFeed } from "./agent-feed.ts";
+import { type DelegatedRequest, DelegatedRequests } from "./delegated-requests.ts";
 import { FrameBatch } from "./frame-batch.ts";
 import { WatchedAgents } from "./watched-agents.ts";
 
@@ -39,6 +40,8 @@ export interface ControlRoom {
   selected: Accessor<string | undefined>;
   select(agentId: string | undefined): void;
   snapshot(agentId: string): Accessor<AgentSnapshot | undefined>;
+  /** Subagents' questions routed to this page for an ancestor it is attached to (not their own feed). */
+  delegated: Accessor<readonly DelegatedRequest[]>;
   notices: Accessor<Notice[]>;
   notify(text: string, agentId?: string): void;
   dismissNotice(id: number): void;
@@ -68,6 +71,7 @@ export function createControlRoom(): ControlRoom {
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
   const feeds = new Map<string, AgentFeed>();
   const watched = new WatchedAgents();
+  const delegated = new DelegatedRequests();
   /** Agents whose re-attach (after a gap or a reconnect) is in flight, so it is sent once. */
   const attaching = new Set<string>();
   const listeners = new Set<AgentEventListener>();
@@ -166,6 +170,7 @@ export function createControlRoom(): ControlRoom {
 
   function onClosed(): void {
     for (const feed of feeds.values()) feed.awaitSync();
+    delegated.clear();
     attaching.clear();
   }
 
@@ -186,12 +191,22 @@ export function createControlRoom(): ControlRoom {
 
   function onAgentEvent(agentId: string, event: AgentEvent): void {
     const feed = feeds.get(agentId);
-    if (feed === undefined) return;
+    if (feed === undefined) {
+      delegated.receive(agentId, event);
+      return;
+    }
+    // Attached to the asker too: its own feed shows the request from now on.
+    if (event.type === "permission_resolved" || event.type === "ui_resolved")
+      delegated.resolved(event.request_id);
     const result = feed.receive(event);
     if (result === "applied") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
       if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
+      if (event.type === "queue_dropped") {
+        const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
+        notify(`An abort cleared the queue: ${what} dropped and will not be sent.`, agentId);
+      }
     } else if (result === "gap") {
       // An event went missing: what the page holds may be wrong, so ask for the whole state again.
       void run(() => attach(agentId), agentId);
@@ -258,6 +273,7 @@ export function createControlRoom(): ControlRoom {
     selected,
     select,
     snapshot: (agentId) => snapshotSignal(agentId)[0],
+    delegated: delegated.list,
     notices,
     notify,
     dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),

@@ -1,10 +1,12 @@
 /**
- * The agent's open permission and UI requests, from its snapshot: a `*_resolved` from any client
- * removes them, so a dialog answered elsewhere closes here too, and a line says so. The oldest
- * open request is the active one: the keys answer it, the rest wait their turn.
+ * The agent's open permission and UI requests, from its snapshot, then its subagents' requests
+ * routed to this page (each says which subagent asks and is answered for it): a `*_resolved`
+ * from any client removes them, so a dialog answered elsewhere closes here too, and a line says
+ * so. The oldest open request is the active one: the keys answer it, the rest wait their turn.
  */
 import { For, Match, Show, Switch } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import type { DelegatedRequest } from "../../state/delegated-requests.ts";
 import "./dialogs.css";
 import { PermissionDialog } from "./permission-dialog.tsx";
 import { createResolvedLog, type ResolvedEntry } from "./resolved-log.ts";
@@ -12,9 +14,17 @@ import { UiDialog } from "./ui-dialog.tsx";
 
 export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
   const log = createResolvedLog(props.room);
-  const pending = () => props.room.snapshot(props.agentId)()?.pending_requests ?? [];
+  const pending = (): DelegatedRequest[] => [
+    ...(props.room.snapshot(props.agentId)()?.pending_requests ?? []).map((request) => ({
+      agentId: props.agentId,
+      request,
+    })),
+    ...props.room.delegated().filter((d) => isDescendant(props.room, d.agentId, props.agentId)),
+  ];
   const resolved = () => log.entries().filter((e) => e.agentId === props.agentId);
-  const activeId = () => pending()[0]?.request_id;
+  const activeId = () => pending()[0]?.request.request_id;
+  const from = (agentId: string) =>
+    agentId === props.agentId ? undefined : subagentLabel(props.room, agentId);
   return (
     <div class="dialogs" data-testid="dialogs" classList={{ open: pending().length > 0 }}>
       <For each={resolved()}>
@@ -34,13 +44,14 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
       </For>
       <div class="dialog-stack">
         <For each={pending()}>
-          {(request) => (
+          {({ agentId, request }) => (
             <Switch>
               <Match when={request.type === "permission_request" ? request : undefined}>
                 {(permission) => (
                   <PermissionDialog
                     room={props.room}
-                    agentId={props.agentId}
+                    agentId={agentId}
+                    from={from(agentId)}
                     request={permission()}
                     active={activeId() === request.request_id}
                     log={log}
@@ -51,7 +62,8 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
                 {(ui) => (
                   <UiDialog
                     room={props.room}
-                    agentId={props.agentId}
+                    agentId={agentId}
+                    from={from(agentId)}
                     request={ui()}
                     active={activeId() === request.request_id}
                     log={log}
@@ -82,4 +94,21 @@ function resolvedText(entry: ResolvedEntry): string {
     case "dismissed":
       return `${entry.subject}: closed without an answer (dismissed elsewhere, or the turn ended)`;
   }
+}
+
+/** Whether `agentId` is below `ancestorId` in the agent tree the page knows. */
+function isDescendant(room: ControlRoom, agentId: string, ancestorId: string): boolean {
+  const seen = new Set<string>();
+  let current = room.agents[agentId]?.info.parent_agent_id;
+  while (current !== undefined && !seen.has(current)) {
+    if (current === ancestorId) return true;
+    seen.add(current);
+    current = room.agents[current]?.info.parent_agent_id;
+  }
+  return false;
+}
+
+function subagentLabel(room: ControlRoom, agentId: string): string {
+  const info = room.agents[agentId]?.info;
+  return info?.alias ?? info?.display_name ?? info?.name ?? agentId;
 }

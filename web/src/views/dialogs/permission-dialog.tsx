@@ -7,6 +7,7 @@ import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
+import { AskedBy } from "./asked-by.tsx";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
 import { createAnswerSender } from "./send-answer.ts";
@@ -31,6 +32,8 @@ const DECISION_INTENTS = { allow: "allow", allow_always: "persist", deny: "deny"
 export function PermissionDialog(props: {
   room: ControlRoom;
   agentId: string;
+  /** Set when a subagent asks, routed to this agent's view: who it is. */
+  from?: string | undefined;
   request: PermissionRequest;
   active: boolean;
   log: ResolvedLog;
@@ -96,6 +99,7 @@ export function PermissionDialog(props: {
         section = el;
       }}
     >
+      <AskedBy from={props.from} />
       <header class="dialog-head">
         <span class="dialog-kind">Permission</span>
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>

@@ -10,6 +10,7 @@ import { createSignal, For, Match, Show, Switch } from "solid-js";
 import type { UiRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { optionKeys } from "./accelerators.ts";
+import { AskedBy } from "./asked-by.tsx";
 import { useDialogKeys } from "./dialog-keys.ts";
 import type { ResolvedLog } from "./resolved-log.ts";
 import { createAnswerSender } from "./send-answer.ts";
@@ -19,6 +20,8 @@ type UiValue = string | string[] | null;
 export function UiDialog(props: {
   room: ControlRoom;
   agentId: string;
+  /** Set when a subagent asks, routed to this agent's view: who it is. */
+  from?: string | undefined;
   request: UiRequest;
   active: boolean;
   log: ResolvedLog;
@@ -96,6 +99,7 @@ export function UiDialog(props: {
         section = el;
       }}
     >
+      <AskedBy from={props.from} />
       <header class="dialog-head">
         <span class="dialog-kind">{kindLabel(props.request)}</span>
         <Show when={props.request.title}>{(title) => <h3>{title()}</h3>}</Show>

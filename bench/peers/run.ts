@@ -270,6 +270,13 @@ if (opts.write) {
     renderPlot(series, "Turn of N text deltas: Shard, pi, opencode and the floor (medians)"),
   );
   writeFileSync(DOC, replaceSection(readFileSync(DOC, "utf8"), HEADING, section));
+  // The repository's formatter owns the markdown's table layout (and checks the SVG).
+  const biome = Bun.spawn([process.execPath, "x", "biome", "check", "--write", DOC, PLOT], {
+    cwd: REPO,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  if ((await biome.exited) !== 0) log(`biome check --write: ${await new Response(biome.stderr).text()}`);
   log(`wrote ${DOC} and ${PLOT}`);
 }
 log(`done in ${Math.round(run.durationS)} s`);

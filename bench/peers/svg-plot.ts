@@ -42,6 +42,7 @@ export function renderPlot(series: readonly Series[], title: string): string {
   const f = (v: number) => v.toFixed(1);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
     `<text x="${PAD.left}" y="14" font-weight="bold">${escapeXml(title)}</text>`,
   ];

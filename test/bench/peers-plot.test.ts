@@ -33,7 +33,7 @@ test("the plot is a standalone SVG with one line and legend entry per series", (
   const svg = renderPlot(series, "Turn time & N");
   expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
   expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
-  expect(svg).toContain("Turn time &#38; N");
+  expect(svg).toContain("<title>Turn time &#38; N</title>");
   expect(svg).toContain("Shard compiled");
   expect(svg).toContain("pi &#60;0.73.1&#62;"); // labels are escaped
   expect(svg.match(/<path d="M[^"]*" fill="none"/g)?.length).toBe(3); // pi's line has two reached points

@@ -37,8 +37,10 @@ test("the tree's peak sums each process's own peak, kept after it ends", () => {
 });
 
 test("a live tree: the monitor finds a grandchild and counts its memory", async () => {
-  // bun → sh → sleep: the grandchild must be found through the children files.
-  const proc = Bun.spawn(["sh", "-c", "sleep 30 & echo started; wait"], { stdout: "pipe", stderr: "ignore" });
+  // sh → bun: the grandchild prints once it runs (so it is exec'd), and must be found through
+  // the children files.
+  const grandchild = `'${process.execPath}' -e 'console.log("started"); setInterval(() => {}, 1e6)'`;
+  const proc = Bun.spawn(["sh", "-c", `${grandchild} & wait`], { stdout: "pipe", stderr: "ignore" });
   try {
     await proc.stdout.getReader().read();
     const pids = treePids(proc.pid);
@@ -47,10 +49,12 @@ test("a live tree: the monitor finds a grandchild and counts its memory", async 
     const monitor = new TreeMonitor(proc.pid);
     const rss = monitor.rssMb();
     expect(rss).toBeGreaterThan(0);
-    expect(monitor.peaks.processes().map((p) => p.name)).toContain("sleep");
+    const names = monitor.peaks.processes().map((p) => p.name);
+    expect(names[0]).toBe("sh");
+    expect(names.length).toBe(2);
     expect(monitor.peaks.peakMb()).toBeGreaterThanOrEqual(rss);
   } finally {
-    proc.kill("SIGKILL");
+    for (const pid of treePids(proc.pid).reverse()) process.kill(pid, "SIGKILL");
     await proc.exited;
   }
 });

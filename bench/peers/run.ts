@@ -24,7 +24,7 @@ import {
   mockAloneMs,
   turnJsonl,
 } from "./floors.ts";
-import { ensurePeer, opencodeConfigHome, opencodePrimed, PEERS, workDir } from "./install.ts";
+import { cacheRoot, ensurePeer, opencodeConfigHome, opencodePrimed, PEERS, workDir } from "./install.ts";
 import { opencodeTool } from "./opencode-tool.ts";
 import { parseOptions, peakAt, type ToolId } from "./options.ts";
 import { piTool } from "./pi-tool.ts";
@@ -67,6 +67,12 @@ const server = await startMockLlmServer({ recordRequests: false });
 const cwd = workDir();
 process.chdir(cwd); // the SDK's agent inherits it, like every other tool's
 const readFile = join(cwd, "notes.txt");
+/** This run's temporary folders (homes, the built binary, the web build), removed at the end. */
+const scratch: string[] = [];
+const temp = (dir: string) => {
+  scratch.push(dir);
+  return dir;
+};
 writeFileSync(readFile, "hello from the benchmark\n".repeat(50));
 
 /** A tool that could not even be set up (install failed): every measure crashed with that error. */
@@ -90,13 +96,24 @@ async function drivers(): Promise<ToolDriver[]> {
     let buildError: Error | undefined;
     if (!binary) {
       log("building the compiled shard binary (build:binary) …");
-      binary = await buildShardBinary().catch((err: Error) => {
-        buildError = err;
-        return undefined;
-      });
+      binary = await buildShardBinary()
+        .then((built) => {
+          scratch.push(...built.dirs);
+          return built.binary;
+        })
+        .catch((err: Error) => {
+          buildError = err;
+          return undefined;
+        });
     }
     const display = opts.binary ? opts.binary : "shard (built by build:binary into a temp dir)";
-    const setup = { command: binary ? [binary] : [], display, home: benchHome(server.url), cwd, version };
+    const setup = {
+      command: binary ? [binary] : [],
+      display,
+      home: temp(benchHome(server.url)),
+      cwd,
+      version,
+    };
     const make = (id: ToolId, label: string, f: typeof shardAgent) =>
       buildError ? unavailable(id, label, "shard (compiled)", buildError) : f(id, label, setup);
     if (want("shard-bin")) out.push(make("shard-bin", "Shard compiled", shardAgent));
@@ -108,7 +125,7 @@ async function drivers(): Promise<ToolDriver[]> {
       shardAgent("shard-src", "Shard sources", {
         command: [process.execPath, join(REPO, "src", "cli", "main.ts")],
         display: "bun src/cli/main.ts",
-        home: benchHome(server.url),
+        home: temp(benchHome(server.url)),
         cwd,
         version,
       }),
@@ -117,7 +134,7 @@ async function drivers(): Promise<ToolDriver[]> {
     const { pkg: name, version: v } = PEERS.pi;
     try {
       const bin = await ensurePeer("pi", log);
-      out.push(piTool({ bin, version: v, home: benchTempDir("pi-home"), cwd, llmUrl: server.url }));
+      out.push(piTool({ bin, version: v, home: temp(benchTempDir("pi-home")), cwd, llmUrl: server.url }));
     } catch (err) {
       out.push(unavailable("pi", `pi ${v}`, `${name}@${v}`, err as Error));
     }
@@ -130,7 +147,7 @@ async function drivers(): Promise<ToolDriver[]> {
         bin,
         version: v,
         configHome: opencodeConfigHome(),
-        home: benchTempDir("opencode-home"),
+        home: temp(benchTempDir("opencode-home")),
         cwd,
         llmUrl: server.url,
       });
@@ -161,7 +178,7 @@ async function primeOpencode(tool: ToolDriver): Promise<void> {
 }
 
 const tools = await drivers();
-const helloDir = benchTempDir("hello");
+const helloDir = temp(benchTempDir("hello"));
 // A failed build fails these two floors, each run, with its error.
 const hello = Promise.all([buildHello(helloDir, false), buildHello(helloDir, true)]).then(([once, idle]) => ({
   once,
@@ -226,7 +243,7 @@ for (let rep = 1; rep <= opts.runs; rep++) {
 }
 await server.close();
 process.chdir(REPO);
-rmSync(cwd, { recursive: true, force: true });
+for (const dir of [cwd, ...scratch]) rmSync(dir, { recursive: true, force: true });
 
 const run: RunResult = {
   command: `bun bench/peers/run.ts ${Bun.argv.slice(2).join(" ")}`.trim(),
@@ -262,7 +279,9 @@ series.push({
 
 const section = renderSection(run, "benchmarks-peers.svg");
 console.log(section);
-writeFileSync(join(benchTempDir("peers-out"), "results.json"), JSON.stringify(run, null, 2));
+const resultsFile = join(cacheRoot(), "last-run.json");
+writeFileSync(resultsFile, JSON.stringify(run, null, 2));
+log(`raw results: ${resultsFile}`);
 if (opts.write) {
   mkdirSync(join(REPO, "docs"), { recursive: true });
   writeFileSync(

@@ -1,5 +1,5 @@
 /** The compiled `shard` binary, built with the package's own `build:binary` script into a temp folder. */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { builtWebDir } from "../../test/web/support/web-build.ts";
 import { benchTempDir } from "../support/bench-home.ts";
@@ -18,9 +18,12 @@ export function buildCommand(script: string, out: string, webDir: string): strin
   return words;
 }
 
-export async function buildShardBinary(): Promise<string> {
+/** Builds the binary; `dirs` are the temp folders it used (the caller removes them). */
+export async function buildShardBinary(): Promise<{ binary: string; dirs: string[] }> {
   const out = join(benchTempDir("bin"), "shard");
-  const [, ...args] = buildCommand(pkg.scripts["build:binary"], out, await builtWebDir());
+  const webDir = await builtWebDir();
+  const dirs = [dirname(out), dirname(webDir)];
+  const [, ...args] = buildCommand(pkg.scripts["build:binary"], out, webDir);
   const build = Bun.spawn([process.execPath, ...args], {
     cwd: REPO,
     stdin: "ignore",
@@ -29,5 +32,5 @@ export async function buildShardBinary(): Promise<string> {
   });
   const [code, stderr] = await Promise.all([build.exited, new Response(build.stderr).text()]);
   if (code !== 0) throw new Error(`build:binary failed (${code}): ${stderr}`);
-  return out;
+  return { binary: out, dirs };
 }

@@ -10,9 +10,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import pkg from "../../package.json" with { type: "json" };
 import { startMockLlmServer } from "../../test/support/mock-llm/server.ts";
-import { benchHome, benchTempDir } from "../support/bench-home.ts";
+import { benchTempDir } from "../support/bench-home.ts";
 import {
   bareBun,
   buildHello,
@@ -24,10 +23,8 @@ import {
   mockAloneMs,
   turnJsonl,
 } from "./floors.ts";
-import { cacheRoot, ensurePeer, opencodeConfigHome, opencodePrimed, PEERS, workDir } from "./install.ts";
-import { opencodeTool } from "./opencode-tool.ts";
-import { parseOptions, peakAt, type ToolId } from "./options.ts";
-import { piTool } from "./pi-tool.ts";
+import { cacheRoot, workDir } from "./install.ts";
+import { parseOptions, peakAt } from "./options.ts";
 import { runRepetition } from "./repetition.ts";
 import { renderSection, replaceSection } from "./report.ts";
 import {
@@ -38,11 +35,9 @@ import {
   type ToolResult,
   turnKey,
 } from "./results.ts";
-import { buildShardBinary } from "./shard-binary.ts";
-import { shardAgent, shardDaemon, shardSdk } from "./shard-tools.ts";
 import { summarize } from "./stats.ts";
 import { renderPlot, type Series } from "./svg-plot.ts";
-import type { ToolDriver } from "./tool.ts";
+import { drivers } from "./tool-setup.ts";
 
 const REPO = resolve(import.meta.dir, "..", "..");
 const DOC = join(REPO, "docs", "benchmarks.md");
@@ -75,109 +70,7 @@ const temp = (dir: string) => {
 };
 writeFileSync(readFile, "hello from the benchmark\n".repeat(50));
 
-/** A tool that could not even be set up (install failed): every measure crashed with that error. */
-function unavailable(id: string, label: string, command: string, error: Error): ToolDriver {
-  return {
-    id,
-    label,
-    version: "?",
-    command,
-    readCall: () => ({ name: "read", args: {} }),
-    start: () => Promise.reject(error),
-  };
-}
-
-async function drivers(): Promise<ToolDriver[]> {
-  const want = (id: ToolId) => opts.only.has(id);
-  const out: ToolDriver[] = [];
-  const version = `${pkg.version}`;
-  if (want("shard-bin") || want("shard-daemon") || want("shard-sdk")) {
-    let binary = opts.binary ? resolve(opts.binary) : undefined;
-    let buildError: Error | undefined;
-    if (!binary) {
-      log("building the compiled shard binary (build:binary) …");
-      binary = await buildShardBinary()
-        .then((built) => {
-          scratch.push(...built.dirs);
-          return built.binary;
-        })
-        .catch((err: Error) => {
-          buildError = err;
-          return undefined;
-        });
-    }
-    const display = opts.binary ? opts.binary : "shard (built by build:binary into a temp dir)";
-    const setup = {
-      command: binary ? [binary] : [],
-      display,
-      home: temp(benchHome(server.url)),
-      cwd,
-      version,
-    };
-    const make = (id: ToolId, label: string, f: typeof shardAgent) =>
-      buildError ? unavailable(id, label, "shard (compiled)", buildError) : f(id, label, setup);
-    if (want("shard-bin")) out.push(make("shard-bin", "Shard compiled", shardAgent));
-    if (want("shard-daemon")) out.push(make("shard-daemon", "Shard compiled, via daemon", shardDaemon));
-    if (want("shard-sdk")) out.push(make("shard-sdk", "Shard compiled, via SDK", shardSdk));
-  }
-  if (want("shard-src"))
-    out.push(
-      shardAgent("shard-src", "Shard sources", {
-        command: [process.execPath, join(REPO, "src", "cli", "main.ts")],
-        display: "bun src/cli/main.ts",
-        home: temp(benchHome(server.url)),
-        cwd,
-        version,
-      }),
-    );
-  if (want("pi")) {
-    const { pkg: name, version: v } = PEERS.pi;
-    try {
-      const bin = await ensurePeer("pi", log);
-      out.push(piTool({ bin, version: v, home: temp(benchTempDir("pi-home")), cwd, llmUrl: server.url }));
-    } catch (err) {
-      out.push(unavailable("pi", `pi ${v}`, `${name}@${v}`, err as Error));
-    }
-  }
-  if (want("opencode")) {
-    const { pkg: name, version: v } = PEERS.opencode;
-    try {
-      const bin = await ensurePeer("opencode", log);
-      const tool = opencodeTool({
-        bin,
-        version: v,
-        configHome: opencodeConfigHome(),
-        home: temp(benchTempDir("opencode-home")),
-        cwd,
-        llmUrl: server.url,
-      });
-      if (!opencodePrimed()) await primeOpencode(tool);
-      out.push(tool);
-    } catch (err) {
-      out.push(unavailable("opencode", `opencode ${v}`, `${name}@${v}`, err as Error));
-    }
-  }
-  // The order of the table: Shard first, then the peers.
-  return out;
-}
-
-/** opencode's first run installs its own packages (from npm): once, untimed, before the runs. */
-async function primeOpencode(tool: ToolDriver): Promise<void> {
-  log("first opencode run: letting it install its own packages into the cache …");
-  const running = await tool.start(120_000);
-  try {
-    await running.turn("prime", 120_000);
-    const deadline = Date.now() + 180_000;
-    while (!opencodePrimed()) {
-      if (Date.now() > deadline) throw new Error("opencode did not install its packages within 180 s");
-      await Bun.sleep(500);
-    }
-  } finally {
-    await running.close();
-  }
-}
-
-const tools = await drivers();
+const tools = await drivers({ opts, llmUrl: server.url, cwd, temp, log });
 const helloDir = temp(benchTempDir("hello"));
 // A failed build fails these two floors, each run, with its error.
 const hello = Promise.all([buildHello(helloDir, false), buildHello(helloDir, true)]).then(([once, idle]) => ({

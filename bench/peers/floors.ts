@@ -1,7 +1,7 @@
 /**
  * The floors no tool can beat on this machine, measured in the same run:
- *   - a bare `bun -e ''` start (spawn → exit; Bun returns before it builds a VM for an empty
- *     script), `bun -e "console.log('ready')"` (a Bun process that runs a line), and a one-line
+ *   - a bare `bun -e ''` start (spawn → exit; an empty script seems to end before Bun sets up its
+ *     VM), `bun -e "console.log('ready')"` (a Bun process that runs a line), and a one-line
  *     program compiled like build:binary; the resident set of an idle Bun and compiled program;
  *   - the mock server alone streaming N deltas to a plain client (fetch, count SSE deltas);
  *   - plain JSON.parse of the JSONL of an N-delta turn (what a Shard client must at least do).

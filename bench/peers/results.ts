@@ -18,7 +18,7 @@ export interface ToolResult {
 }
 
 export interface FloorResult {
-  /** `bun -e ''`: spawn → exit (Bun returns before it creates a VM for an empty script). */
+  /** `bun -e ''`: spawn → exit (an empty script ends in a few ms, seemingly before Bun's VM exists). */
   bunStart: MetricRuns;
   /** `bun -e "console.log('ready')"`: spawn → exit, a Bun process that runs one line. */
   bunEval: MetricRuns;

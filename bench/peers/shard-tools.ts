@@ -2,6 +2,7 @@
  * Shard under the benchmark: `shard agent` on stdio (compiled binary or sources), `shard
  * daemon` with a client on its unix socket, and the SDK's `spawnAgent` + `agent.run`.
  */
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { spawnAgent } from "../../sdk/src/direct.ts";
 import { encodeJsonLine } from "../../src/wire/jsonl-encoder.ts";
@@ -117,9 +118,13 @@ export function shardDaemon(id: string, label: string, setup: ShardSetup): ToolD
     command: `${setup.display} daemon --port 0 --idle-runtime-timeout 0, then a client on its unix socket: agent.create, agent.attach, prompt`,
     readCall,
     async start(timeoutMs) {
+      // A fresh SHARD_HOME per start: the daemon keeps its agents durable, and the last
+      // repetition's agents must not be part of the next start.
+      const home = mkdtempSync(join(setup.home, "daemon-"));
+      copyFileSync(join(setup.home, "models.json"), join(home, "models.json"));
       const child = new Child([...setup.command, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
         cwd: setup.cwd,
-        env: env(setup.home),
+        env: env(home),
       });
       const waiter = new EventWaiter(child.died);
       const client = new SocketClient(waiter);
@@ -128,7 +133,7 @@ export function shardDaemon(id: string, label: string, setup: ShardSetup): ToolD
       const connect = async () => {
         for (;;) {
           try {
-            await client.connect(join(setup.home, "daemon.sock"));
+            await client.connect(join(home, "daemon.sock"));
             return await hello;
           } catch (err) {
             if (!child.alive || client.connected) throw err;

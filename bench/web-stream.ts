@@ -6,12 +6,18 @@
  *   - frames per second while 10,000 deltas stream (aim ≥ 50), as fast as the daemon sends
  *     them and paced over ~10 s.
  * Numbers are taken in the page (bench/support/page-probe.ts).
- *   bun bench/web-stream.ts [--deltas 2000] [--gap-ms 4]
+ *   bun bench/web-stream.ts [--deltas 2000] [--gap-ms 4] [--trace] [--profile] [--only unpaced|paced]
+ * `--trace` prints where the page's time went in each 10,000-delta run (main thread by kind of
+ * work, raster and compositor threads: bench/support/cdp-trace.ts); `--profile` the page's
+ * JavaScript functions by self time (bench/support/cdp-profile.ts). `--only` runs one of them.
+ * With SHARD_BENCH_TRACE_FILE=<prefix> the raw trace events are written to <prefix>-<run>.json.
  */
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import type { MockReply, MockStep } from "../test/support/mock-llm/types.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
 import { CdpBrowser, type CdpPage } from "./support/cdp-page.ts";
+import { startProfile, summarizeProfile } from "./support/cdp-profile.ts";
+import { startTrace, summarizeTrace } from "./support/cdp-trace.ts";
 import { enrolledPage, ms, percentile, readProbe, startBenchDaemon } from "./support/web-bench.ts";
 
 const arg = (name: string, fallback: number) => {
@@ -21,6 +27,9 @@ const arg = (name: string, fallback: number) => {
 const LATENCY_DELTAS = arg("--deltas", 2000);
 const GAP_MS = arg("--gap-ms", 4);
 const FLOOD_DELTAS = 10_000;
+const TRACE = process.argv.includes("--trace");
+const PROFILE = process.argv.includes("--profile");
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
 const llm = await startMockLlmServer({ recordRequests: false });
 const daemon = await startBenchDaemon(benchHome(llm.url));
@@ -87,17 +96,38 @@ try {
   const fps = async (label: string, body: MockStep[]) => {
     const marker = `[flood-end-${++run}]`;
     await reset(page, marker);
+    const stopTrace = TRACE ? await startTrace(browser) : undefined;
+    const stopProfile = PROFILE ? await startProfile(page) : undefined;
     await turn({ steps: [...body, { text: ` ${marker}` }] });
     await waitEndPainted(page);
+    const profile = await stopProfile?.();
+    const trace = await stopTrace?.();
     const probe = await readProbe(page);
     await page.evaluate("window.__benchProbe.recording = false");
     const frames = probe.frames.filter((t) => t >= probe.firstDeltaAt && t <= probe.endPaintedAt);
     const span = probe.endPaintedAt - probe.firstDeltaAt;
     let worst = 0;
-    for (let i = 1; i < frames.length; i++) worst = Math.max(worst, (frames[i] ?? 0) - (frames[i - 1] ?? 0));
+    let late = 0;
+    for (let i = 1; i < frames.length; i++) {
+      const gap = (frames[i] ?? 0) - (frames[i - 1] ?? 0);
+      worst = Math.max(worst, gap);
+      if (gap > 20) late++;
+    }
     console.log(
-      `| frames/s while ${FLOOD_DELTAS.toLocaleString("en")} deltas stream, ${label} | **${((frames.length - 1) / (span / 1000)).toFixed(1)} fps** over ${ms(span)} (longest frame ${ms(worst)}; deltas arrived over ${ms(probe.lastDeltaAt - probe.firstDeltaAt)}) | ≥ 50 |`,
+      `| frames/s while ${FLOOD_DELTAS.toLocaleString("en")} deltas stream, ${label} | **${((frames.length - 1) / (span / 1000)).toFixed(1)} fps** over ${ms(span)} (longest frame ${ms(worst)}, ${late} of ${frames.length - 1} over 20 ms; deltas arrived over ${ms(probe.lastDeltaAt - probe.firstDeltaAt)}) | ≥ 50 |`,
     );
+    if (trace !== undefined && process.env.SHARD_BENCH_TRACE_FILE !== undefined)
+      await Bun.write(`${process.env.SHARD_BENCH_TRACE_FILE}-${run}.json`, JSON.stringify(trace));
+    if (trace !== undefined)
+      console.log(
+        summarizeTrace(trace, [
+          "CrRendererMain",
+          "Compositor",
+          "CompositorTileWorker",
+          "VizCompositorThread",
+        ]).join("\n"),
+      );
+    if (profile !== undefined) console.log(summarizeProfile(profile).join("\n"));
   };
   // ~60 KB of Markdown in paragraphs of ~400 characters, as a model writes it.
   const paragraph =
@@ -107,7 +137,7 @@ try {
   const words = `${paragraph}\n\n`
     .repeat(Math.ceil((FLOOD_DELTAS * 6) / (paragraph.length + 2)))
     .slice(0, FLOOD_DELTAS * 6);
-  await fps("unpaced", [{ text: words, chunks: FLOOD_DELTAS }]);
+  if (ONLY !== "paced") await fps("unpaced", [{ text: words, chunks: FLOOD_DELTAS }]);
   const perStep = 50;
   const paced: MockStep[] = [];
   for (let i = 0; i < FLOOD_DELTAS / perStep; i++)
@@ -115,7 +145,7 @@ try {
       { text: words.slice(i * perStep * 6, (i + 1) * perStep * 6), chunks: perStep },
       { delay_ms: 50 },
     );
-  await fps("paced over ~10 s", paced);
+  if (ONLY !== "unpaced") await fps("paced over ~10 s", paced);
 } finally {
   await browser.close();
   await daemon.stop();

@@ -158,13 +158,13 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     expect((await output.textContent())?.trimEnd().split("\n").at(-1)).toBe("3000");
   });
 
-  test("a streaming reply is Markdown as it arrives, and only its changed blocks are rebuilt", async () => {
+  test("a streaming reply is Markdown as it arrives, its finished blocks are kept, and it ends as a whole render", async () => {
     const daemon = await startDaemon();
     llm().enqueue({
       steps: [
         { text: "# Plan\n\nFirst I look.\n\n- read the", chunks: 3 },
         { hold: "list" },
-        { text: " file\n- edit it\n\nThen **done**.", chunks: 3 },
+        { text: " file\n- edit it\n\n```sh\nls\n\npwd\n```\n\nThen **done**.", chunks: 5 },
         { hold: "end" },
       ],
     });
@@ -186,6 +186,13 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     expect(await live.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
     expect(await live.locator("h1").getAttribute("data-kept")).toBe("yes");
     expect(await live.locator("p", { hasText: "First I look." }).getAttribute("data-kept")).toBe("yes");
+    // What the stream drew, kept blocks and redrawn tail together, is what a whole render draws.
+    const streamed = await live.evaluate((root) => {
+      const copy = root.cloneNode(true);
+      if (!(copy instanceof Element)) return "";
+      for (const el of copy.querySelectorAll("[data-kept]")) el.removeAttribute("data-kept");
+      return copy.innerHTML;
+    });
     llm().release("end");
     await turnEnd(agent, from);
     const done = page.locator('[data-role="assistant"] [data-testid="markdown"]');
@@ -193,5 +200,6 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     await done.locator("li").nth(1).waitFor();
     expect(await done.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
     expect(await done.locator("strong").textContent()).toBe("done");
+    expect(await done.innerHTML()).toBe(streamed);
   });
 });

@@ -3,17 +3,11 @@
  * in model text stays text), and the DOM is built from its tokens with `createElement` and
  * text nodes: no HTML string is ever parsed, so nothing in the text can become markup. Only
  * the elements Markdown produces are built, links keep only http(s) and mailto targets and open
- * in a new tab without an opener, and images are not loaded (they render as links).
+ * in a new tab without an opener, and images are not loaded (they render as links). The parser
+ * and its settings are in markdown-parser.ts.
  */
-import MarkdownIt from "markdown-it";
+import { parser, type Token } from "./markdown-parser.ts";
 import { isSafeHref } from "./safe-href.ts";
-
-const parser = new MarkdownIt({ html: false, linkify: true, typographer: false });
-// A link markdown-it refuses stays literal text: `[x](javascript:…)` shows as written.
-parser.validateLink = isSafeHref;
-parser.disable("image");
-
-type Token = ReturnType<typeof parser.parse>[number];
 
 /** Elements a markdown-it token may open; anything else is dropped (its text is kept). */
 const ELEMENTS = new Set([
@@ -46,51 +40,11 @@ export function renderMarkdown(text: string): DocumentFragment {
   return fragment;
 }
 
-/** One top-level block (a paragraph, a list, a fence) and the source lines it came from. */
-export interface RenderedBlock {
-  source: string;
-  nodes: Node[];
-}
-
-/**
- * Renders `text` block by block, reusing the nodes of `previous` blocks whose source did not
- * change: while a reply streams only its last block is rebuilt, however long the reply is.
- * (A reference definition arriving later does not relink an earlier kept block; the complete
- * message is rendered whole.)
- */
-export function renderMarkdownBlocks(text: string, previous: readonly RenderedBlock[]): RenderedBlock[] {
-  const lines = text.split("\n");
-  const blocks: RenderedBlock[] = [];
-  for (const group of topLevelBlocks(parser.parse(text, {}))) {
-    const map = group[0]?.map;
-    const source = map ? lines.slice(map[0], map[1]).join("\n") : "";
-    const reused = previous[blocks.length];
-    if (reused !== undefined && map && reused.source === source) {
-      blocks.push(reused);
-      continue;
-    }
-    const fragment = document.createDocumentFragment();
-    build(group, fragment);
-    blocks.push({ source: map ? source : `\u0000${blocks.length}`, nodes: [...fragment.childNodes] });
-  }
-  return blocks;
-}
-
-/** Splits the token stream where nesting returns to the top level. */
-function topLevelBlocks(tokens: readonly Token[]): Token[][] {
-  const groups: Token[][] = [];
-  let current: Token[] = [];
-  let depth = 0;
-  for (const token of tokens) {
-    current.push(token);
-    depth += token.nesting;
-    if (depth === 0) {
-      groups.push(current);
-      current = [];
-    }
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
+/** Nodes for tokens of whole top-level blocks (a streaming reply's parts, markdown-stream.ts). */
+export function drawMarkdown(tokens: readonly Token[]): Node[] {
+  const fragment = document.createDocumentFragment();
+  build(tokens, fragment);
+  return [...fragment.childNodes];
 }
 
 function build(tokens: readonly Token[], root: Node): void {

@@ -14,7 +14,11 @@ import { recordCall, recordOutput, recordResult, recordsInWindow } from "./tool-
 
 export function applyEvent(snapshot: AgentSnapshot, event: AgentEvent): AgentSnapshot {
   const next = reduce(snapshot, event);
-  return event.seq === undefined || event.type === "sync" ? next : { ...next, last_seq: event.seq };
+  if (event.seq === undefined || event.type === "sync") return next;
+  if (next === snapshot) return { ...next, last_seq: event.seq };
+  // `reduce` made `next` just now (it returns its input or a new object): stamping it copies nothing.
+  next.last_seq = event.seq;
+  return next;
 }
 
 export function applyEvents(snapshot: AgentSnapshot, events: Iterable<AgentEvent>): AgentSnapshot {

@@ -1,11 +1,24 @@
 /** Anthropic Messages API provider (streaming, tools, extended thinking). */
-import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  MessageCreateParamsStreaming,
+  RawMessageStreamEvent,
+} from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { StreamEndedEarlyError } from "../classify-error.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { jsonEvents } from "../sse-stream.ts";
 import { withTimeouts } from "../timed-fetch.ts";
 import { thinkingConfig, toAnthropicMessages } from "./convert.ts";
 import { translateAnthropicStream } from "./events.ts";
+
+/** Message events and the `error` event (which the translator raises) name their `type`. */
+function isMessagesEvent(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> &
+  (RawMessageStreamEvent | { type: "error"; error?: { type?: string; message?: string } }) {
+  return typeof value.type === "string";
+}
 
 export function buildAnthropicParams(
   spec: ModelSpec,
@@ -49,8 +62,12 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
             maxRetries: 0,
             fetch,
           });
-          const stream = await client.messages.create(buildAnthropicParams(config.spec, request), { signal });
-          yield* translateAnthropicStream(stream);
+          // The SDK sends the request and throws its errors; the body is read by sse-stream.
+          const response = await client.messages
+            .create(buildAnthropicParams(config.spec, request), { signal })
+            .asResponse();
+          if (!response.body) throw new StreamEndedEarlyError();
+          yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));
         }),
       );
     },

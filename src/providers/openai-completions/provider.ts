@@ -1,9 +1,14 @@
 /** OpenAI Chat Completions provider; also serves OpenAI-compatible servers (Ollama, vLLM, llama.cpp…). */
-import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { jsonEvents } from "../sse-stream.ts";
 import { withTimeouts } from "../timed-fetch.ts";
 import { toChatMessages } from "./convert.ts";
 import { translateChatStream } from "./events.ts";
@@ -45,6 +50,11 @@ export function buildChatParams(
   return params;
 }
 
+/** A chunk carries choices or, last, the usage; anything else is not one (an `{ error }` is thrown). */
+function isChatChunk(value: Record<string, unknown>): value is Record<string, unknown> & ChatCompletionChunk {
+  return Array.isArray(value.choices) || typeof value.usage === "object";
+}
+
 export function createOpenAICompletionsProvider(config: ProviderConfig): Provider {
   const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
@@ -53,8 +63,12 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
           const client = await openAIClient(config, fetch);
-          const stream = await client.chat.completions.create(buildChatParams(config, request), { signal });
-          yield* translateChatStream(stream);
+          // The SDK sends the request and throws its errors; the body is read by sse-stream.
+          const response = await client.chat.completions
+            .create(buildChatParams(config, request), { signal })
+            .asResponse();
+          if (!response.body) throw new StreamEndedEarlyError();
+          yield* translateChatStream(jsonEvents(response.body, isChatChunk));
         }),
       );
     },

@@ -1,12 +1,23 @@
 /** OpenAI Responses API provider (stateless: `store: false`, full history every call). */
-import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseStreamEvent,
+} from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
+import { jsonEvents } from "../sse-stream.ts";
 import { withTimeouts } from "../timed-fetch.ts";
 import { toResponsesInput } from "./convert.ts";
 import { translateResponsesStream } from "./events.ts";
+
+function isResponsesEvent(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & ResponseStreamEvent {
+  return typeof value.type === "string";
+}
 
 export function buildResponsesParams(
   config: Pick<ProviderConfig, "spec">,
@@ -49,8 +60,12 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
           const client = await openAIClient(config, fetch);
-          const stream = await client.responses.create(buildResponsesParams(config, request), { signal });
-          yield* translateResponsesStream(stream);
+          // The SDK sends the request and throws its errors; the body is read by sse-stream.
+          const response = await client.responses
+            .create(buildResponsesParams(config, request), { signal })
+            .asResponse();
+          if (!response.body) throw new StreamEndedEarlyError();
+          yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
         }),
       );
     },

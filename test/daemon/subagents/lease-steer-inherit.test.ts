@@ -8,7 +8,7 @@ import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
-import { heldRun, jobFiles } from "./support.ts";
+import { heldRun, jobFiles, relaunchAndWait } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -85,18 +85,8 @@ describe("a client's own steer of a leased child", () => {
     expect(told.message).toContain("dropped");
 
     llm().enqueue({ when: "TASK-DL2", steps: [{ text: "fresh work" }] });
-    const again = await a.ok({
-      type: "subagent.relaunch",
-      parent_agent_id: parent,
-      target: run.agent_id,
-      task: "TASK-DL2",
-    });
-    const relaunched = await a.ok({
-      type: "subagent.wait",
-      parent_agent_id: parent,
-      handles: [again.run_id],
-    });
-    expect(relaunched.runs[0]).toMatchObject({ state: "completed", final_text: "fresh work" });
+    const relaunched = await relaunchAndWait(a, parent, run.agent_id, "TASK-DL2");
+    expect(relaunched).toMatchObject({ state: "completed", final_text: "fresh work" });
     expect(bodyWith("TASK-DL2").join("")).not.toContain("LOST-HUMAN-STEER");
   });
 });

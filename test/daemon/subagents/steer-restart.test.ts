@@ -8,7 +8,7 @@ import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
-import { heldRun, runState } from "./support.ts";
+import { heldRun, relaunchAndWait, runState } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -111,18 +111,8 @@ describe("subagent.steer", () => {
     // Relaunched, the child's model never sees the lost steer.
     llm().enqueue({ when: "TASK-SC2", steps: [{ text: "fresh" }] });
     await runState(a, run.run_id, "cancelled");
-    const again = await a.ok({
-      type: "subagent.relaunch",
-      parent_agent_id: parent,
-      target: run.agent_id,
-      task: "TASK-SC2",
-    });
-    const relaunched = await a.ok({
-      type: "subagent.wait",
-      parent_agent_id: parent,
-      handles: [again.run_id],
-    });
-    expect(relaunched.runs[0]).toMatchObject({ state: "completed", final_text: "fresh" });
+    const relaunched = await relaunchAndWait(a, parent, run.agent_id, "TASK-SC2");
+    expect(relaunched).toMatchObject({ state: "completed", final_text: "fresh" });
     expect(JSON.stringify(requestWith("TASK-SC2")?.body)).not.toContain("LOST-STEER");
   });
 });

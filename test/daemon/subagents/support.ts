@@ -40,6 +40,18 @@ export async function heldRun(
   return run;
 }
 
+/** `subagent.relaunch` of `target` with `task`, then waits for that run: its snapshot. */
+export async function relaunchAndWait(
+  client: DaemonClient,
+  parent: string,
+  target: string,
+  task: string,
+): Promise<Msg> {
+  const again = await client.ok({ type: "subagent.relaunch", parent_agent_id: parent, target, task });
+  const waited = await client.ok({ type: "subagent.wait", parent_agent_id: parent, handles: [again.run_id] });
+  return waited.runs[0];
+}
+
 export function jobFiles(home: string): string[] {
   try {
     return readdirSync(join(home, "jobs")).filter((f) => f.endsWith(".json"));

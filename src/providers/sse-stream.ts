@@ -5,7 +5,7 @@
  * (docs/benchmarks.md, "Side by side with the peers"). The SDKs still build and send the
  * request and turn an HTTP error status into their error objects; only the body is read here.
  *
- * Lines end at LF (one CR before it is dropped). An event's `data:` lines are joined by LF and
+ * Lines end at LF, CRLF or a lone CR (the SSE spec's three). An event's `data:` lines are joined by LF and
  * it is dispatched at a blank line; comments, `id:` and `retry:` are ignored. A line longer than
  * MAX_LINE_CHARS is an error, so a server that never ends a line cannot grow memory unbounded.
  */
@@ -24,11 +24,10 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
   let rest = "";
   for await (const bytes of body) {
     const chunk = decoder.decode(bytes, { stream: true });
-    const text = rest === "" ? chunk : rest + chunk;
+    const text = lfOnly(rest === "" ? chunk : rest + chunk);
     let start = 0;
     for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      const event = pending.line(text.slice(start, end));
+      const event = pending.line(text.slice(start, nl));
       start = nl + 1;
       if (event) yield event;
     }
@@ -46,6 +45,17 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
   if (rest !== "") pending.line(rest.endsWith("\r") ? rest.slice(0, -1) : rest);
   const event = pending.line("");
   if (event) yield event;
+}
+
+/**
+ * CRLF and lone CR as LF. A CR that ends the text stays, since its LF may start the next
+ * chunk; most servers send LF only, and then this is one native search.
+ */
+function lfOnly(text: string): string {
+  if (!text.includes("\r")) return text;
+  const crLast = text.endsWith("\r");
+  const body = (crLast ? text.slice(0, -1) : text).replace(/\r\n?/g, "\n");
+  return crLast ? `${body}\r` : body;
 }
 
 /** The fields of the event being read; a blank line hands it over. */

@@ -81,6 +81,20 @@ describe("sseEvents", () => {
     expect(await collect(sseEvents(body(cut(bytes, oneByteEach))))).toEqual(EXPECTED);
   });
 
+  test("a lone CR ends a line too (the SSE spec's third line ending), also when split from its LF", async () => {
+    const stream = 'data: {"a":1}\r\rdata: two\r\n\r\ndata: three\n\n';
+    const expected = [
+      { event: undefined, data: '{"a":1}' },
+      { event: undefined, data: "two" },
+      { event: undefined, data: "three" },
+    ];
+    expect(await collect(sseEvents(body([stream])))).toEqual(expected);
+    const bytes = new TextEncoder().encode(stream);
+    for (let at = 1; at < bytes.length; at++) {
+      expect(await collect(sseEvents(body(cut(bytes, [at]))))).toEqual(expected);
+    }
+  });
+
   test("a line that never ends is an error once it passes the limit, not an unbounded buffer", async () => {
     const huge = "x".repeat(1024 * 1024);
     const chunks = ["data: ", ...Array.from({ length: MAX_LINE_CHARS / huge.length + 1 }, () => huge)];

@@ -2,6 +2,8 @@
  * Persisted grant rule kinds and their matchers (PROTOCOL §9.5). Rules are interpreted only by
  * matchers registered here by kind; an unknown kind or a malformed rule never allows anything.
  */
+
+import { isRecord } from "../support/is-record.ts";
 import {
   analyzeBashCommand,
   type BashAnalysis,
@@ -144,8 +146,4 @@ export function ruleAllows(rule: unknown, request: GrantRequest): boolean {
   } catch {
     return false;
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,8 +7,9 @@
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { isRecord } from "../support/is-record.ts";
 import { canonicalJson, sha256Hex } from "./canonical-json.ts";
-import { type GrantRule, isRecord } from "./grant-rules.ts";
+import type { GrantRule } from "./grant-rules.ts";
 import { readOwnerOnlyFile } from "./owner-only-file.ts";
 
 export const GRANT_FILE_VERSION = 1;

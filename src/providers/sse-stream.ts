@@ -9,6 +9,8 @@
  * it is dispatched at a blank line; comments, `id:` and `retry:` are ignored. A line longer than
  * MAX_LINE_CHARS is an error, so a server that never ends a line cannot grow memory unbounded.
  */
+
+import { isRecord } from "../support/is-record.ts";
 import { StreamErrorEvent } from "./classify-error.ts";
 
 export interface SseEvent {
@@ -91,10 +93,6 @@ export function parseEventData(event: SseEvent): unknown {
       undefined,
     );
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

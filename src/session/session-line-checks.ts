@@ -6,6 +6,7 @@
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { ValueError } from "@sinclair/typebox/value";
+import { isRecord } from "../support/is-record.ts";
 import {
   type SessionEntry,
   SessionEntrySchema,
@@ -23,10 +24,6 @@ const entrySchemas = new Map<string, TObject>(
 
 export type LineCheck<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** `field "message.content.0.text": Expected string`, from the first schema error. */
 function describeError(first: ValueError | undefined): string {
   if (!first) return "does not match its schema";
@@ -38,14 +35,14 @@ function describeError(first: ValueError | undefined): string {
 /** `must be one of "steer", "follow_up"` for a union of literals, whose own message says only "Expected union value". */
 function literalChoices(schema: TSchema): string | undefined {
   const members: unknown[] = Array.isArray(schema.anyOf) ? schema.anyOf : [];
-  const consts = members.map((m) => (isObject(m) ? m.const : undefined));
+  const consts = members.map((m) => (isRecord(m) ? m.const : undefined));
   if (consts.length === 0 || consts.some((c) => c === undefined)) return undefined;
   return `must be one of ${consts.map((c) => JSON.stringify(c)).join(", ")}`;
 }
 
 export function checkHeader(value: unknown): LineCheck<SessionHeader> {
   if (headerCheck.check(value)) return { ok: true, value };
-  if (!isObject(value)) return { ok: false, problem: "header is not a JSON object" };
+  if (!isRecord(value)) return { ok: false, problem: "header is not a JSON object" };
   if (value.type !== "session") return { ok: false, problem: 'header "type" is not "session"' };
   if (value.version !== 1) {
     return { ok: false, problem: `unsupported session version ${JSON.stringify(value.version)}` };
@@ -56,7 +53,7 @@ export function checkHeader(value: unknown): LineCheck<SessionHeader> {
 /** The shape of one entry; the parent chain is the parser's to check. */
 export function checkEntry(value: unknown): LineCheck<SessionEntry> {
   if (entryCheck.check(value)) return { ok: true, value };
-  if (!isObject(value)) return { ok: false, problem: "entry is not a JSON object" };
+  if (!isRecord(value)) return { ok: false, problem: "entry is not a JSON object" };
   const type = value.type;
   const schema = typeof type === "string" ? entrySchemas.get(type) : undefined;
   if (typeof type !== "string" || !schema) {

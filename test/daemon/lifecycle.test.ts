@@ -2,27 +2,26 @@
  * Durable agents and runtime generations (PROTOCOL §6.4, ARCHITECTURE §3, §8): crashes,
  * restoring on demand, start failures that keep the identity, idle reaping, and a daemon restart.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { askBash } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
-import { type DaemonHarness, DaemonProcess, useDaemonHarnesses } from "./support/daemon-harness.ts";
+import {
+  type DaemonHarness,
+  DaemonProcess,
+  useDaemonHarnesses,
+  useDaemonProcesses,
+} from "./support/daemon-harness.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
 const startHarness = useDaemonHarnesses(llm);
-const processes: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    p.kill();
-    await p.exited;
-  }
-});
+const processes = useDaemonProcesses();
 
 async function turn(client: DaemonClient, agentId: string, message: string): Promise<Msg[]> {
   const from = client.messages.length;

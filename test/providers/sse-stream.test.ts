@@ -6,13 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { StreamErrorEvent } from "../../src/providers/classify-error.ts";
-import {
-  isRecord,
-  jsonEvents,
-  MAX_LINE_CHARS,
-  type SseEvent,
-  sseEvents,
-} from "../../src/providers/sse-stream.ts";
+import { jsonEvents, MAX_LINE_CHARS, type SseEvent, sseEvents } from "../../src/providers/sse-stream.ts";
+import { isRecord } from "../../src/support/is-record.ts";
 
 function body(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

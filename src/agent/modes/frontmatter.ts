@@ -4,6 +4,7 @@
  * fields the catalogs use.
  */
 import { describeError } from "../../support/describe-error.ts";
+import { isRecord } from "../../support/is-record.ts";
 export interface Frontmatter {
   fields: Record<string, unknown>;
   body: string;
@@ -25,13 +26,9 @@ export function parseFrontmatter(text: string): Frontmatter {
   } catch (err) {
     return { fields: {}, body, error: `frontmatter is not valid YAML: ${describeError(err)}` };
   }
-  if (!isMapping(parsed))
+  if (!isRecord(parsed))
     return { fields: {}, body, error: "frontmatter must be a YAML mapping (key: value lines)" };
   return { fields: parsed, body };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A scalar field as text (`name: 42` reads as "42"); absent or a list/mapping → undefined. */

@@ -4,6 +4,7 @@
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
 import { describeError } from "../../support/describe-error.ts";
+import { isRecord } from "../../support/is-record.ts";
 import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
 import type { MessageDeltaEvent } from "../../types/stream-events.ts";
 
@@ -84,7 +85,7 @@ export class AssistantBuilder {
       if (raw === "") continue;
       try {
         const parsed: unknown = JSON.parse(raw);
-        if (isJsonObject(parsed)) {
+        if (isRecord(parsed)) {
           block.args = parsed;
         } else {
           this.argErrors.set(id, "tool arguments must be a JSON object");
@@ -113,8 +114,4 @@ export class AssistantBuilder {
   private delta(fields: DeltaFields): void {
     this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
   }
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

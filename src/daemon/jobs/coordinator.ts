@@ -31,7 +31,7 @@ export interface CoordinatorDeps {
   changed(job: JobRecord, changes: Changed[]): void;
 }
 
-export type RuntimeAnswer = { ok: true; data: unknown } | { ok: false; error: string; code: string };
+export type RuntimeAnswer = { ok: true; data: unknown } | { ok: false; error: string };
 
 /** What the coordinator knows of a leased child while its run plays out (not durable). */
 interface LiveRun {
@@ -242,7 +242,7 @@ export class Coordinator {
       this.requests.set(id, resolve);
       if (!this.deps.ctx.forwarder.forward(agentId, { ...command, id }, this.client)) {
         this.requests.delete(id);
-        resolve({ ok: false, error: "the child's runtime is not running", code: "RUNTIME_START_FAILED" });
+        resolve({ ok: false, error: "the child's runtime is not running" });
       }
     });
   }
@@ -255,11 +255,7 @@ export class Coordinator {
     settle(
       message.success
         ? { ok: true, data: message.data }
-        : {
-            ok: false,
-            error: message.error?.message ?? "rejected by the runtime",
-            code: message.error?.code ?? "INTERNAL_ERROR",
-          },
+        : { ok: false, error: message.error?.message ?? "rejected by the runtime" },
     );
   }
 

@@ -3,24 +3,18 @@
  * abort ends, and what children inherit from their parent: its mode now (not at creation, and
  * still after a daemon restart), its plan-mode restrictions and its tool set.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
-import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
+import { DaemonProcess, useDaemonHarnesses, useDaemonProcesses } from "../support/daemon-harness.ts";
 import { heldRun, jobFiles, relaunchAndWait } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
 const llm = useMockLlmServer();
 const startHarness = useDaemonHarnesses(llm);
-const processes: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    p.kill();
-    await p.exited;
-  }
-});
+const processes = useDaemonProcesses();
 
 const bodyWith = (marker: string) =>
   llm()

@@ -3,24 +3,18 @@
  * after a daemon killed -9 mid-run the run is `interrupted`, nothing is replayed, and
  * subagent.relaunch gives the same durable child new work with its history kept.
  */
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
-import { DaemonProcess, useDaemonHarnesses } from "../support/daemon-harness.ts";
+import { DaemonProcess, useDaemonHarnesses, useDaemonProcesses } from "../support/daemon-harness.ts";
 import { heldRun, relaunchAndWait, runState } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
 const llm = useMockLlmServer();
 const startHarness = useDaemonHarnesses(llm);
-const processes: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    p.kill();
-    await p.exited;
-  }
-});
+const processes = useDaemonProcesses();
 
 const requestWith = (marker: string) => llm().requests.find((r) => JSON.stringify(r.body).includes(marker));
 

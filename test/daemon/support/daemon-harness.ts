@@ -212,3 +212,18 @@ export function useDaemonHarnesses(
     return harness;
   };
 }
+
+/**
+ * Registers an afterEach that kills (-9) every `shard daemon` child a test put in the returned
+ * list and waits for it to exit; for tests that need a whole process (restart, kill -9).
+ */
+export function useDaemonProcesses(): DaemonProcess[] {
+  const processes: DaemonProcess[] = [];
+  afterEach(async () => {
+    for (const p of processes.splice(0)) {
+      p.kill();
+      await p.exited;
+    }
+  });
+  return processes;
+}

@@ -25,6 +25,7 @@ export class DaemonStream {
   private nextId = 1;
   private readonly waiting = new Map<string, (result: RequestResult) => void>();
   private closed = false;
+  private closing = false;
 
   private constructor(private readonly socket: Awaited<ReturnType<typeof Bun.connect>>) {}
 
@@ -57,7 +58,8 @@ export class DaemonStream {
   }
 
   request(command: CliCommand, timeoutMs = DAEMON_REQUEST_TIMEOUT_MS): Promise<RequestResult> {
-    if (this.closed) return Promise.resolve({ ok: false, message: "the connection to the daemon is closed" });
+    if (this.closed || this.closing)
+      return Promise.resolve({ ok: false, message: "the connection to the daemon is closed" });
     const id = `cli-${this.nextId++}`;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -82,10 +84,13 @@ export class DaemonStream {
 
   close(): void {
     if (this.closed) return;
+    // Nothing more goes out; the socket's close then settles whatever still waits.
+    this.closing = true;
     this.socket.end();
   }
 
   private write(message: object): void {
+    if (this.closing) return;
     this.socket.write(encodeJsonLine(message));
     this.socket.flush();
   }

@@ -8,6 +8,7 @@
 import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
+import { TurnErrorWatch } from "../snapshot/turn-error.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
@@ -90,9 +91,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     escapeAnswer: process.stdout.isTTY === true,
   });
   let failed = false;
-  // A non-fatal error is a warning (a grants file problem, a compaction that failed) unless it is
-  // what ended the turn: the runtime reports a failed turn's error just before its turn_end.
-  let lastWasError = false;
+  // A non-fatal error is a warning unless it is what ended the turn.
+  const turnErrors = new TurnErrorWatch();
   let finish!: () => void;
   const finished = new Promise<void>((r) => {
     finish = r;
@@ -104,8 +104,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     send(event) {
       if (json) out.write(encodeJsonLine(event));
       else renderer.handle(event);
-      const endsTurnWithError = event.type === "turn_end" && lastWasError;
-      lastWasError = event.type === "error";
+      const endsTurnWithError = event.type !== "response" && turnErrors.event(event) !== undefined;
       switch (event.type) {
         case "permission_request": {
           const tool = event.tool_name;

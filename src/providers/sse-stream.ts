@@ -25,10 +25,17 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
   const pending = new SseFields();
   let rest = "";
   for await (const bytes of body) {
-    const chunk = decoder.decode(bytes, { stream: true });
-    const text = lfOnly(rest === "" ? chunk : rest + chunk);
+    // `rest` is normalized and holds no LF: only the new chunk is normalized and searched, so
+    // a long line arriving in many chunks costs linear time (a CR it ends with joins the chunk).
+    let head = rest;
+    let chunk = decoder.decode(bytes, { stream: true });
+    if (head.endsWith("\r")) {
+      head = head.slice(0, -1);
+      chunk = `\r${chunk}`;
+    }
+    const text = head + lfOnly(chunk);
     let start = 0;
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+    for (let nl = text.indexOf("\n", head.length); nl >= 0; nl = text.indexOf("\n", start)) {
       const event = pending.line(text.slice(start, nl));
       start = nl + 1;
       if (event) yield event;

@@ -63,7 +63,7 @@ describe("shard attach", () => {
     expect(cli.output.stderr).toContain("echo attached-ok");
     cli.writeLine("1");
     const resolved = await client.waitAgent(id, "permission_resolved", from);
-    expect(resolved.source).toBeDefined();
+    expect(resolved.source).toMatch(/^conn_/);
     await client.waitAgent(id, "turn_end", from);
     await cli.waitFor("stdout", "done");
     await cli.waitFor("stderr", "✓ bash echo attached-ok");
@@ -97,7 +97,8 @@ describe("shard attach", () => {
       0,
       (m) => m.message?.role === "user" && JSON.stringify(m.message).includes("next question"),
     );
-    expect(prompt).toBeDefined();
+    // Sent as typed: the line's text alone, not an answer and not the newline.
+    expect(prompt.message.content).toEqual([{ type: "text", text: "next question" }]);
   });
 
   test("--observe never answers: typed digits do not resolve the request", async () => {

@@ -108,7 +108,7 @@ describe("jsonEvents", () => {
       jsonEvents(
         body([
           'data: {"type":"a"}\n\n',
-          "event: ping\ndata: {}\n\n",
+          'event: ping\ndata: {"type":"ping"}\n\n',
           "data: \n\n",
           'data: {"other":1}\n\n',
           "data: [DONE]\n\n",

@@ -64,7 +64,7 @@ export class AgentChannel {
    * daemon's memory does not grow with the sessions of its stopped agents.
    */
   runtimeEnded(): void {
-    const { streaming_message: _streaming, turn_id: _turn, ...kept } = this.snapshot;
+    const { streaming_message: _streaming, turn_id: _turn, tool_calls: _calls, ...kept } = this.snapshot;
     this.snapshot = { ...kept, live_window: { messages: [] } };
   }
 

@@ -13,8 +13,13 @@ export function completionReport(job: JobRecord, run: RunRecord): string {
     `alias="${run.alias}"`,
     `state="${run.state}"`,
   ].join(" ");
-  const lines = [`<subagent_report ${attrs}>`, `Task name: ${run.name}`];
-  if (run.error !== undefined) lines.push(`Error: ${run.error}`);
-  lines.push("Final text:", run.final_text ?? "(none)", "</subagent_report>");
+  const lines = [`<subagent_report ${attrs}>`, `Task name: ${inert(run.name)}`];
+  if (run.error !== undefined) lines.push(`Error: ${inert(run.error)}`);
+  lines.push("Final text:", inert(run.final_text ?? "(none)"), "</subagent_report>");
   return lines.join("\n");
+}
+
+/** The child's own words cannot close the report (and forge text after it) or open another. */
+function inert(text: string): string {
+  return text.replace(/<(\/?)(subagent_report)/gi, "&lt;$1$2");
 }

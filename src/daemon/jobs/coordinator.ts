@@ -5,6 +5,8 @@
  * enforces each run's deadline. Children are started, prompted and stopped exactly like any
  * other agent; only the coordinator holds the lease that lets it prompt them.
  */
+
+import { TurnErrorWatch } from "../../snapshot/turn-error.ts";
 import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
 import type { RunState } from "../../types/subagent-jobs.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
@@ -39,6 +41,8 @@ interface LiveRun {
   turnId?: string;
   text?: string;
   error?: string;
+  /** Tells the error that ended the turn from a warning during it. */
+  errors: TurnErrorWatch;
   usage: { input: number; output: number };
   /** Set once the child's runtime serves this run: an older generation's exit is not its failure. */
   serving?: boolean;
@@ -109,6 +113,7 @@ export class Coordinator {
   childEvent(agentId: string, event: AgentEvent): void {
     const live = this.live.get(agentId);
     if (!live) return;
+    const failedTurn = live.errors.event(event);
     switch (event.type) {
       case "turn_start":
         live.turnId = event.turn_id;
@@ -119,13 +124,11 @@ export class Coordinator {
           if (text !== "") live.text = text;
         }
         break;
-      case "error":
-        live.error = event.message;
-        break;
       case "usage":
         live.usage = { input: live.usage.input + event.input, output: live.usage.output + event.output };
         break;
       case "turn_end":
+        if (failedTurn) live.error = failedTurn.message;
         if (live.turnId === event.turn_id) this.turnEnded(agentId, live);
         break;
       default:
@@ -162,7 +165,7 @@ export class Coordinator {
 
   private async start(ref: RunRef): Promise<void> {
     const { job, run } = ref;
-    const live: LiveRun = { ref, usage: { input: 0, output: 0 } };
+    const live: LiveRun = { ref, usage: { input: 0, output: 0 }, errors: new TurnErrorWatch() };
     this.live.set(run.agent_id, live);
     const now = Date.now();
     const deadline = now + run.timeout_s * 1000;

@@ -41,7 +41,7 @@ export async function steerRun(
     turn_id: turnId,
   });
   const queued = answer.ok && isQueuedSteer(answer.data);
-  if (!queued) service.steers.refused(run.agent_id, input.message);
+  if (!queued) service.steers.refused(run.agent_id, correlationId);
   return { ok: true, queued, correlationId, outcome };
 }
 

@@ -38,9 +38,9 @@ export class StrictSteers {
   }
 
   /** A steer the runtime would not queue (its turn had just ended): conflict now. */
-  refused(agentId: string, text: string): void {
+  refused(agentId: string, correlationId: string): void {
     const list = this.pending.get(agentId) ?? [];
-    const at = list.findIndex((p) => p.text === text);
+    const at = list.findIndex((p) => p.correlationId === correlationId);
     const [steer] = at >= 0 ? list.splice(at, 1) : [];
     if (steer) steer.settle(result(steer, "conflict"));
   }

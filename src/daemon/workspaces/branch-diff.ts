@@ -30,7 +30,7 @@ export async function branchDiff(repo: string, branch: string, target: string): 
   const files: WorkspaceDiffFile[] = [];
   let lines = 0;
   let truncated = diff.cut === true;
-  for (const patch of parsePatch(diff.stdout)) {
+  for (const patch of parsePatch(truncated ? wholeFiles(diff.stdout) : diff.stdout)) {
     if (files.length >= MAX_FILES || lines >= MAX_LINES) {
       truncated = true;
       break;
@@ -71,4 +71,13 @@ export async function branchDiff(repo: string, branch: string, target: string): 
 function stripPrefix(name: string | undefined): string | undefined {
   if (name === undefined || name === "/dev/null") return undefined;
   return name.replace(/^[ab]\//, "");
+}
+
+/**
+ * Output cut at MAX_DIFF_BYTES ends inside a hunk, which the patch parser refuses outright:
+ * keep the files before the last one that began, which are whole.
+ */
+export function wholeFiles(stdout: string): string {
+  const last = stdout.lastIndexOf("\ndiff --git ");
+  return last < 0 ? "" : stdout.slice(0, last + 1);
 }

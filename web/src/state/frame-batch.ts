@@ -9,6 +9,8 @@ const FALLBACK_MS = 100;
 export class FrameBatch<K> {
   private readonly dirty = new Set<K>();
   private scheduled = false;
+  private frame: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly flush: (keys: K[]) => void) {}
 
@@ -17,8 +19,8 @@ export class FrameBatch<K> {
     if (this.scheduled) return;
     this.scheduled = true;
     const run = () => this.run();
-    requestAnimationFrame(run);
-    setTimeout(run, FALLBACK_MS);
+    this.frame = requestAnimationFrame(run);
+    this.timer = setTimeout(run, FALLBACK_MS);
   }
 
   forget(key: K): void {
@@ -28,6 +30,11 @@ export class FrameBatch<K> {
   private run(): void {
     if (!this.scheduled) return;
     this.scheduled = false;
+    // The other of the two is cancelled: a stale fallback must not flush a later batch early.
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.frame = undefined;
+    this.timer = undefined;
     const keys = [...this.dirty];
     this.dirty.clear();
     if (keys.length > 0) this.flush(keys);

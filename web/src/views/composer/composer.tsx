@@ -72,13 +72,18 @@ export function Composer(props: { room: ControlRoom; agentId: string }) {
       ...(images.length > 0 ? { images } : {}),
     } as const;
     const command = busy() ? { ...base, streaming_behavior: behavior() } : base;
+    const agentId = props.agentId;
     setSending(true);
-    const sent = await props.room.run(() => props.room.connection.call(command), props.agentId);
+    const sent = await props.room.run(() => props.room.connection.call(command), agentId);
     setSending(false);
-    if (sent) {
+    if (!sent) return;
+    if (props.agentId === agentId) {
       setText("");
       setAttachments([]);
       setAttachError(undefined);
+    } else {
+      // The user switched agents meanwhile: the sent message leaves that agent's saved draft.
+      drafts.delete(agentId);
     }
   };
   const abort = () =>
@@ -87,7 +92,14 @@ export function Composer(props: { room: ControlRoom; agentId: string }) {
       props.agentId,
     );
   const attach = async (files: File[]) => {
+    const agentId = props.agentId;
     const { added, error } = await readImages(files, attachments());
+    if (props.agentId !== agentId) {
+      // Read for the agent shown when they were dropped: they join its draft, not this one.
+      const draft = drafts.get(agentId);
+      if (draft) draft.attachments = [...draft.attachments, ...added];
+      return;
+    }
     setAttachments((list) => [...list, ...added]);
     setAttachError(error);
   };

@@ -4,9 +4,9 @@
  * from any client removes them, so a dialog answered elsewhere closes here too, and a line says
  * so. The oldest open request is the active one: the keys answer it, the rest wait their turn.
  */
-import { For, Match, Show, Switch } from "solid-js";
+import { createMemo, For, Match, Show, Switch } from "solid-js";
+import type { PendingRequest } from "../../../../src/snapshot/agent-snapshot.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
-import type { DelegatedRequest } from "../../state/delegated-requests.ts";
 import "./dialogs.css";
 import { PermissionDialog } from "./permission-dialog.tsx";
 import { createResolvedLog, type ResolvedEntry } from "./resolved-log.ts";
@@ -14,17 +14,24 @@ import { UiDialog } from "./ui-dialog.tsx";
 
 export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
   const log = createResolvedLog(props.room);
-  const pending = (): DelegatedRequest[] => [
-    ...(props.room.snapshot(props.agentId)()?.pending_requests ?? []).map((request) => ({
-      agentId: props.agentId,
-      request,
-    })),
-    ...props.room.delegated().filter((d) => isDescendant(props.room, d.agentId, props.agentId)),
-  ];
+  // <For> keeps a dialog by its item's identity: the items are the request objects themselves
+  // (the snapshot keeps an unchanged request's object), so a publish never rebuilds a dialog —
+  // its typed text, focus and "sending" state survive every frame of a busy agent.
+  const delegated = createMemo(() =>
+    props.room.delegated().filter((d) => isDescendant(props.room, d.agentId, props.agentId)),
+  );
+  const askers = createMemo(() => new Map(delegated().map((d) => [d.request.request_id, d.agentId])));
+  const pending = createMemo((): PendingRequest[] => [
+    ...(props.room.snapshot(props.agentId)()?.pending_requests ?? []),
+    ...delegated().map((d) => d.request),
+  ]);
   const resolved = () => log.entries().filter((e) => e.agentId === props.agentId);
-  const activeId = () => pending()[0]?.request.request_id;
-  const from = (agentId: string) =>
-    agentId === props.agentId ? undefined : subagentLabel(props.room, agentId);
+  const activeId = () => pending()[0]?.request_id;
+  const askerOf = (request: PendingRequest) => askers().get(request.request_id) ?? props.agentId;
+  const from = (request: PendingRequest) => {
+    const asker = askers().get(request.request_id);
+    return asker === undefined ? undefined : subagentLabel(props.room, asker);
+  };
   return (
     <div class="dialogs" data-testid="dialogs" classList={{ open: pending().length > 0 }}>
       <For each={resolved()}>
@@ -44,14 +51,14 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
       </For>
       <div class="dialog-stack">
         <For each={pending()}>
-          {({ agentId, request }) => (
+          {(request) => (
             <Switch>
               <Match when={request.type === "permission_request" ? request : undefined}>
                 {(permission) => (
                   <PermissionDialog
                     room={props.room}
-                    agentId={agentId}
-                    from={from(agentId)}
+                    agentId={askerOf(request)}
+                    from={from(request)}
                     request={permission()}
                     active={activeId() === request.request_id}
                     log={log}
@@ -62,8 +69,8 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
                 {(ui) => (
                   <UiDialog
                     room={props.room}
-                    agentId={agentId}
-                    from={from(agentId)}
+                    agentId={askerOf(request)}
+                    from={from(request)}
                     request={ui()}
                     active={activeId() === request.request_id}
                     log={log}

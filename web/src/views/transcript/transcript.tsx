@@ -27,7 +27,9 @@ function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
   const snapshot = () => props.room.snapshot(props.agentId)();
   const messages = createMemo(() => snapshot()?.live_window.messages ?? []);
   const index = createMemo(() => indexMessages(messages()));
-  const records = createMemo(() => recordsById(snapshot()?.tool_calls));
+  // Keyed on the records array itself: a delta publishes a new snapshot, not new records.
+  const toolCalls = createMemo(() => snapshot()?.tool_calls);
+  const records = createMemo(() => recordsById(toolCalls()));
   const streaming = createMemo(() => snapshot()?.streaming_message);
   const parts: TranscriptParts = {
     results: () => index().results,

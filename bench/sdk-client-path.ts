@@ -81,6 +81,7 @@ async function sdkPath(): Promise<number> {
     request: (command, options) => connection.request(command, options),
     send: () => {},
     close: async () => {},
+    resync: () => {},
   };
   agent = new Agent(link);
   agent.receive({ ...syncFromSnapshot(emptySnapshot()), seq: 0 });

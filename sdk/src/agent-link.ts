@@ -22,4 +22,6 @@ export interface AgentLink {
   send(command: AgentOutbound): void;
   /** Direct: end the process (stdin EOF); daemon: detach (the agent keeps running). */
   close(): Promise<void>;
+  /** Events went missing: ask for a fresh `sync` (a daemon re-attach; stdio never skips one). */
+  resync(): void;
 }

@@ -31,6 +31,8 @@ import { isQueued, TurnTracker } from "./turn-tracker.ts";
 export class Agent {
   private snapshot: AgentSnapshot = emptySnapshot();
   private synced = false;
+  /** A seq jump was seen: events wait for the fresh sync asked for, since state would be wrong. */
+  private resyncing = false;
   private readonly turns = new TurnTracker();
   private readonly responder: RequestResponder;
   private readonly streams = new Set<EventQueue<AgentStreamEvent>>();
@@ -195,11 +197,15 @@ export class Agent {
       this.snapshot = applyEvent(this.snapshot, event);
       return;
     }
+    if (this.resyncing) return;
     const seq = event.seq;
     if (seq !== undefined) {
       if (seq <= this.snapshot.last_seq) return; // already applied: a resumed stream never repeats
       if (this.synced && seq > this.snapshot.last_seq + 1) {
         this.gap("seq_jump", this.snapshot.last_seq, seq - 1);
+        this.resyncing = true;
+        this.link.resync();
+        return;
       }
     }
     this.snapshot = applyEvent(this.snapshot, event);
@@ -240,7 +246,10 @@ export class Agent {
   }
 
   private receiveSync(sync: SyncEvent): void {
-    const before = this.synced ? this.snapshot.last_seq : undefined;
+    // After a seq jump the gap is already reported; the sync it asked for only catches up.
+    const reported = this.resyncing;
+    this.resyncing = false;
+    const before = this.synced && !reported ? this.snapshot.last_seq : undefined;
     this.snapshot = applyEvent(this.snapshot, sync);
     this.synced = true;
     const now = this.snapshot.last_seq;

@@ -261,6 +261,8 @@ export class DaemonClient {
       unhandled: this.options.unhandledRequests ?? "leave",
       request: (command, options) => this.connection.request({ ...command, agent_id: agentId }, options),
       send: (command) => this.connection.send({ ...command, agent_id: agentId }),
+      // The attach answer is followed by a fresh sync, which replaces the state.
+      resync: () => void this.call({ type: "agent.attach", agent_id: agentId, role }).catch(() => undefined),
       close: async () => {
         const watched = this.watched.get(agentId);
         this.watched.delete(agentId);

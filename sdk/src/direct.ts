@@ -71,6 +71,8 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
     unhandled: options.unhandledRequests ?? "deny",
     request: (command, requestOptions) => connection.request(command, requestOptions),
     send: (command) => connection.send(command),
+    // One runtime writes the stream in order: there is nothing to miss and no one to ask.
+    resync: () => undefined,
     close: async () => {
       transport.close();
       await transport.exited;

@@ -117,7 +117,7 @@ function closeWith(stream: DaemonStream, code: number): number {
 }
 
 /** Exact id, then exact name, then a unique id prefix; otherwise a message that says why. */
-export function resolveAgent(agents: AgentInfo[], target: string): AgentInfo | string {
+function resolveAgent(agents: AgentInfo[], target: string): AgentInfo | string {
   const exact = agents.find((a) => a.agent_id === target);
   if (exact !== undefined) return exact;
   const named = agents.filter((a) => a.name === target || a.display_name === target);

@@ -12,11 +12,11 @@ import { asResponse } from "../wire/validate.ts";
 
 export type CliCommand = OutboundCommand;
 
-export const DAEMON_REQUEST_TIMEOUT_MS = 30_000;
+const DAEMON_REQUEST_TIMEOUT_MS = 30_000;
 
 export type RequestResult = { ok: true; response: Response } | { ok: false; message: string };
 
-export interface DaemonStreamEvents {
+interface DaemonStreamEvents {
   message(message: unknown): void;
   closed(): void;
 }

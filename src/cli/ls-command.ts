@@ -55,7 +55,7 @@ export async function lsCommand(argv: string[]): Promise<number> {
 
 const HEADER = ["AGENT", "NAME", "STATUS", "RUNTIME", "MODEL", "CWD"];
 
-export function formatAgentTable(agents: AgentInfo[]): string {
+function formatAgentTable(agents: AgentInfo[]): string {
   const rows = orderByParent(agents).map(({ info, depth }) => [
     `${"  ".repeat(depth)}${info.agent_id}`,
     terminalLine(info.display_name ?? info.name ?? "-"),

@@ -90,7 +90,7 @@ class SseFields {
 }
 
 /** An event's data as JSON; a server that sends something else is a stream error, not a crash. */
-export function parseEventData(event: SseEvent): unknown {
+function parseEventData(event: SseEvent): unknown {
   try {
     return JSON.parse(event.data);
   } catch {

@@ -98,6 +98,8 @@ function toCommand(args: SubagentArgs, parent: string): Command | string {
   switch (args.action) {
     case "create":
       if (!args.tasks) return need("tasks");
+      // 0 polls a wait, but a run needs time: the daemon would refuse it anyway.
+      if (args.timeout === 0) return 'subagent create: "timeout" must be more than 0 seconds';
       return {
         ...base,
         type: "subagent.create",

@@ -25,6 +25,9 @@ const link: AgentLink = {
     sent.push(command);
   },
   close: async () => undefined,
+  resync: () => {
+    sent.push({ type: "resync" });
+  },
 };
 
 const delta = (seq: number, text: string): AgentEvent => ({
@@ -106,8 +109,9 @@ describe("agent state", () => {
     expect(agent.state.last_seq).toBe(1);
   });
 
-  test("a jump in seq while connected is reported as a gap", async () => {
+  test("a jump in seq while connected is reported as a gap, and the state waits for a fresh sync", async () => {
     const agent = new Agent(link);
+    const resyncsBefore = sent.filter((c) => "type" in c && c.type === "resync").length;
     const seen = await streamOf(agent, () => {
       agent.receive(start);
       agent.receive(emitted[0]!);
@@ -118,5 +122,12 @@ describe("agent state", () => {
       last_seen_seq: 1,
       resumed_at_seq: 3,
     });
+    expect(sent.filter((c) => "type" in c && c.type === "resync").length).toBe(resyncsBefore + 1);
+    // Nothing is folded over the hole: the state is the last exact one until the sync.
+    expect(agent.state).toEqual(applyEvents(emptySnapshot(), [start, emitted[0]!]));
+    const fresh = { ...syncFromSnapshot(applyEvents(emptySnapshot(), emitted)), agent_id: "agent-1" };
+    const after = await streamOf(agent, () => agent.receive(fresh));
+    expect(agent.state).toEqual(applyEvents(emptySnapshot(), emitted));
+    expect(after.filter((e) => e.type === "gap")).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * handle resolves only inside the parent that names it (ownership never crosses).
  */
 import { foldAlias } from "./alias-pool.ts";
-import type { JobRecord, RunRecord } from "./job-record.ts";
+import { isTerminal, type JobRecord, type RunRecord } from "./job-record.ts";
 
 export interface RunRef {
   job: JobRecord;
@@ -84,9 +84,7 @@ export class JobCatalog {
 
   private agentRef(parentId: string, agentId: string, refs: RunRef[]): Resolved | undefined {
     const own = refs.filter((r) => r.job.parent_agent_id === parentId);
-    const current = own.find(
-      (r) => r.run.state === "queued" || r.run.state === "starting" || r.run.state === "active",
-    );
+    const current = own.find((r) => !isTerminal(r.run.state));
     const ref = current ?? own.at(-1);
     return ref ? { kind: "agent", agentId, ref } : undefined;
   }

@@ -96,7 +96,7 @@ export function jobStateOfRun(state: RunState): JobState {
 }
 
 /** Queued until a run starts; running until all are terminal; then completed, failed or cancelled. */
-export function jobState(runs: readonly Pick<RunRecord, "state">[]): JobState {
+function jobState(runs: readonly Pick<RunRecord, "state">[]): JobState {
   if (runs.every((r) => r.state === "queued")) return "queued";
   if (!runs.every((r) => isTerminal(r.state))) return "running";
   if (runs.every((r) => r.state === "completed")) return "completed";

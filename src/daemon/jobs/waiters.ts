@@ -97,7 +97,7 @@ function result(refs: RunRef[], timedOut: boolean): SubagentWaitResult {
 }
 
 /** The common job-level state of the runs, or `mixed` when they differ. */
-export function aggregate(refs: RunRef[]): JobState | "mixed" {
+function aggregate(refs: RunRef[]): JobState | "mixed" {
   const states = new Set(refs.map((r) => jobStateOfRun(r.run.state)));
   const [only] = states;
   return states.size === 1 && only !== undefined ? only : "mixed";

@@ -11,7 +11,7 @@ import { git, gitComplaint } from "./git.ts";
 
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 export const MAX_FILES = 300;
-export const MAX_LINES = 20_000;
+const MAX_LINES = 20_000;
 
 export type BranchDiff =
   | { ok: true; mergeBase: string; files: WorkspaceDiffFile[]; truncated: boolean }

@@ -17,7 +17,7 @@ export interface GitOptions {
   maxStdoutBytes?: number;
 }
 
-export const GIT_TIMEOUT_MS = 60_000;
+const GIT_TIMEOUT_MS = 60_000;
 
 export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
   const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;

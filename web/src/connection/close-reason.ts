@@ -1,5 +1,5 @@
 /** What the connection badge says about a closed WebSocket, from its close code and reason. */
-export const POLICY_VIOLATION = 1008;
+const POLICY_VIOLATION = 1008;
 
 export function closeReason(code: number, reason: string): string {
   if (code === POLICY_VIOLATION) {

@@ -22,7 +22,7 @@ export type ConnectionState =
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** A socket that has not opened by then (a daemon that accepts but hangs) is given up. */
-export const OPEN_TIMEOUT_MS = 10_000;
+const OPEN_TIMEOUT_MS = 10_000;
 
 export type Outbound = OutboundCommand;
 

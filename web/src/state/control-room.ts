@@ -8,7 +8,7 @@
  */
 
 import { Value } from "@sinclair/typebox/value";
-import { type Accessor, batch, createSignal, type Signal } from "solid-js";
+import { type Accessor, batch, createSignal, onCleanup, type Signal } from "solid-js";
 import { createStore, produce } from "solid-js/store";
 import type { AgentSnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
@@ -245,7 +245,7 @@ export function createControlRoom(): ControlRoom {
   });
 
   // Detach agents nobody has looked at for a while (the selected one always stays).
-  setInterval(() => {
+  const sweep = setInterval(() => {
     const current = selected();
     if (current !== undefined) watched.viewed(current);
     for (const id of watched.idle(current)) {
@@ -254,6 +254,8 @@ export function createControlRoom(): ControlRoom {
       release(id);
     }
   }, SWEEP_MS);
+  // The room lives as long as the component that made it (the page's App).
+  onCleanup(() => clearInterval(sweep));
 
   function select(agentId: string | undefined): void {
     const previous = selected();

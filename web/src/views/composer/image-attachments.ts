@@ -6,16 +6,11 @@
  */
 import type { Image } from "../../../../src/types/shared.ts";
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_TOTAL_IMAGE_BYTES = 10 * 1024 * 1024;
-export const MAX_IMAGES = 8;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_TOTAL_IMAGE_BYTES = 10 * 1024 * 1024;
+const MAX_IMAGES = 8;
 /** Raster formats the providers take; SVG is refused (it is a document, not a picture). */
-export const IMAGE_TYPES: ReadonlySet<string> = new Set([
-  "image/png",
-  "image/jpeg",
-  "image/gif",
-  "image/webp",
-]);
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 export interface Attachment {
   id: number;

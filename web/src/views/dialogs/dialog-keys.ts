@@ -7,7 +7,7 @@ import { type Accessor, createEffect, onCleanup } from "solid-js";
 import { normalizeKey } from "./accelerators.ts";
 
 /** Elements where a key press is text, not a command. */
-export function isTextEntry(target: EventTarget | null): boolean {
+function isTextEntry(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

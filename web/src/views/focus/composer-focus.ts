@@ -1,5 +1,5 @@
 /** Where typing goes back to after a dialog is answered from the keyboard or with a mouse. */
-export const COMPOSER_INPUT = '[data-testid="composer-input"]';
+const COMPOSER_INPUT = '[data-testid="composer-input"]';
 
 /**
  * Puts the caret back in the composer, so the next key typed is text again and can never answer

@@ -11,7 +11,7 @@ import { exitLabel, formatDuration } from "./format.ts";
 import { TreeView } from "./tree-view.tsx";
 
 /** Figures the call's events give when the descriptor itself has none (bash's `command`). */
-export interface CallFigures {
+interface CallFigures {
   exit_code?: number;
   duration_ms?: number;
 }

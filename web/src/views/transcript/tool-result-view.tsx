@@ -58,7 +58,11 @@ export function ToolResultView(props: { partKey: string; result: ToolResultBlock
         <details
           class="tx-raw"
           open={expansions.isOpen(rawKey(), false)}
-          onToggle={(e) => expansions.set(rawKey(), e.currentTarget.open)}
+          onToggle={(e) => {
+            // A rebuilt element toggles to the open state it was given: not a choice to record.
+            if (e.currentTarget.open !== expansions.isOpen(rawKey(), false))
+              expansions.set(rawKey(), e.currentTarget.open);
+          }}
         >
           <summary>Output</summary>
           <ClippedText

@@ -83,7 +83,16 @@ export async function attachCommand(argv: string[]): Promise<number> {
     {
       answer: (text) => process.stdout.write(text),
       status: (text) => process.stderr.write(text),
-      send: (command) => stream.send(command),
+      // Sent as requests, so a refusal (a leased child's CONFLICT, a stopped runtime) is shown.
+      send: (command) =>
+        void stream.request(command).then((result) => {
+          const why = !result.ok
+            ? result.message
+            : result.response.success
+              ? undefined
+              : `${result.response.error?.code}: ${result.response.error?.message}`;
+          if (why !== undefined) process.stderr.write(`${NAME}: ${command.type}: ${terminalLine(why)}\n`);
+        }),
     },
     process.stdout.isTTY === true,
   );

@@ -7,13 +7,13 @@
  * been collected by then, as it is in a daemon that sits idle); VmRSS split into anonymous and file-backed pages (the binary's mapped code).
  * Usage: bun bench/daemon-rss.ts [--runs 7] [--agents 20] [--messages 0] [--binary dist/shard]... [--sources]
  */
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSession } from "../src/session/create-session.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
+import { benchHome, benchTempDir } from "./support/bench-home.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 7;
@@ -30,25 +30,9 @@ argv.forEach((arg, i) => {
 if (builds.length === 0) builds.push({ name: "sources", command: [process.execPath, MAIN] });
 
 const server = await startMockLlmServer({ recordRequests: false });
-const cwd = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-cwd-")));
+const cwd = benchTempDir("cwd");
 
 type Msg = { type: string } & Record<string, unknown>;
-
-function freshHome(): string {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-rss-")));
-  const model = {
-    id: "chat",
-    context_window: 1_000_000,
-    max_output: 4096,
-    reasoning: false,
-    cost: { input: 0, output: 0 },
-  };
-  const providers = {
-    mock: { api: "openai-completions", base_url: `${server.url}/v1`, api_key: "bench", models: [model] },
-  };
-  writeFileSync(join(home, "models.json"), JSON.stringify({ providers }));
-  return home;
-}
 
 /** A session of `count` alternating user and assistant messages; its id. */
 function writeSession(home: string, count: number): string {
@@ -110,7 +94,7 @@ async function connect(path: string) {
 const SETTLE_MS = 10_000;
 
 async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss; settled: Rss }> {
-  const home = freshHome();
+  const home = benchHome(server.url);
   const proc = Bun.spawn([...command, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
     stdin: "ignore",
     stdout: "ignore",

@@ -13,6 +13,7 @@ import * as agentInfo from "../src/types/agent-info.ts";
 import * as agentResults from "../src/types/agent-results.ts";
 import * as auth from "../src/types/auth.ts";
 import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../src/types/catalog.ts";
+import { COMMAND_ENTRIES } from "../src/types/command-table.ts";
 import * as controls from "../src/types/controls.ts";
 import * as envelope from "../src/types/envelope.ts";
 import * as errors from "../src/types/errors.ts";
@@ -121,6 +122,8 @@ function refsOf(builder: DefsBuilder, schemas: ReadonlyMap<string, TObject>): Re
 export function buildProtocolSchema(): object {
   const builder = new DefsBuilder();
   const commands = refsOf(builder, COMMAND_SCHEMAS);
+  const results: Record<string, Json> = {};
+  for (const entry of COMMAND_ENTRIES) results[entry.type] = { $ref: `#/$defs/${builder.register(entry.result)}` };
   const events = refsOf(builder, EVENT_SCHEMAS);
   const responseRef = { $ref: `#/$defs/${builder.register(RESPONSE_SCHEMA)}` };
   for (const module of TYPE_MODULES) {
@@ -133,9 +136,10 @@ export function buildProtocolSchema(): object {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Shard wire protocol",
     description:
-      "Every message of PROTOCOL.md plus docs/protocol-additions.md. Generated from src/types by scripts/export-schema.ts; run `bun run schema` after changing a schema.",
+      "Every message of the Shard wire protocol (docs/protocol.md) with Shard's additions (docs/protocol-additions.md). `x-commands` maps each command type to its schema, `x-results` to the schema of its successful `response.data` (an empty result is sent without `data`), `x-events` each event type. Generated from src/types by scripts/export-schema.ts; run `bun run schema` after changing a schema.",
     "x-protocol-version": envelope.PROTOCOL_VERSION,
     "x-commands": commands,
+    "x-results": results,
     "x-events": events,
     anyOf: [...Object.values(commands), ...Object.values(events), responseRef],
     $defs: defs,

@@ -2,7 +2,7 @@
  * How an `Agent` reaches its runtime: straight over stdio (no `agent_id`) or through a daemon
  * connection (every per-agent command tagged with the agent's id, PROTOCOL §5.2).
  */
-import type { AgentCommand } from "../../src/types/catalog.ts";
+import type { AgentCommand } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { RequestOptions } from "./connection.ts";
 

@@ -3,7 +3,8 @@
  * `id`, each answer is matched back by that `id` within a timeout, failures become
  * `ShardError`s; everything else is handed on as an event.
  */
-import type { AgentEvent, DaemonEvent, OutboundCommand } from "../../src/types/catalog.ts";
+import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
+import type { OutboundCommand } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { ShardError } from "./errors.ts";

@@ -4,7 +4,7 @@
  * `onMessage`. Used by the CLI's daemon commands (`shard ls`, `shard attach`, `shard auth`).
  */
 import { join } from "node:path";
-import type { OutboundCommand } from "../types/catalog.ts";
+import type { OutboundCommand } from "../types/command-table.ts";
 import type { Response } from "../types/response.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";

@@ -7,21 +7,26 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/jsonl-decoder.ts";
-import { authCommandHandler } from "./auth/auth-commands.ts";
+import { authHandlers } from "./auth/auth-commands.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import { BrowserAuth } from "./auth/browser-auth.ts";
 import { type Clock, systemClock } from "./auth/clock.ts";
 import { SecurityStore } from "./auth/security-store.ts";
 import { Broker } from "./broker/broker.ts";
+import { providerHandlers } from "./broker/provider-commands.ts";
+import { registryHandlers } from "./broker/registry-commands.ts";
+import { sessionHandlers } from "./broker/session-commands.ts";
 import { DaemonLog } from "./daemon-log.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
 import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { WsConnections } from "./http/ws-connections.ts";
+import { SubagentsLoader } from "./jobs/subagents-loader.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
 import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
 import { listenUnixSocket } from "./socket.ts";
 import { claimSocketPath, secureHome } from "./socket-file.ts";
+import { workspaceHandlers } from "./workspaces/workspace-commands.ts";
 
 export interface DaemonOptions {
   home: string;
@@ -101,14 +106,7 @@ export async function startDaemon(
 
   let stopping: Promise<void> | undefined;
   const broker = new Broker({
-    authCommands: authCommandHandler({
-      auth: browserAuth,
-      enrollmentBase,
-      closeConnections: (browserId) =>
-        connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
-    }),
     headlessTimeoutMs: options.headlessTimeoutMs ?? DEFAULT_HEADLESS_TIMEOUT_MS,
-    maxSubagentRuns: options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS,
     log: write,
     requestShutdown: (force) => {
       void stop(force).then(() => options.onShutdown?.());
@@ -121,10 +119,29 @@ export async function startDaemon(
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     idleTimeoutMs: options.idleRuntimeTimeoutMs ?? DEFAULT_IDLE_RUNTIME_TIMEOUT_S * 1000,
     events: broker,
-    isActive: (agentId) => broker.isActive(agentId),
     log: write,
   });
-  broker.bind(registry);
+  // Each subsystem registers the handlers of the commands it answers (src/types/command-table.ts).
+  const subagents = new SubagentsLoader(() => ({
+    ctx: broker,
+    registry,
+    maxConcurrentRuns: options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS,
+    log: write,
+  }));
+  const handlers = {
+    ...registryHandlers(broker),
+    ...sessionHandlers(broker, write),
+    ...providerHandlers(broker),
+    ...workspaceHandlers(broker, write),
+    ...subagents.handlers(),
+    ...authHandlers({
+      auth: browserAuth,
+      enrollmentBase,
+      closeConnections: (browserId) =>
+        connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
+    }),
+  };
+  broker.bind(registry, handlers, subagents);
   registry.load();
 
   const socket = listenUnixSocket(broker, {

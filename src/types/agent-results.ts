@@ -1,5 +1,6 @@
 /** `response.data` of the per-agent control commands (PROTOCOL §9.2). */
 import { type Static, Type } from "@sinclair/typebox";
+import { StreamingBehaviorSchema } from "./agent-commands.ts";
 import { ModeDescriptorSchema, ReasoningLevelSchema, SwitchEffectiveSchema } from "./controls.ts";
 import { ModelDescriptorSchema } from "./shared.ts";
 
@@ -55,3 +56,31 @@ export const SetReasoningLevelResultSchema = Type.Object(reasoningSwitchFields, 
   $id: "SetReasoningLevelResult",
 });
 export type SetReasoningLevelResult = Static<typeof SetReasoningLevelResultSchema>;
+
+/**
+ * `prompt` and `steer`: no data when a turn starts; `queued` when it waits behind the running
+ * turn. A steer the daemon delivers into a leased child's subagent run (docs/subagents.md) also
+ * names the run and the correlation id its outcome is reported under.
+ */
+const promptAnswerFields = {
+  queued: Type.Optional(StreamingBehaviorSchema),
+  run_id: Type.Optional(Type.String({ minLength: 1 })),
+  correlation_id: Type.Optional(Type.String({ minLength: 1 })),
+};
+export const PromptResultSchema = Type.Object(promptAnswerFields, { $id: "PromptResult" });
+export type PromptResult = Static<typeof PromptResultSchema>;
+export const SteerResultSchema = Type.Object(promptAnswerFields, { $id: "SteerResult" });
+export type SteerResult = Static<typeof SteerResultSchema>;
+
+/** `cleared_queued`: how many queued prompts the abort dropped (absent when none). */
+export const AbortResultSchema = Type.Object(
+  { cleared_queued: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { $id: "AbortResult" },
+);
+export type AbortResult = Static<typeof AbortResultSchema>;
+
+/** Answers are accepted even when late or unknown (first answer wins): no data. */
+export const PermissionResponseResultSchema = Type.Object({}, { $id: "PermissionResponseResult" });
+export type PermissionResponseResult = Static<typeof PermissionResponseResultSchema>;
+export const UiResponseResultSchema = Type.Object({}, { $id: "UiResponseResult" });
+export type UiResponseResult = Static<typeof UiResponseResultSchema>;

@@ -1,19 +1,9 @@
 /**
  * The closed message catalog: every wire message schema keyed by its `type`, which the
- * validator (src/wire) compiles once and the JSON Schema export walks.
+ * validator (src/wire) checks against and the JSON Schema export walks. Commands come from the
+ * command table (command-table.ts); events are listed here.
  */
 import type { Static, TObject } from "@sinclair/typebox";
-import {
-  AbortCommandSchema,
-  ListModelsCommandSchema,
-  ListModesCommandSchema,
-  ListReasoningLevelsCommandSchema,
-  PromptCommandSchema,
-  SetModeCommandSchema,
-  SetModelCommandSchema,
-  SetReasoningLevelCommandSchema,
-  SteerCommandSchema,
-} from "./agent-commands.ts";
 import {
   HelloEventSchema,
   ModeChangedEventSchema,
@@ -23,25 +13,7 @@ import {
   StatusEventSchema,
   SyncEventSchema,
 } from "./agent-events.ts";
-import {
-  ListModelsResultSchema,
-  ListModesResultSchema,
-  ListReasoningLevelsResultSchema,
-  SetModelResultSchema,
-  SetModeResultSchema,
-  SetReasoningLevelResultSchema,
-} from "./agent-results.ts";
-import { AuthEnrollCommandSchema, AuthListCommandSchema, AuthRevokeCommandSchema } from "./auth.ts";
-import {
-  AgentAttachCommandSchema,
-  AgentCreateCommandSchema,
-  AgentDetachCommandSchema,
-  AgentKillCommandSchema,
-  AgentListCommandSchema,
-  AgentStatusCommandSchema,
-  AgentTerminateCommandSchema,
-  DaemonShutdownCommandSchema,
-} from "./orchestrator.ts";
+import { COMMAND_ENTRIES } from "./command-table.ts";
 import {
   AgentActivityEventSchema,
   AgentExitedEventSchema,
@@ -51,15 +23,10 @@ import {
 import {
   PermissionRequestSchema,
   PermissionResolvedSchema,
-  PermissionResponseSchema,
   UiRequestSchema,
   UiResolvedSchema,
-  UiResponseSchema,
 } from "./permissions.ts";
-import { ProviderStatusCommandSchema } from "./provider-status.ts";
 import { ResponseSchema } from "./response.ts";
-import { SessionActivateCommandSchema, SessionListCommandSchema } from "./session-first.ts";
-import { SessionOpCommandSchema } from "./session-op.ts";
 import {
   CompactionEventSchema,
   ErrorEventSchema,
@@ -72,93 +39,13 @@ import {
   TurnStartEventSchema,
   UsageEventSchema,
 } from "./stream-events.ts";
+import { SubagentRunChangedEventSchema } from "./subagent.ts";
 import {
-  SubagentCreateCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentRunChangedEventSchema,
-  SubagentStatusCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentStopCommandSchema,
-  SubagentWaitCommandSchema,
-} from "./subagent.ts";
-import {
-  WorkspaceAttachCommandSchema,
   WorkspaceAttachedEventSchema,
   WorkspaceConflictEventSchema,
-  WorkspaceCreateCommandSchema,
   WorkspaceCreatedEventSchema,
-  WorkspaceDiffCommandSchema,
-  WorkspaceListCommandSchema,
-  WorkspaceRetireCommandSchema,
   WorkspaceRetiredEventSchema,
-  WorkspaceStatusCommandSchema,
 } from "./workspace.ts";
-
-/** Commands one agent runtime handles; the daemon routes them by `agent_id`. */
-export const AGENT_COMMAND_SCHEMAS = [
-  PromptCommandSchema,
-  SteerCommandSchema,
-  AbortCommandSchema,
-  SetModeCommandSchema,
-  ListModesCommandSchema,
-  ListModelsCommandSchema,
-  SetModelCommandSchema,
-  ListReasoningLevelsCommandSchema,
-  SetReasoningLevelCommandSchema,
-  SessionOpCommandSchema,
-  PermissionResponseSchema,
-  UiResponseSchema,
-] as const;
-
-/** The daemon's registry commands (PROTOCOL §10.1). */
-export const REGISTRY_COMMAND_SCHEMAS = [
-  AgentListCommandSchema,
-  AgentCreateCommandSchema,
-  AgentAttachCommandSchema,
-  AgentDetachCommandSchema,
-  AgentTerminateCommandSchema,
-  AgentKillCommandSchema,
-  AgentStatusCommandSchema,
-  DaemonShutdownCommandSchema,
-] as const;
-
-/** Session-first commands (docs/protocol-additions.md §3). */
-export const SESSION_COMMAND_SCHEMAS = [SessionListCommandSchema, SessionActivateCommandSchema] as const;
-
-/** Browser enrollment commands, unix socket only (docs/protocol-additions.md §10). */
-export const AUTH_COMMAND_SCHEMAS = [
-  AuthEnrollCommandSchema,
-  AuthListCommandSchema,
-  AuthRevokeCommandSchema,
-] as const;
-
-/** Whether new agents have a model provider (docs/protocol-additions.md §12). */
-export const PROVIDER_COMMAND_SCHEMAS = [ProviderStatusCommandSchema] as const;
-
-/** Workspace commands (PROTOCOL §10.1a). */
-export const WORKSPACE_COMMAND_SCHEMAS = [
-  WorkspaceCreateCommandSchema,
-  WorkspaceAttachCommandSchema,
-  WorkspaceListCommandSchema,
-  WorkspaceStatusCommandSchema,
-  WorkspaceRetireCommandSchema,
-  WorkspaceDiffCommandSchema,
-] as const;
-
-/** Commands the daemon handles itself: registry, daemon, workspaces, subagents, sessions, auth, providers. */
-const orchestratorCommandSchemas = [
-  ...REGISTRY_COMMAND_SCHEMAS,
-  ...WORKSPACE_COMMAND_SCHEMAS,
-  SubagentCreateCommandSchema,
-  SubagentWaitCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentStopCommandSchema,
-  ...SESSION_COMMAND_SCHEMAS,
-  ...AUTH_COMMAND_SCHEMAS,
-  ...PROVIDER_COMMAND_SCHEMAS,
-] as const;
 
 /** Events an agent runtime emits (the daemon forwards them tagged with `agent_id`). */
 export const AGENT_EVENT_SCHEMAS = [
@@ -199,7 +86,7 @@ export const DAEMON_EVENT_SCHEMAS = [
 ] as const;
 
 /** The literal `type` of a message schema; a schema without one is a programming error. */
-function messageType(schema: TObject): string {
+export function messageType(schema: TObject): string {
   const literal: unknown = schema.properties.type?.const;
   if (typeof literal !== "string") throw new Error(`message schema ${schema.$id} has no literal type`);
   return literal;
@@ -215,11 +102,10 @@ function byType(schemas: readonly TObject[]): ReadonlyMap<string, TObject> {
   return map;
 }
 
-/** Every client → server message, keyed by `type`. */
-export const COMMAND_SCHEMAS: ReadonlyMap<string, TObject> = byType([
-  ...AGENT_COMMAND_SCHEMAS,
-  ...orchestratorCommandSchemas,
-]);
+/** Every client → server message, keyed by `type` (the command table's order). */
+export const COMMAND_SCHEMAS: ReadonlyMap<string, TObject> = byType(
+  COMMAND_ENTRIES.map((entry) => entry.command),
+);
 
 /** Every server → client message except `response`, keyed by `type`. */
 export const EVENT_SCHEMAS: ReadonlyMap<string, TObject> = byType([
@@ -229,24 +115,10 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, TObject> = byType([
 
 export const RESPONSE_SCHEMA = ResponseSchema;
 
-export const PER_AGENT_COMMANDS: ReadonlySet<string> = new Set(AGENT_COMMAND_SCHEMAS.map(messageType));
-
-export const ORCHESTRATOR_COMMANDS: ReadonlySet<string> = new Set(
-  orchestratorCommandSchemas.map(messageType),
-);
-
-export type AgentCommand = Static<(typeof AGENT_COMMAND_SCHEMAS)[number]>;
 export type AgentEvent = Static<(typeof AGENT_EVENT_SCHEMAS)[number]>;
 export type AgentEventType = AgentEvent["type"];
 /** One event of the union by its `type`. */
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
-
-/** Orchestrator commands (registry, sessions, workspaces, subagents, auth): never routed by agent_id. */
-export type DaemonCommand = Static<(typeof orchestratorCommandSchemas)[number]>;
-
-type WithoutId<C> = C extends unknown ? Omit<C, "id"> : never;
-/** Any command as a client writes it before numbering it: the CLI, the SDK and the web client send these. */
-export type OutboundCommand = WithoutId<AgentCommand | DaemonCommand>;
 
 /** Registry, workspace and subagent events: `agent_id`, where present, is payload. */
 export type DaemonEvent = Static<(typeof DAEMON_EVENT_SCHEMAS)[number]>;
@@ -254,16 +126,3 @@ export type DaemonEvent = Static<(typeof DAEMON_EVENT_SCHEMAS)[number]>;
 type WithoutSeq<E> = E extends unknown ? Omit<E, "seq"> : never;
 /** What a runtime hands to its outbox: an event before the outbox stamps its `seq`. */
 export type UnsequencedAgentEvent = WithoutSeq<AgentEvent>;
-
-/**
- * `response.data` of the per-agent commands whose success result has one fixed shape, keyed
- * by the command `type` (the SDK and the contract tests check responses against these).
- */
-export const RESULT_SCHEMAS: ReadonlyMap<string, TObject> = new Map<string, TObject>([
-  ["set_mode", SetModeResultSchema],
-  ["list_modes", ListModesResultSchema],
-  ["list_models", ListModelsResultSchema],
-  ["set_model", SetModelResultSchema],
-  ["list_reasoning_levels", ListReasoningLevelsResultSchema],
-  ["set_reasoning_level", SetReasoningLevelResultSchema],
-]);

@@ -112,12 +112,18 @@ export const DaemonShutdownCommandSchema = Type.Object(
 );
 export type DaemonShutdownCommand = Static<typeof DaemonShutdownCommandSchema>;
 
-/** Data of `agent.list` and `agent.status`. */
 export const AgentListResultSchema = Type.Object(
   { agents: Type.Array(AgentInfoSchema) },
   { $id: "AgentListResult" },
 );
 export type AgentListResult = Static<typeof AgentListResultSchema>;
+
+/** The one agent asked for, or every agent when `agent_id` was omitted. */
+export const AgentStatusResultSchema = Type.Object(
+  { agents: Type.Array(AgentInfoSchema) },
+  { $id: "AgentStatusResult" },
+);
+export type AgentStatusResult = Static<typeof AgentStatusResultSchema>;
 
 export const AgentCreateResultSchema = Type.Object(
   { agent_id: payloadAgentId },
@@ -137,3 +143,14 @@ export const AgentTerminateResultSchema = Type.Object(
   { $id: "AgentTerminateResult" },
 );
 export type AgentTerminateResult = Static<typeof AgentTerminateResultSchema>;
+
+export const AgentDetachResultSchema = Type.Object({}, { $id: "AgentDetachResult" });
+export type AgentDetachResult = Static<typeof AgentDetachResultSchema>;
+
+/** Answered once the runtime's process group is gone. */
+export const AgentKillResultSchema = Type.Object({}, { $id: "AgentKillResult" });
+export type AgentKillResult = Static<typeof AgentKillResultSchema>;
+
+/** Answered before the daemon starts to shut down. */
+export const DaemonShutdownResultSchema = Type.Object({}, { $id: "DaemonShutdownResult" });
+export type DaemonShutdownResult = Static<typeof DaemonShutdownResultSchema>;

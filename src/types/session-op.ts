@@ -8,6 +8,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, routingAgentId } from "./envelope.ts";
+import { SessionSummarySchema } from "./session-first.ts";
 
 export const SessionOpNameSchema = Type.Union(
   [Type.Literal("list"), Type.Literal("compact"), Type.Literal("fork")],
@@ -86,3 +87,17 @@ export const ForkResultSchema = Type.Object(
   { $id: "ForkResult" },
 );
 export type ForkResult = Static<typeof ForkResultSchema>;
+
+/** `op: "list"`: the sessions of the agent's cwd, newest first, and the one it drives. */
+export const SessionOpListResultSchema = Type.Object(
+  { sessions: Type.Array(SessionSummarySchema), active: Type.String({ minLength: 1 }) },
+  { $id: "SessionOpListResult" },
+);
+export type SessionOpListResult = Static<typeof SessionOpListResultSchema>;
+
+/** Data of `session_op`, by `op`: list, compact or fork. */
+export const SessionOpResultSchema = Type.Union(
+  [SessionOpListResultSchema, CompactResultSchema, ForkResultSchema],
+  { $id: "SessionOpResult" },
+);
+export type SessionOpResult = Static<typeof SessionOpResultSchema>;

@@ -127,6 +127,16 @@ export const WorkspaceLaunchResultSchema = Type.Object(
 );
 export type WorkspaceLaunchResult = Static<typeof WorkspaceLaunchResultSchema>;
 
+const workspaceLaunchFields = WorkspaceLaunchResultSchema.properties;
+export const WorkspaceCreateResultSchema = Type.Object(workspaceLaunchFields, {
+  $id: "WorkspaceCreateResult",
+});
+export type WorkspaceCreateResult = Static<typeof WorkspaceCreateResultSchema>;
+export const WorkspaceAttachResultSchema = Type.Object(workspaceLaunchFields, {
+  $id: "WorkspaceAttachResult",
+});
+export type WorkspaceAttachResult = Static<typeof WorkspaceAttachResultSchema>;
+
 export const WorkspaceListResultSchema = Type.Object(
   { workspaces: Type.Array(WorkspaceSummarySchema) },
   { $id: "WorkspaceListResult" },

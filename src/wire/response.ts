@@ -9,10 +9,14 @@ interface Correlated {
   type: string;
 }
 
-export function okResponse(command: Correlated, data?: unknown): ResponseMessage {
+/**
+ * A success answering `command` with its result (`ResultOf` its type, which the handler's type
+ * pins): an empty result goes without `data` (docs/protocol-additions.md).
+ */
+export function okResponse(command: Correlated, result: object = {}): ResponseMessage {
   const res: ResponseMessage = { type: "response", command: command.type, success: true };
   if (command.id !== undefined) res.id = command.id;
-  if (data !== undefined) res.data = data;
+  if (Object.keys(result).length > 0) res.data = result;
   return res;
 }
 

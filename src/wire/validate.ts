@@ -6,15 +6,14 @@
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import {
-  AGENT_COMMAND_SCHEMAS,
   AGENT_EVENT_SCHEMAS,
-  type AgentCommand,
   type AgentEvent,
   COMMAND_SCHEMAS,
   EVENT_SCHEMAS,
+  messageType,
   RESPONSE_SCHEMA,
-  RESULT_SCHEMAS,
 } from "../types/catalog.ts";
+import { type AnyCommand, COMMANDS, isCommandType } from "../types/command-table.ts";
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 import { schemaCheck } from "./schema-check.ts";
@@ -42,7 +41,11 @@ const CROSS_FIELD_RULES: Record<string, CrossFieldRule> = {
   },
 };
 
-export class MessageValidator {
+/**
+ * Checks a message against the schema of its own `type` in `schemas`. `T` is the union those
+ * schemas describe: the map and the type parameter are built from the same table.
+ */
+export class MessageValidator<T extends object = Record<string, unknown>> {
   constructor(
     private readonly schemas: ReadonlyMap<string, TObject>,
     private readonly what: string,
@@ -52,17 +55,15 @@ export class MessageValidator {
     return this.schemas.has(type);
   }
 
-  validate(raw: unknown): Validation {
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      return invalid(`a ${this.what} must be a JSON object`);
-    }
-    const message = raw as Record<string, unknown>;
+  validate(raw: unknown): Validation<T> {
+    if (!isJsonObject(raw)) return invalid(`a ${this.what} must be a JSON object`);
+    const message = raw;
     const type = message.type;
     if (typeof type !== "string") return invalid('field "type": required string is missing');
     const schema = this.schemas.get(type);
     if (!schema) return invalid(`field "type": unknown ${this.what} type "${type}"`);
     const check = schemaCheck(schema);
-    if (!check.check(message)) {
+    if (!matches<T>(check.check(message), message)) {
       const first = check.firstError(message);
       const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(message)";
       const detail = first ? describe(first.message, first.value) : "does not match its schema";
@@ -74,17 +75,26 @@ export class MessageValidator {
   }
 }
 
+function isJsonObject(raw: unknown): raw is Record<string, unknown> {
+  return raw !== null && typeof raw === "object" && !Array.isArray(raw);
+}
+
+/** A message that passed the schema of its own `type` is a member of the union `T` the validator describes. */
+function matches<T>(passed: boolean, _message: unknown): _message is T {
+  return passed;
+}
+
 function describe(message: string, value: unknown): string {
   if (value === undefined) return `${message} (missing)`;
   return message;
 }
 
-function invalid(message: string): Validation {
+function invalid(message: string): { ok: false; error: WireError } {
   return { ok: false, error: { code: "INVALID_REQUEST", message } };
 }
 
-/** Client → server messages (every command of every layer). */
-export const commandValidator = new MessageValidator(COMMAND_SCHEMAS, "command");
+/** Client → server messages (every command of the command table). */
+export const commandValidator = new MessageValidator<AnyCommand>(COMMAND_SCHEMAS, "command");
 /** Server → client messages; the SDK and tests validate what they receive. */
 export const eventValidator = new MessageValidator(
   new Map([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA as TObject]]),
@@ -97,13 +107,6 @@ export function schemaGuard<S extends TSchema>(schema: S): (message: unknown) =>
   return (message) => (check.check(message) ? message : undefined);
 }
 
-/** The literal `type` of a message schema; a schema without one is a programming error. */
-function literalType(schema: TObject): string {
-  const literal: unknown = schema.properties.type?.const;
-  if (typeof literal !== "string") throw new Error(`message schema ${schema.$id} has no literal type`);
-  return literal;
-}
-
 /**
  * A guard that narrows a message to one of `schemas` (message schemas with distinct literal
  * `type`s). It dispatches on `type` to that schema's shared check, so no union is compiled and
@@ -113,7 +116,7 @@ function literalType(schema: TObject): string {
 export function messageGuard<S extends TObject>(
   schemas: readonly S[],
 ): (message: unknown) => Static<S> | undefined {
-  const byType = new Map(schemas.map((schema) => [literalType(schema), schemaCheck(schema)]));
+  const byType = new Map(schemas.map((schema) => [messageType(schema), schemaCheck(schema)]));
   return (message) => {
     if (message === null || typeof message !== "object" || !("type" in message)) return undefined;
     const check = typeof message.type === "string" ? byType.get(message.type) : undefined;
@@ -121,23 +124,21 @@ export function messageGuard<S extends TObject>(
   };
 }
 
-/** A message `commandValidator` accepted, narrowed to the per-agent commands (undefined for daemon ones). */
-export const asAgentCommand: (message: unknown) => AgentCommand | undefined =
-  messageGuard(AGENT_COMMAND_SCHEMAS);
 /** What a runtime sent (the daemon reads its stdout), narrowed to the agent event union. */
 export const asAgentEvent: (message: unknown) => AgentEvent | undefined = messageGuard(AGENT_EVENT_SCHEMAS);
 /** A runtime's message narrowed to a `response` envelope. */
 export const asResponse: (message: unknown) => Response | undefined = schemaGuard(RESPONSE_SCHEMA);
 
-/** Checks a successful `response.data` against its command's result schema, where one is pinned. */
+/**
+ * Checks a successful `response.data` against its command's result schema (a command whose
+ * result is an empty object answers without `data`).
+ */
 export function validateResult(command: string, data: unknown): Validation<unknown> {
-  const schema = RESULT_SCHEMAS.get(command);
-  if (!schema) return { ok: true, message: data };
-  const check = schemaCheck(schema);
-  if (check.check(data)) return { ok: true, message: data };
-  const first = check.firstError(data);
+  if (!isCommandType(command)) return { ok: true, message: data };
+  const check = schemaCheck(COMMANDS[command].result);
+  const value = data ?? {};
+  if (check.check(value)) return { ok: true, message: value };
+  const first = check.firstError(value);
   const field = first?.path ? `data${first.path.replaceAll("/", ".")}` : "data";
-  return invalid(
-    `${command} response: field "${field}": ${first?.message ?? "does not match its schema"}`,
-  ) as Validation<unknown>;
+  return invalid(`${command} response: field "${field}": ${first?.message ?? "does not match its schema"}`);
 }

@@ -11,6 +11,7 @@ interface ProtocolDocument {
   $schema: string;
   anyOf: { $ref: string }[];
   "x-commands": Record<string, { $ref: string }>;
+  "x-results": Record<string, { $ref: string }>;
   "x-events": Record<string, { $ref: string }>;
   $defs: Record<string, { properties?: { type?: { const?: string } } }>;
 }
@@ -52,6 +53,19 @@ describe("docs/protocol.schema.json", () => {
     for (const ref of refs) expect(defOf(String(ref))).toBeDefined();
     // Nested $id would re-base relative refs; the exporter turns them all into $defs.
     expect(collect(document, "$id")).toEqual([]);
+  });
+
+  test("every command has a result schema named <PascalCase type>Result", () => {
+    const pascal = (type: string) =>
+      type
+        .split(/[._]/)
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join("");
+    const missing = [...COMMAND_SCHEMAS.keys()].filter(
+      (type) => document["x-results"][type]?.$ref !== `#/$defs/${pascal(type)}Result`,
+    );
+    expect(missing).toEqual([]);
+    expect(Object.keys(document["x-results"]).sort()).toEqual([...COMMAND_SCHEMAS.keys()].sort());
   });
 
   test("names every command and event by its type, plus the response", () => {

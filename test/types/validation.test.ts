@@ -1,15 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import type { TObject } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import {
-  type AgentCommand,
-  type AgentEvent,
-  COMMAND_SCHEMAS,
-  EVENT_SCHEMAS,
-  ORCHESTRATOR_COMMANDS,
-  PER_AGENT_COMMANDS,
-  RESPONSE_SCHEMA,
-} from "../../src/types/catalog.ts";
+import { type AgentEvent, COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../../src/types/catalog.ts";
+import type { AgentCommand } from "../../src/types/command-table.ts";
+import { COMMAND_ENTRIES } from "../../src/types/command-table.ts";
 import { MESSAGE_FIXTURES, type MessageFixture } from "./fixtures.ts";
 
 function schemaFor(fixture: MessageFixture): TObject {
@@ -85,6 +79,11 @@ describe.each(MESSAGE_FIXTURES)("$direction $type", (fixture) => {
     expect(paths.filter((path) => path !== field && !path.startsWith(`${field}/`))).toEqual([]);
   });
 });
+
+const PER_AGENT_COMMANDS = new Set(COMMAND_ENTRIES.filter((e) => e.owner === "runtime").map((e) => e.type));
+const ORCHESTRATOR_COMMANDS: ReadonlySet<string> = new Set(
+  COMMAND_ENTRIES.filter((e) => e.owner !== "runtime").map((e) => e.type),
+);
 
 describe("catalog", () => {
   test("per-agent and orchestrator commands partition the command map", () => {

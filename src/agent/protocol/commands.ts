@@ -5,12 +5,11 @@
  */
 import type { Connection } from "../../contracts/connection.ts";
 import { describeError } from "../../support/describe-error.ts";
-import type { AgentCommand } from "../../types/catalog.ts";
-import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import { type AgentCommand, isAgentCommand } from "../../types/command-table.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
-import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
+import { commandValidator } from "../../wire/validate.ts";
 import { describeModel } from "../models/model-controller.ts";
 import type { AgentRuntime } from "../runtime.ts";
 import type { UserInput } from "../turn/user-message.ts";
@@ -33,13 +32,10 @@ export async function handleInbound(
     runtime.outbox.reply(connection, errorResponse(salvageCorrelation(raw), checked.error));
     return;
   }
-  const command = asAgentCommand(checked.message);
-  if (!command) {
-    const type = salvageCorrelation(checked.message);
-    const message = ORCHESTRATOR_COMMANDS.has(type.type)
-      ? `"${type.type}" is a daemon command; this is a direct agent connection`
-      : `field "type": "${type.type}" is not handled by an agent`;
-    runtime.outbox.reply(connection, errorResponse(type, { code: "INVALID_REQUEST", message }));
+  const command = checked.message;
+  if (!isAgentCommand(command)) {
+    const message = `"${command.type}" is a daemon command; this is a direct agent connection`;
+    runtime.outbox.reply(connection, errorResponse(command, { code: "INVALID_REQUEST", message }));
     return;
   }
   let outcome: Reply | DeferredReply;

@@ -3,7 +3,7 @@ import { failure, type WireError } from "../../wire/errors.ts";
 
 /** `after` runs once the response is out, so e.g. `turn_start` follows the accepting response. */
 export type Reply =
-  | { ok: true; data?: unknown; after?: () => void }
+  | { ok: true; data?: object; after?: () => void }
   | { ok: false; error: WireError; after?: () => void };
 
 /**
@@ -14,5 +14,5 @@ export interface DeferredReply {
   deferred: Promise<Reply>;
 }
 
-export const ok = (data?: unknown): Reply => ({ ok: true, data });
+export const ok = (data?: object): Reply => ({ ok: true, data });
 export const fail = (code: WireError["code"], message: string): Reply => failure(code, message);

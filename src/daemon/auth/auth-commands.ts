@@ -3,16 +3,11 @@
  * a client of local trust (the unix socket). A WebSocket client — a browser — can neither mint
  * codes nor revoke browsers: PERMISSION_DENIED.
  */
-import { AUTH_COMMAND_SCHEMAS } from "../../types/catalog.ts";
-import { errorResponse, okResponse } from "../../wire/response.ts";
-import { messageGuard } from "../../wire/validate.ts";
+import type { ResultMap } from "../../types/command-table.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
+import { type Answer, answer, type HandlersOf } from "../broker/command-handlers.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { BrowserAuth } from "./browser-auth.ts";
-
-export type AuthCommand = NonNullable<ReturnType<typeof asAuthCommand>>;
-
-/** Narrows a validated orchestrator command to the ones this module handles. */
-export const asAuthCommand = messageGuard(AUTH_COMMAND_SCHEMAS);
 
 export interface AuthCommandDeps {
   auth: BrowserAuth;
@@ -25,41 +20,34 @@ export interface AuthCommandDeps {
   closeConnections(browserId: string): number;
 }
 
-export function authCommandHandler(deps: AuthCommandDeps) {
-  return async (client: DaemonClient, command: AuthCommand): Promise<void> => {
-    if (!client.localTrust) {
-      client.send(
-        errorResponse(command, {
-          code: "PERMISSION_DENIED",
-          message: `${command.type} is answered on the unix socket only; run \`shard auth\` on the daemon's machine`,
-        }),
-      );
-      return;
-    }
-    switch (command.type) {
-      case "auth.enroll": {
-        const base = await deps.enrollmentBase();
-        const { code, expires_at } = deps.auth.mintCode();
-        client.send(okResponse(command, { url: `${base}/#enroll=${code}`, expires_at }));
-        return;
+export function authHandlers(deps: AuthCommandDeps): HandlersOf<"auth"> {
+  return {
+    "auth.enroll": (client, command) => remoteRefusal(client, command.type) ?? enroll(deps),
+    "auth.list": (client, command) =>
+      remoteRefusal(client, command.type) ?? answer({ browsers: deps.auth.list() }),
+    "auth.revoke": (client, command) => {
+      const refused = remoteRefusal(client, command.type);
+      if (refused) return refused;
+      if (!deps.auth.revoke(command.browser_id)) {
+        return failure("NOT_FOUND", `no enrolled browser ${command.browser_id}; shard auth list shows them`);
       }
-      case "auth.list":
-        client.send(okResponse(command, { browsers: deps.auth.list() }));
-        return;
-      case "auth.revoke": {
-        if (!deps.auth.revoke(command.browser_id)) {
-          client.send(
-            errorResponse(command, {
-              code: "NOT_FOUND",
-              message: `no enrolled browser ${command.browser_id}; shard auth list shows them`,
-            }),
-          );
-          return;
-        }
-        const closed = deps.closeConnections(command.browser_id);
-        client.send(okResponse(command, { browser_id: command.browser_id, closed_connections: closed }));
-        return;
-      }
-    }
+      const closed = deps.closeConnections(command.browser_id);
+      return answer({ browser_id: command.browser_id, closed_connections: closed });
+    },
   };
+}
+
+async function enroll(deps: AuthCommandDeps): Promise<Answer<ResultMap["auth.enroll"]>> {
+  const base = await deps.enrollmentBase();
+  const { code, expires_at } = deps.auth.mintCode();
+  return answer({ url: `${base}/#enroll=${code}`, expires_at });
+}
+
+/** Browser auth is managed from the daemon's machine only. */
+function remoteRefusal(client: DaemonClient, type: string): Failure | undefined {
+  if (client.localTrust) return undefined;
+  return failure(
+    "PERMISSION_DENIED",
+    `${type} is answered on the unix socket only; run \`shard auth\` on the daemon's machine`,
+  );
 }

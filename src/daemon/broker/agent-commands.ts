@@ -3,7 +3,7 @@
  * attachment, go to the agent's runtime (restoring a stopped one for new work), and permission
  * and UI answers pass the first-response-wins check before they reach it.
  */
-import type { AgentCommand } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";

@@ -1,9 +1,8 @@
 /** What the command handlers need from the broker (an interface, so handlers never import it). */
 import type { AgentInfo } from "../../types/agent-info.ts";
-import type { AgentCommand } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { Workspaces } from "../workspaces/workspaces.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import type { RuntimeForwarder } from "./runtime-forwarder.ts";
@@ -39,6 +38,4 @@ export interface BrokerContext {
   requestShutdown(force: boolean): void;
   /** Whether the agent is doing work (a turn, a dialog, compaction). */
   isActive(agentId: string): boolean;
-  /** The workspace manager, loaded on first use (an idle daemon never pays for it). */
-  workspaces(): Promise<Workspaces>;
 }

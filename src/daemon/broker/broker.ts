@@ -4,28 +4,29 @@
  * attachments tagged with `agent_id`, headless answers — plus registry events to everyone.
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
+import { describeError } from "../../support/describe-error.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
-import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
-import { ORCHESTRATOR_COMMANDS } from "../../types/catalog.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
+import {
+  type AgentCommand,
+  type AnyCommand,
+  type DaemonCommand,
+  isAgentCommand,
+} from "../../types/command-table.ts";
 import type { AgentStatus } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
-import { errorResponse, salvageCorrelation } from "../../wire/response.ts";
-import { asAgentCommand, commandValidator } from "../../wire/validate.ts";
-import { type AuthCommand, asAuthCommand } from "../auth/auth-commands.ts";
-import { SubagentsLoader } from "../jobs/subagents-loader.ts";
+import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
+import { commandValidator } from "../../wire/validate.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
-import { asWorkspaceCommand, handleWorkspaceCommand } from "../workspaces/workspace-commands.ts";
-import type { Workspaces } from "../workspaces/workspaces.ts";
 import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
 import type { BrokerContext, CommandReply } from "./broker-context.ts";
+import { type Answer, type DaemonHandlers, isLater, runHandler } from "./command-handlers.ts";
 import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
-import { asRegistryCommand, handleRegistryCommand } from "./orchestrator-commands.ts";
-import { asProviderCommand, handleProviderCommand } from "./provider-commands.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
   closeDelegated,
@@ -35,17 +36,25 @@ import {
   routeRequest,
 } from "./responder-routing.ts";
 import { RuntimeForwarder } from "./runtime-forwarder.ts";
-import { asSessionCommand, handleSessionCommand } from "./session-commands.ts";
 
 export interface BrokerOptions {
-  /** Answers the auth.* commands (browser enrollment, src/daemon/auth). */
-  authCommands(client: DaemonClient, command: AuthCommand): Promise<void>;
   /** How long an unanswerable request waits before the headless path denies it. */
   headlessTimeoutMs: number;
-  /** Subagent runs that may be starting or active at once. */
-  maxSubagentRuns: number;
   requestShutdown(force: boolean): void;
   log(line: string): void;
+}
+
+/**
+ * What a subsystem (the subagent jobs) wants to hear of agents and clients, and its say on a
+ * per-agent command before the runtime gets it. Registered from daemon.ts, so the broker
+ * imports no feature folder.
+ */
+export interface AgentHooks {
+  /** Whether the hook answered the command itself (the lease guard of a leased child). */
+  beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean>;
+  agentEvent(agentId: string, event: AgentEvent): void;
+  runtimeEnded(agentId: string, reason: string): void;
+  clientClosed(clientId: string): void;
 }
 
 export class Broker implements BrokerContext, RegistryEvents {
@@ -55,33 +64,21 @@ export class Broker implements BrokerContext, RegistryEvents {
   private readonly channels = new Map<string, AgentChannel>();
   /** Last status each agent was announced with, so `agent_status_changed` fires on change only. */
   private readonly announced = new Map<string, string>();
-  private readonly subagents = new SubagentsLoader(() => ({
-    ctx: this,
-    registry: this.registry,
-    maxConcurrentRuns: this.options.maxSubagentRuns,
-    log: this.options.log,
-  }));
+  private handlers: DaemonHandlers | undefined;
+  private hooks: AgentHooks | undefined;
 
   constructor(private readonly options: BrokerOptions) {
     this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
   }
 
-  private workspacesLoading: Promise<Workspaces> | undefined;
-
-  workspaces(): Promise<Workspaces> {
-    this.workspacesLoading ??= (async () => {
-      const [{ Workspaces }, { workspaceDeps }] = await Promise.all([
-        import("../workspaces/workspaces.ts"),
-        import("../workspaces/workspace-commands.ts"),
-      ]);
-      return new Workspaces(workspaceDeps(this, this.options.log));
-    })();
-    return this.workspacesLoading;
-  }
-
-  /** The registry and the broker talk both ways; the daemon wires them once at start. */
-  bind(registry: Registry): void {
+  /**
+   * The daemon wires the broker once at start: the registry it routes to, every daemon
+   * command's handler, and the subsystems' hooks.
+   */
+  bind(registry: Registry, handlers: DaemonHandlers, hooks: AgentHooks): void {
     this.registryRef = registry;
+    this.handlers = handlers;
+    this.hooks = hooks;
   }
 
   get registry(): Registry {
@@ -103,51 +100,53 @@ export class Broker implements BrokerContext, RegistryEvents {
   close(client: DaemonClient): void {
     this.clients.delete(client.id);
     this.forwarder.clientClosed(client.id);
-    this.subagents.service?.clientClosed(client.id);
+    this.hooks?.clientClosed(client.id);
     for (const channel of this.channels.values()) {
       if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId);
     }
   }
 
-  /** One parsed inbound message; every failure is a `response` with `{code, message}`. */
+  /**
+   * One parsed inbound message, validated against the schema of its `type`, then routed: a
+   * per-agent command to its runtime, a daemon command to the handler registered for its type.
+   * Every failure is a `response` with `{code, message}`.
+   */
   async receive(client: DaemonClient, raw: unknown): Promise<void> {
     const checked = commandValidator.validate(raw);
     if (!checked.ok) {
       client.send(errorResponse(salvageCorrelation(raw), checked.error));
       return;
     }
+    const command = checked.message;
     try {
-      if (SubagentsLoader.handles(checked.message.type)) {
-        return await this.subagents.handle(client, checked.message);
+      if (isAgentCommand(command)) return await handleAgentCommand(this, client, command);
+      if (!this.handlers) throw new Error("broker used before its handlers were registered");
+      const outcome = await runHandler(this.handlers, client, command.type, command);
+      if (isLater(outcome)) {
+        outcome.later.then(
+          (answer) => this.reply(client, command, answer),
+          (err: unknown) => this.internalError(client, command, err),
+        );
+        return;
       }
-      const agentCommand = asAgentCommand(checked.message);
-      if (agentCommand) return await handleAgentCommand(this, client, agentCommand);
-      const registryCommand = asRegistryCommand(checked.message);
-      if (registryCommand) return await handleRegistryCommand(this, client, registryCommand);
-      const sessionCommand = asSessionCommand(checked.message);
-      if (sessionCommand) return await handleSessionCommand(this, client, sessionCommand, this.options.log);
-      const workspaceCommand = asWorkspaceCommand(checked.message);
-      if (workspaceCommand) return await handleWorkspaceCommand(this, client, workspaceCommand);
-      const providerCommand = asProviderCommand(checked.message);
-      if (providerCommand) return await handleProviderCommand(this, client, providerCommand);
-      const authCommand = asAuthCommand(checked.message);
-      if (authCommand) return await this.options.authCommands(client, authCommand);
-      const type = salvageCorrelation(checked.message);
-      const known = ORCHESTRATOR_COMMANDS.has(type.type);
-      client.send(
-        errorResponse(type, {
-          code: "INVALID_REQUEST",
-          message: known
-            ? `"${type.type}" is not available in this daemon yet`
-            : `field "type": "${type.type}" is not a command`,
-        }),
-      );
+      this.reply(client, command, outcome);
     } catch (err) {
-      this.options.log(`internal error handling ${salvageCorrelation(raw).type}: ${(err as Error).stack}`);
-      client.send(
-        errorResponse(salvageCorrelation(raw), { code: "INTERNAL_ERROR", message: (err as Error).message }),
-      );
+      this.internalError(client, command, err);
     }
+  }
+
+  private reply(client: DaemonClient, command: DaemonCommand, answer: Answer<object>): void {
+    // A client gone while its command ran hears nothing, and nothing is done on its behalf.
+    if (!this.isOpen(client)) return;
+    client.send(answer.ok ? okResponse(command, answer.result) : errorResponse(command, answer.error));
+    if (answer.ok) answer.after?.();
+  }
+
+  private internalError(client: DaemonClient, command: AnyCommand, err: unknown): void {
+    this.options.log(
+      `internal error handling ${command.type}: ${err instanceof Error ? err.stack : String(err)}`,
+    );
+    client.send(errorResponse(command, { code: "INTERNAL_ERROR", message: describeError(err) }));
   }
 
   /** Input that never parsed (bad JSON, over-size line or frame). */
@@ -195,7 +194,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean> {
-    return this.subagents.beforeAgentCommand(command, reply);
+    return this.hooks?.beforeAgentCommand(command, reply) ?? Promise.resolve(false);
   }
 
   answersFor(client: DaemonClient, agentId: string): boolean {
@@ -227,6 +226,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     const channel = this.channel(agentId);
     channel.requests.reset();
     channel.replaceFromRuntime(epoch, ready);
+    this.registry.activityChanged(agentId, this.isActive(agentId));
     // A replacement generation re-syncs everyone already attached (PROTOCOL §9.1 runtime_epoch).
     if (channel.attachments.size > 0) {
       const sync = EncodedMessage.of(channel.sync());
@@ -245,7 +245,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     const before = channel.snapshot.status;
     const event = channel.apply(message);
     channel.fanOut(event);
-    this.subagents.service?.childEvent(agentId, event);
+    this.hooks?.agentEvent(agentId, event);
     switch (event.type) {
       case "permission_request":
       case "ui_request":
@@ -263,7 +263,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         break;
     }
     if (channel.snapshot.status !== before) {
-      this.registry.activityChanged(agentId);
+      this.registry.activityChanged(agentId, this.isActive(agentId));
       this.announce(agentId);
     }
     this.reportActivity(channel, event);
@@ -281,7 +281,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         ended.expected ? "idle" : "error",
       );
       this.forwarder.runtimeEnded(agentId, ended.exit.reason);
-      this.subagents.service?.childEnded(agentId, ended.exit.reason);
+      this.hooks?.runtimeEnded(agentId, ended.exit.reason);
       if (!ended.expected) {
         this.broadcast({
           type: "agent_exited",

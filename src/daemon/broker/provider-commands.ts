@@ -3,21 +3,14 @@
  * find a model provider, judged on the environment and home the registry gives its runtimes.
  */
 import { providerStatus } from "../../providers/provider-status.ts";
-import { PROVIDER_COMMAND_SCHEMAS } from "../../types/catalog.ts";
-import { okResponse } from "../../wire/response.ts";
-import { messageGuard } from "../../wire/validate.ts";
 import type { BrokerContext } from "./broker-context.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import { answer, type HandlersOf } from "./command-handlers.ts";
 
-type ProviderCommand = NonNullable<ReturnType<typeof asProviderCommand>>;
-
-export const asProviderCommand = messageGuard(PROVIDER_COMMAND_SCHEMAS);
-
-export async function handleProviderCommand(
-  ctx: BrokerContext,
-  client: DaemonClient,
-  command: ProviderCommand,
-): Promise<void> {
-  const env = { ...ctx.registry.env, SHARD_HOME: ctx.registry.home };
-  client.send(okResponse(command, await providerStatus(ctx.registry.home, env)));
+export function providerHandlers(ctx: BrokerContext): HandlersOf<"providers"> {
+  return {
+    "provider.status": async () => {
+      const env = { ...ctx.registry.env, SHARD_HOME: ctx.registry.home };
+      return answer(await providerStatus(ctx.registry.home, env));
+    },
+  };
 }

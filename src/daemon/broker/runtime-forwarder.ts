@@ -3,7 +3,7 @@
  * and some send none); the runtime's response goes back to the client that asked, with its own
  * id restored and tagged with `agent_id`.
  */
-import type { AgentCommand } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { Response } from "../../types/response.ts";
 import { errorResponse } from "../../wire/response.ts";
 import type { DaemonClient } from "./daemon-client.ts";

@@ -4,54 +4,46 @@
  */
 import { realpathSync } from "node:fs";
 import { listSessions } from "../../session/list-sessions.ts";
-import { SESSION_COMMAND_SCHEMAS } from "../../types/catalog.ts";
-import { errorResponse, okResponse } from "../../wire/response.ts";
-import { messageGuard } from "../../wire/validate.ts";
+import type { CommandMap, ResultMap } from "../../types/command-table.ts";
 import { lookUpSession } from "../registry/session-lookup.ts";
 import type { BrokerContext } from "./broker-context.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import { type Answer, answer, type HandlersOf } from "./command-handlers.ts";
 
-type SessionCommand = NonNullable<ReturnType<typeof asSessionCommand>>;
+export function sessionHandlers(ctx: BrokerContext, log: (line: string) => void): HandlersOf<"sessions"> {
+  return {
+    "session.list": (_client, command) => {
+      const cwd = command.cwd === undefined ? undefined : canonical(command.cwd);
+      return answer({
+        sessions: listSessions(ctx.registry.home, cwd, (w) => log(`session.list: ${w.message}`)),
+      });
+    },
+    "session.activate": (_client, command) => activate(ctx, command),
+  };
+}
 
-/** Narrows a validated orchestrator command to the ones this module handles. */
-export const asSessionCommand = messageGuard(SESSION_COMMAND_SCHEMAS);
-
-export async function handleSessionCommand(
+async function activate(
   ctx: BrokerContext,
-  client: DaemonClient,
-  command: SessionCommand,
-  log: (line: string) => void,
-): Promise<void> {
-  const home = ctx.registry.home;
-  if (command.type === "session.list") {
-    const cwd = command.cwd === undefined ? undefined : canonical(command.cwd);
-    const sessions = listSessions(home, cwd, (w) => log(`session.list: ${w.message}`));
-    client.send(okResponse(command, { sessions }));
-    return;
-  }
+  command: CommandMap["session.activate"],
+): Promise<Answer<ResultMap["session.activate"]>> {
   const sessionId = command.session_id;
   let agentId = ctx.registry.bySession(sessionId)?.manifest.agent_id;
   let started: Awaited<ReturnType<typeof ctx.registry.ensureRunning>>;
   if (agentId !== undefined) {
     started = await ctx.registry.ensureRunning(agentId);
   } else {
-    const session = lookUpSession(home, sessionId);
-    if (!session.ok) return client.send(errorResponse(command, session.error));
+    const session = lookUpSession(ctx.registry.home, sessionId);
+    if (!session.ok) return session;
     const created = await ctx.registry.create({ cwd: session.cwd, session_id: sessionId });
-    if (!created.ok) return client.send(errorResponse(command, created.error));
+    if (!created.ok) return created;
     agentId = created.agent_id;
     const info = ctx.agentInfo(agentId);
     if (info) ctx.broadcast({ type: "agent_spawned", agent_id: agentId, info });
     started = created.started;
   }
-  if (!started.ok) {
-    // The binding is kept: activating again retries the start.
-    client.send(errorResponse(command, { ...started.error, data: { agent_id: agentId } }));
-    return;
-  }
-  client.send(okResponse(command, { agent_id: agentId, session_id: sessionId }));
+  // The binding is kept: activating again retries the start.
+  if (!started.ok) return { ok: false, error: { ...started.error, data: { agent_id: agentId } } };
+  return answer({ agent_id: agentId, session_id: sessionId });
 }
-
 /** A cwd filter compares canonical paths; a directory that does not exist matches nothing. */
 function canonical(cwd: string): string {
   try {

@@ -7,7 +7,8 @@
  */
 
 import { TurnErrorWatch } from "../../snapshot/turn-error.ts";
-import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { RunState } from "../../types/subagent-jobs.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";

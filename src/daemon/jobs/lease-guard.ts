@@ -10,7 +10,7 @@
  * - Permission/UI answers and every other command pass.
  */
 import type { PromptCommand, SteerCommand } from "../../types/agent-commands.ts";
-import type { AgentCommand } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { CommandReply } from "../broker/broker-context.ts";
 import type { RunRef } from "./job-catalog.ts";
 import { steerRun } from "./steer-run.ts";

@@ -1,17 +1,19 @@
 /**
  * `subagent.steer` (strict: injected into the active turn, or conflict) and
  * `subagent.relaunch` (a new job and run on the same durable child, its history kept) —
- * PROTOCOL §10.3.
+ * docs/subagents.md.
  */
+
+import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
 import type {
   SubagentRelaunchCommand,
   SubagentRelaunchResult,
   SubagentSteerCommand,
+  SubagentSteerResult,
 } from "../../types/subagent.ts";
-import type { WireError } from "../../wire/errors.ts";
-import { errorResponse, okResponse } from "../../wire/response.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
+import { failure, type WireError } from "../../wire/errors.ts";
+import { type Answer, answer } from "../broker/command-handlers.ts";
 import { resolveAll } from "./handles.ts";
 import type { RunRef } from "./job-catalog.ts";
 import { isTerminal, JOB_RECORD_VERSION, type JobRecord } from "./job-record.ts";
@@ -40,33 +42,28 @@ function targetRun(
 
 export async function steer(
   service: SubagentService,
-  client: DaemonClient,
   command: SubagentSteerCommand,
-): Promise<void> {
+): Promise<Answer<SubagentSteerResult>> {
   const target = targetRun(service, command);
-  if (!target.ok) return client.send(errorResponse(command, target.error));
+  if (!target.ok) return target;
   const started = await steerRun(service, target.ref.run, { message: command.message }, command.type);
-  if (!started.ok) return client.send(errorResponse(command, started.error));
-  const result = await started.outcome;
-  if (service.deps.ctx.isOpen(client)) client.send(okResponse(command, result));
+  if (!started.ok) return started;
+  return answer(await started.outcome);
 }
 
-export async function relaunch(
+export function relaunch(
   service: SubagentService,
-  client: DaemonClient,
   command: SubagentRelaunchCommand,
-): Promise<void> {
+): Answer<SubagentRelaunchResult> {
   const target = targetRun(service, command);
-  if (!target.ok) return client.send(errorResponse(command, target.error));
+  if (!target.ok) return target;
   const agentId = target.ref.run.agent_id;
   const current = service.catalog.resolve(command.parent_agent_id, agentId);
   const latest = current?.kind === "agent" ? current.ref : target.ref;
   if (!isTerminal(latest.run.state)) {
-    return client.send(
-      errorResponse(command, {
-        code: "CONFLICT",
-        message: `subagent.relaunch: child ${agentId} still has run ${latest.run.run_id} ${latest.run.state}; wait for it or stop it first`,
-      }),
+    return failure(
+      "CONFLICT",
+      `subagent.relaunch: child ${agentId} still has run ${latest.run.run_id} ${latest.run.state}; wait for it or stop it first`,
     );
   }
   const job: JobRecord = {
@@ -92,16 +89,14 @@ export async function relaunch(
   try {
     service.store.save(job);
   } catch (err) {
-    return client.send(
-      errorResponse(command, {
-        code: "INTERNAL_ERROR",
-        message: `subagent.relaunch: could not write the job record: ${(err as Error).message}; nothing was started`,
-      }),
+    return failure(
+      "INTERNAL_ERROR",
+      `subagent.relaunch: could not write the job record: ${describeError(err)}; nothing was started`,
     );
   }
   service.catalog.add(job);
   const [run] = job.runs;
-  if (!run) return;
+  if (!run) return failure("INTERNAL_ERROR", "subagent.relaunch: the new job has no run");
   const result: SubagentRelaunchResult = {
     job_id: job.job_id,
     run_id: run.run_id,
@@ -109,6 +104,5 @@ export async function relaunch(
     alias: run.alias,
     state: "queued",
   };
-  client.send(okResponse(command, result));
-  service.scheduleSoon();
+  return answer(result, () => service.scheduleSoon());
 }

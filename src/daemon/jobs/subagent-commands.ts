@@ -1,8 +1,10 @@
 /**
- * The `subagent.*` commands (PROTOCOL §10.3). Every handle resolves inside the parent the
+ * The `subagent.*` commands (docs/protocol.md, `subagent.*`; docs/subagents.md). Every handle resolves inside the parent the
  * command names; another parent's jobs and children are NOT_FOUND. Responses carry ids,
  * aliases, states and final text — never task text.
  */
+
+import { describeError } from "../../support/describe-error.ts";
 import type {
   SubagentCreateCommand,
   SubagentCreateResult,
@@ -11,18 +13,10 @@ import type {
   SubagentStopCommand,
   SubagentStopResult,
   SubagentWaitCommand,
+  SubagentWaitResult,
 } from "../../types/subagent.ts";
-import {
-  SubagentCreateCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentStopCommandSchema,
-  SubagentWaitCommandSchema,
-} from "../../types/subagent.ts";
-import type { WireError } from "../../wire/errors.ts";
-import { errorResponse, okResponse } from "../../wire/response.ts";
-import { messageGuard } from "../../wire/validate.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
+import { type Answer, answer, type HandlersOf, type Outcome } from "../broker/command-handlers.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import { buildJob } from "./create-request.ts";
 import { refsOf, resolveAll } from "./handles.ts";
@@ -31,54 +25,47 @@ import { isTerminal, jobSnapshot, runSnapshot } from "./job-record.ts";
 import { relaunch, steer } from "./steer-relaunch-commands.ts";
 import type { SubagentService } from "./subagent-service.ts";
 
-const asSubagentCommand = messageGuard([
-  SubagentCreateCommandSchema,
-  SubagentWaitCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentStopCommandSchema,
-]);
-
 /** The newest jobs `subagent.status` lists without targets. */
 const STATUS_JOBS = 50;
 
-export async function handleSubagentCommand(
-  service: SubagentService,
-  client: DaemonClient,
-  message: unknown,
-): Promise<void> {
-  const command = asSubagentCommand(message);
-  if (!command) return;
-  const fail = (error: WireError) => client.send(errorResponse(command, error));
-  const parent = service.deps.registry.get(command.parent_agent_id);
-  if (!parent) {
-    return fail({
-      code: "NOT_FOUND",
-      message: `${command.type}: no agent ${command.parent_agent_id}; agent.list shows the agents`,
-    });
-  }
-  service.listen(command.parent_agent_id, client);
-  switch (command.type) {
-    case "subagent.create":
-      return create(service, client, command);
-    case "subagent.wait":
-      return wait(service, client, command);
-    case "subagent.status":
-      return status(service, client, command);
-    case "subagent.stop":
-      return stop(service, client, command);
-    case "subagent.steer":
-      return steer(service, client, command);
-    case "subagent.relaunch":
-      return relaunch(service, client, command);
-  }
+export function subagentHandlers(service: SubagentService): HandlersOf<"subagents"> {
+  return {
+    "subagent.create": (client, command) =>
+      unknownParent(service, client, command) ?? create(service, command),
+    "subagent.wait": (client, command) =>
+      unknownParent(service, client, command) ?? wait(service, client, command),
+    "subagent.status": (client, command) =>
+      unknownParent(service, client, command) ?? status(service, command),
+    "subagent.stop": (client, command) => unknownParent(service, client, command) ?? stop(service, command),
+    "subagent.steer": (client, command) => unknownParent(service, client, command) ?? steer(service, command),
+    "subagent.relaunch": (client, command) =>
+      unknownParent(service, client, command) ?? relaunch(service, command),
+  };
 }
 
-function create(service: SubagentService, client: DaemonClient, command: SubagentCreateCommand): void {
+/**
+ * Every `subagent.*` command names a parent the registry knows (NOT_FOUND otherwise); from then
+ * on its client hears of that parent's runs.
+ */
+function unknownParent(
+  service: SubagentService,
+  client: DaemonClient,
+  command: { type: string; parent_agent_id: string },
+): Failure | undefined {
+  if (!service.deps.registry.get(command.parent_agent_id)) {
+    return failure(
+      "NOT_FOUND",
+      `${command.type}: no agent ${command.parent_agent_id}; agent.list shows the agents`,
+    );
+  }
+  service.listen(command.parent_agent_id, client);
+  return undefined;
+}
+
+function create(service: SubagentService, command: SubagentCreateCommand): Answer<SubagentCreateResult> {
   const { registry, ctx } = service.deps;
   const parent = registry.get(command.parent_agent_id);
-  if (!parent) return;
+  if (!parent) return failure("NOT_FOUND", `subagent.create: no agent ${command.parent_agent_id}`);
   const built = buildJob(command, {
     parent: parent.manifest,
     parentModel: ctx.agentInfo(parent.manifest.agent_id)?.model ?? parent.manifest.model,
@@ -86,21 +73,15 @@ function create(service: SubagentService, client: DaemonClient, command: Subagen
     takenAliases: service.catalog.aliasesOf(parent.manifest.agent_id),
     now: Date.now(),
   });
-  if (!built.ok) {
-    client.send(errorResponse(command, built.error));
-    return;
-  }
+  if (!built.ok) return built;
   const { job } = built;
   try {
     service.store.save(job);
   } catch (err) {
-    client.send(
-      errorResponse(command, {
-        code: "INTERNAL_ERROR",
-        message: `subagent.create: could not write the job record: ${(err as Error).message}; nothing was started`,
-      }),
+    return failure(
+      "INTERNAL_ERROR",
+      `subagent.create: could not write the job record: ${describeError(err)}; nothing was started`,
     );
-    return;
   }
   service.catalog.add(job);
   const result: SubagentCreateResult = {
@@ -115,30 +96,29 @@ function create(service: SubagentService, client: DaemonClient, command: Subagen
       alias: r.alias,
     })),
   };
-  client.send(okResponse(command, result));
-  service.scheduleSoon();
+  return answer(result, () => service.scheduleSoon());
 }
 
-function wait(service: SubagentService, client: DaemonClient, command: SubagentWaitCommand): void {
+function wait(
+  service: SubagentService,
+  client: DaemonClient,
+  command: SubagentWaitCommand,
+): Outcome<SubagentWaitResult> {
   const found = resolveAll(service.catalog, command, command.handles);
-  if (!found.ok) {
-    client.send(errorResponse(command, found.error));
-    return;
-  }
+  if (!found.ok) return found;
   const refs: RunRef[] = [];
   for (const ref of found.resolved.flatMap(refsOf)) if (!refs.some((r) => r.run === ref.run)) refs.push(ref);
   const owner = { clientId: client.id, parentId: command.parent_agent_id };
-  service.waiters.wait(owner, refs, command.mode ?? "all", command.timeout, {
-    answer: (result) => {
-      if (service.deps.ctx.isOpen(client)) client.send(okResponse(command, result));
-    },
-    cancel: (error) => {
-      if (service.deps.ctx.isOpen(client)) client.send(errorResponse(command, error));
-    },
+  const later = new Promise<Answer<SubagentWaitResult>>((settle) => {
+    service.waiters.wait(owner, refs, command.mode ?? "all", command.timeout, {
+      answer: (result) => settle(answer(result)),
+      cancel: (error) => settle({ ok: false, error }),
+    });
   });
+  return { later };
 }
 
-function status(service: SubagentService, client: DaemonClient, command: SubagentStatusCommand): void {
+function status(service: SubagentService, command: SubagentStatusCommand): Answer<SubagentStatusResult> {
   const parentId = command.parent_agent_id;
   let refs: RunRef[];
   let result: SubagentStatusResult;
@@ -148,10 +128,7 @@ function status(service: SubagentService, client: DaemonClient, command: Subagen
     result = { agents: [], jobs: jobs.map(jobSnapshot) };
   } else {
     const found = resolveAll(service.catalog, command, command.targets);
-    if (!found.ok) {
-      client.send(errorResponse(command, found.error));
-      return;
-    }
+    if (!found.ok) return found;
     refs = found.resolved.flatMap(refsOf);
     result = { agents: [] };
   }
@@ -169,18 +146,15 @@ function status(service: SubagentService, client: DaemonClient, command: Subagen
       run: runSnapshot(shown.job, shown.run),
     });
   }
-  client.send(okResponse(command, result));
+  return answer(result);
 }
 
 /** A job handle cancels its queued and active runs; a run, agent or alias handle only that run. */
-function stop(service: SubagentService, client: DaemonClient, command: SubagentStopCommand): void {
+function stop(service: SubagentService, command: SubagentStopCommand): Answer<SubagentStopResult> {
   const found = resolveAll(service.catalog, command, [command.handle]);
-  if (!found.ok) {
-    client.send(errorResponse(command, found.error));
-    return;
-  }
+  if (!found.ok) return found;
   const [resolved] = found.resolved;
-  if (!resolved) return;
+  if (!resolved) return failure("NOT_FOUND", `subagent.stop: nothing is named "${command.handle}"`);
   const job = resolved.kind === "job" ? resolved.job : resolved.ref.job;
   const targets = refsOf(resolved).filter((r) => !isTerminal(r.run.state));
   const before = new Map(job.runs.map((r) => [r.run_id, r.state]));
@@ -199,5 +173,5 @@ function stop(service: SubagentService, client: DaemonClient, command: SubagentS
       .map((r) => ({ run_id: r.run_id, agent_id: r.agent_id, state: r.state })),
     job_id: job.job_id,
   };
-  client.send(okResponse(command, result));
+  return answer(result);
 }

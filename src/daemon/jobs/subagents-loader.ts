@@ -1,26 +1,25 @@
 /**
- * The broker's handle on the subagent jobs: the module loads on the first `subagent.*`
- * command (an idle daemon never pays for it), and until then there are no leases or runs to
- * tell about.
+ * The subagent jobs as the daemon registers them with the broker: their command handlers and
+ * their hooks. The module loads on the first `subagent.*` command (an idle daemon never pays
+ * for it), and until then there are no leases or runs to tell about.
  */
-import type { AgentCommand } from "../../types/catalog.ts";
+import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand, CommandMap, CommandTypeOwnedBy } from "../../types/command-table.ts";
+import type { AgentHooks } from "../broker/broker.ts";
 import type { CommandReply } from "../broker/broker-context.ts";
+import type { HandlersOf } from "../broker/command-handlers.ts";
 import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { SubagentService, SubagentServiceDeps } from "./subagent-service.ts";
 
 type BeforeAgentCommand = typeof import("./lease-guard.ts").beforeAgentCommand;
 
-export class SubagentsLoader {
+export class SubagentsLoader implements AgentHooks {
   /** Set once loaded: the broker's synchronous hooks (events, lease guard) use it. */
   service: SubagentService | undefined;
   private guard: BeforeAgentCommand | undefined;
   private loading: Promise<SubagentService> | undefined;
 
   constructor(private readonly deps: () => SubagentServiceDeps) {}
-
-  static handles(type: unknown): boolean {
-    return typeof type === "string" && type.startsWith("subagent.");
-  }
 
   load(): Promise<SubagentService> {
     this.loading ??= Promise.all([import("./subagent-service.ts"), import("./lease-guard.ts")]).then(
@@ -39,12 +38,37 @@ export class SubagentsLoader {
     return this.guard(this.service, command, reply);
   }
 
-  /** Answers one `subagent.*` command (the service and the command handlers load together). */
-  async handle(client: DaemonClient, message: unknown): Promise<void> {
-    const [service, { handleSubagentCommand }] = await Promise.all([
-      this.load(),
-      import("./subagent-commands.ts"),
-    ]);
-    return handleSubagentCommand(service, client, message);
+  agentEvent(agentId: string, event: AgentEvent): void {
+    this.service?.childEvent(agentId, event);
+  }
+
+  runtimeEnded(agentId: string, reason: string): void {
+    this.service?.childEnded(agentId, reason);
+  }
+
+  clientClosed(clientId: string): void {
+    this.service?.clientClosed(clientId);
+  }
+
+  /** The `subagent.*` handlers: the service and the command module load on the first one. */
+  handlers(): HandlersOf<"subagents"> {
+    const loaded = () =>
+      Promise.all([this.load(), import("./subagent-commands.ts")]).then(([service, { subagentHandlers }]) =>
+        subagentHandlers(service),
+      );
+    const via =
+      <T extends CommandTypeOwnedBy<"subagents">>(type: T) =>
+      async (client: DaemonClient, command: CommandMap[T]) => {
+        const handlers: HandlersOf<"subagents"> = await loaded();
+        return handlers[type](client, command);
+      };
+    return {
+      "subagent.create": via("subagent.create"),
+      "subagent.wait": via("subagent.wait"),
+      "subagent.steer": via("subagent.steer"),
+      "subagent.relaunch": via("subagent.relaunch"),
+      "subagent.status": via("subagent.status"),
+      "subagent.stop": via("subagent.stop"),
+    };
   }
 }

@@ -41,8 +41,6 @@ export interface RegistryOptions {
   /** Inactive runtimes stop after this long; 0 keeps them. */
   idleTimeoutMs: number;
   events: RegistryEvents;
-  /** Whether the agent is in an active state (streaming, waiting, compacting): never reaped. */
-  isActive(agentId: string): boolean;
   log(line: string): void;
 }
 
@@ -61,6 +59,8 @@ interface AgentRecord extends DurableAgent {
   stopping?: StopReason;
   terminateWhenIdle: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** Doing work (streaming, waiting, compacting), as the broker last told: never reaped. */
+  active: boolean;
 }
 
 export class Registry {
@@ -91,6 +91,7 @@ export class Registry {
         runtimeState: "stopped",
         epoch: -1,
         terminateWhenIdle: false,
+        active: false,
       });
     }
   }
@@ -156,6 +157,7 @@ export class Registry {
       runtimeState: "stopped",
       epoch: -1,
       terminateWhenIdle: false,
+      active: false,
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
@@ -193,20 +195,29 @@ export class Registry {
     return record.process.send(message);
   }
 
-  /** The broker tells the registry when the agent's status changed (reaping, deferred terminate). */
-  activityChanged(agentId: string): void {
+  /**
+   * The broker tells the registry whether the agent is doing work whenever that changes: the
+   * registry keeps the fact (reaping, deferred terminate) and never asks back.
+   */
+  activityChanged(agentId: string, active: boolean): void {
     const record = this.agents.get(agentId);
-    if (!record?.process || record.runtimeState === "starting") return;
+    if (!record) return;
+    record.active = active;
+    this.reconsiderIdle(record);
+  }
+
+  private reconsiderIdle(record: AgentRecord): void {
+    if (!record.process || record.runtimeState === "starting") return;
     if (record.idleTimer) clearTimeout(record.idleTimer);
     record.idleTimer = undefined;
-    if (this.options.isActive(agentId)) return;
+    if (record.active) return;
     if (record.terminateWhenIdle) {
       this.stop(record, "terminate");
       return;
     }
     if (this.options.idleTimeoutMs > 0 && record.runtimeState === "running") {
       record.idleTimer = setTimeout(() => {
-        if (!this.options.isActive(agentId)) this.stop(record, "reap");
+        if (!record.active) this.stop(record, "reap");
       }, this.options.idleTimeoutMs);
     }
   }
@@ -215,7 +226,7 @@ export class Registry {
   terminate(agentId: string): { deferred: boolean } {
     const record = this.agents.get(agentId);
     if (!record?.process || record.process.exited) return { deferred: false };
-    if (!this.options.isActive(agentId)) {
+    if (!record.active) {
       this.stop(record, "terminate");
       return { deferred: false };
     }
@@ -244,7 +255,7 @@ export class Registry {
       if (force) {
         record.stopping = "shutdown";
         process.kill("SIGKILL");
-      } else if (this.options.isActive(record.manifest.agent_id)) {
+      } else if (record.active) {
         record.terminateWhenIdle = true;
       } else {
         this.stop(record, "shutdown");
@@ -312,12 +323,13 @@ export class Registry {
       this.remember(record, { mode: ready.sync.mode }, "its mode");
     this.options.events.ready(record.manifest.agent_id, epoch, ready);
     this.setState(record, "running");
-    this.activityChanged(record.manifest.agent_id);
+    this.reconsiderIdle(record);
   }
 
   private onExit(record: AgentRecord, process: RuntimeProcess, exit: RuntimeExit): void {
     if (record.process !== process) return;
     record.process = undefined;
+    record.active = false;
     if (record.idleTimer) clearTimeout(record.idleTimer);
     record.idleTimer = undefined;
     const expected = record.stopping !== undefined;

@@ -2,45 +2,36 @@
  * `workspace.create | attach | list | status | retire` (PROTOCOL §10.1a): daemon-level, no
  * routing agent_id. Create and attach launch a fresh agent in the worktree through the registry.
  */
-import { WORKSPACE_COMMAND_SCHEMAS } from "../../types/catalog.ts";
-import { failure } from "../../wire/errors.ts";
-import { errorResponse, okResponse } from "../../wire/response.ts";
-import { messageGuard } from "../../wire/validate.ts";
+import { type Failure, failure } from "../../wire/errors.ts";
 import { spawnAgent } from "../broker/agent-spawn.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
-import type { LaunchOptions, WorkspaceDeps } from "./workspaces.ts";
+import { type Answer, answer, type HandlersOf } from "../broker/command-handlers.ts";
+import type { LaunchOptions, WorkspaceDeps, Workspaces } from "./workspaces.ts";
 
-export type WorkspaceCommand = NonNullable<ReturnType<typeof asWorkspaceCommand>>;
+/** The workspace commands; the manager loads on the first one (an idle daemon never pays for it). */
+export function workspaceHandlers(ctx: BrokerContext, log: (line: string) => void): HandlersOf<"workspaces"> {
+  let loading: Promise<Workspaces> | undefined;
+  const workspaces = () => {
+    loading ??= import("./workspaces.ts").then(({ Workspaces }) => new Workspaces(workspaceDeps(ctx, log)));
+    return loading;
+  };
+  return {
+    "workspace.create": async (_client, command) => fromResult(await (await workspaces()).create(command)),
+    "workspace.attach": async (_client, command) => fromResult(await (await workspaces()).attach(command)),
+    "workspace.list": async (_client, command) => answer({ workspaces: (await workspaces()).list(command) }),
+    "workspace.status": async (_client, command) => {
+      const status = await (await workspaces()).status(command.workspace_id);
+      return status.ok ? answer({ workspace: status.value }) : status;
+    },
+    "workspace.retire": async (_client, command) => fromResult(await (await workspaces()).retire(command)),
+    "workspace.diff": async (_client, command) =>
+      fromResult(await (await workspaces()).diff(command.workspace_id)),
+  };
+}
 
-export const asWorkspaceCommand = messageGuard(WORKSPACE_COMMAND_SCHEMAS);
-
-export async function handleWorkspaceCommand(
-  ctx: BrokerContext,
-  client: DaemonClient,
-  command: WorkspaceCommand,
-): Promise<void> {
-  const workspaces = await ctx.workspaces();
-  const answer = (
-    result: { ok: true; value: unknown } | { ok: false; error: Parameters<typeof errorResponse>[1] },
-  ) => client.send(result.ok ? okResponse(command, result.value) : errorResponse(command, result.error));
-  switch (command.type) {
-    case "workspace.create":
-      return answer(await workspaces.create(command));
-    case "workspace.attach":
-      return answer(await workspaces.attach(command));
-    case "workspace.list":
-      client.send(okResponse(command, { workspaces: workspaces.list(command) }));
-      return;
-    case "workspace.status": {
-      const status = await workspaces.status(command.workspace_id);
-      return answer(status.ok ? { ok: true, value: { workspace: status.value } } : status);
-    }
-    case "workspace.retire":
-      return answer(await workspaces.retire(command));
-    case "workspace.diff":
-      return answer(await workspaces.diff(command.workspace_id));
-  }
+/** The manager's `{ok, value}` results as handler answers. */
+function fromResult<R>(result: { ok: true; value: R } | Failure): Answer<R> {
+  return result.ok ? answer(result.value) : result;
 }
 
 /** What the workspace manager needs of the broker and registry. */

@@ -6,7 +6,7 @@
  * ticket: the connection stops for good (not enrolled) instead of retrying. Whoever listens
  * re-attaches on `open`.
  */
-import type { OutboundCommand } from "../../../src/types/catalog.ts";
+import type { OutboundCommand } from "../../../src/types/command-table.ts";
 import type { Response } from "../../../src/types/response.ts";
 import { fetchTicket } from "../auth/ticket.ts";
 import { reconnectDelayMs } from "./backoff.ts";

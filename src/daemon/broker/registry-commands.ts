@@ -1,0 +1,89 @@
+/**
+ * Registry commands (docs/protocol.md, `agent.*` and `daemon.shutdown`). Orchestrator-level:
+ * their responses and the events they cause never carry a routing `agent_id`.
+ */
+import type { CommandMap, ResultMap } from "../../types/command-table.ts";
+import { failure } from "../../wire/errors.ts";
+import { spawnAgent } from "./agent-spawn.ts";
+import type { BrokerContext } from "./broker-context.ts";
+import { type Answer, answer, type HandlersOf } from "./command-handlers.ts";
+import type { DaemonClient } from "./daemon-client.ts";
+
+export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
+  return {
+    "agent.list": () => answer({ agents: allInfo(ctx) }),
+    "agent.status": (_client, command) => {
+      if (command.agent_id === undefined) return answer({ agents: allInfo(ctx) });
+      const info = ctx.agentInfo(command.agent_id);
+      return info ? answer({ agents: [info] }) : notFound(command.agent_id);
+    },
+    "agent.create": async (_client, command) => {
+      const { type: _type, id: _id, ...params } = command;
+      if (params.parent_agent_id !== undefined && !ctx.registry.get(params.parent_agent_id)) {
+        return failure(
+          "INVALID_REQUEST",
+          `agent.create: field "parent_agent_id": no agent ${params.parent_agent_id}; agent.list shows the agents`,
+        );
+      }
+      const created = await spawnAgent(ctx, params);
+      if (!created.ok) return created;
+      if (!created.started.ok) {
+        // The identity is kept: attach or a prompt retries the start.
+        return { ok: false, error: { ...created.started.error, data: { agent_id: created.agent_id } } };
+      }
+      return answer({ agent_id: created.agent_id });
+    },
+    "agent.attach": (client, command) => attach(ctx, client, command),
+    "agent.detach": (client, command) => {
+      if (!ctx.registry.get(command.agent_id)) return notFound(command.agent_id);
+      const channel = ctx.channel(command.agent_id);
+      if (!channel.attachments.delete(client.id)) {
+        return failure("NOT_ATTACHED", `this connection is not attached to agent ${command.agent_id}`);
+      }
+      ctx.respondersChanged(command.agent_id);
+      return answer({});
+    },
+    "agent.terminate": (_client, command) => {
+      if (!ctx.registry.get(command.agent_id)) return notFound(command.agent_id);
+      return answer(ctx.registry.terminate(command.agent_id));
+    },
+    "agent.kill": async (_client, command) => {
+      if (!ctx.registry.get(command.agent_id)) return notFound(command.agent_id);
+      await ctx.registry.kill(command.agent_id, command.force === true);
+      return answer({});
+    },
+    "daemon.shutdown": (_client, command) => answer({}, () => ctx.requestShutdown(command.force === true)),
+  };
+}
+
+/**
+ * Restores the runtime if needed, then — in one synchronous step — answers, sends `sync` from
+ * the daemon's snapshot and joins the fan-out: every later event has a larger `seq` and reaches
+ * this client exactly once (docs/protocol.md, `agent.attach`).
+ */
+async function attach(
+  ctx: BrokerContext,
+  client: DaemonClient,
+  command: CommandMap["agent.attach"],
+): Promise<Answer<ResultMap["agent.attach"]>> {
+  const agentId = command.agent_id;
+  if (!ctx.registry.get(agentId)) return notFound(agentId);
+  const started = await ctx.registry.ensureRunning(agentId);
+  if (!started.ok) return { ok: false, error: { ...started.error, data: { agent_id: agentId } } };
+  const info = ctx.agentInfo(agentId);
+  if (!info) return notFound(agentId);
+  const channel = ctx.channel(agentId);
+  return answer({ status: info.status, info }, () => {
+    client.send(channel.sync());
+    channel.attachments.set(client.id, { client, role: command.role ?? "interactive" });
+    ctx.respondersChanged(agentId, client);
+  });
+}
+
+function allInfo(ctx: BrokerContext) {
+  return ctx.registry.list().flatMap((a) => ctx.agentInfo(a.manifest.agent_id) ?? []);
+}
+
+function notFound(agentId: string) {
+  return failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`);
+}

@@ -72,15 +72,7 @@ import {
   TurnStartEventSchema,
   UsageEventSchema,
 } from "./stream-events.ts";
-import {
-  SubagentCreateCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentRunChangedEventSchema,
-  SubagentStatusCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentStopCommandSchema,
-  SubagentWaitCommandSchema,
-} from "./subagent.ts";
+import { SUBAGENT_COMMAND_SCHEMAS, SubagentRunChangedEventSchema } from "./subagent.ts";
 import {
   WorkspaceAttachCommandSchema,
   WorkspaceAttachedEventSchema,
@@ -149,12 +141,7 @@ export const WORKSPACE_COMMAND_SCHEMAS = [
 const orchestratorCommandSchemas = [
   ...REGISTRY_COMMAND_SCHEMAS,
   ...WORKSPACE_COMMAND_SCHEMAS,
-  SubagentCreateCommandSchema,
-  SubagentWaitCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentStopCommandSchema,
+  ...SUBAGENT_COMMAND_SCHEMAS,
   ...SESSION_COMMAND_SCHEMAS,
   ...AUTH_COMMAND_SCHEMAS,
   ...PROVIDER_COMMAND_SCHEMAS,

@@ -116,6 +116,16 @@ export const SubagentStopCommandSchema = Type.Object(
 );
 export type SubagentStopCommand = Static<typeof SubagentStopCommandSchema>;
 
+/** Every `subagent.*` command: the daemon's command table and its subagent handler read this one list. */
+export const SUBAGENT_COMMAND_SCHEMAS = [
+  SubagentCreateCommandSchema,
+  SubagentWaitCommandSchema,
+  SubagentSteerCommandSchema,
+  SubagentRelaunchCommandSchema,
+  SubagentStatusCommandSchema,
+  SubagentStopCommandSchema,
+] as const;
+
 /** Sent to the owning parent's connections after a run transition is persisted. */
 export const SubagentRunChangedEventSchema = Type.Object(
   {

@@ -12,14 +12,7 @@ import type {
   SubagentStopResult,
   SubagentWaitCommand,
 } from "../../types/subagent.ts";
-import {
-  SubagentCreateCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentStopCommandSchema,
-  SubagentWaitCommandSchema,
-} from "../../types/subagent.ts";
+import { SUBAGENT_COMMAND_SCHEMAS } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
 import { messageGuard } from "../../wire/validate.ts";
@@ -31,14 +24,7 @@ import { isTerminal, jobSnapshot, runSnapshot } from "./job-record.ts";
 import { relaunch, steer } from "./steer-relaunch-commands.ts";
 import type { SubagentService } from "./subagent-service.ts";
 
-const asSubagentCommand = messageGuard([
-  SubagentCreateCommandSchema,
-  SubagentWaitCommandSchema,
-  SubagentSteerCommandSchema,
-  SubagentRelaunchCommandSchema,
-  SubagentStatusCommandSchema,
-  SubagentStopCommandSchema,
-]);
+const asSubagentCommand = messageGuard(SUBAGENT_COMMAND_SCHEMAS);
 
 /** The newest jobs `subagent.status` lists without targets. */
 const STATUS_JOBS = 50;

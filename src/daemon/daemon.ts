@@ -17,7 +17,7 @@ import { DaemonLog } from "./daemon-log.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
 import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { WsConnections } from "./http/ws-connections.ts";
-import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
+import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-cap.ts";
 import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
 import { listenUnixSocket } from "./socket.ts";

@@ -123,7 +123,8 @@ export function buildProtocolSchema(): object {
   const builder = new DefsBuilder();
   const commands = refsOf(builder, COMMAND_SCHEMAS);
   const results: Record<string, Json> = {};
-  for (const entry of COMMAND_ENTRIES) results[entry.type] = { $ref: `#/$defs/${builder.register(entry.result)}` };
+  for (const entry of COMMAND_ENTRIES)
+    results[entry.type] = { $ref: `#/$defs/${builder.register(entry.result)}` };
   const events = refsOf(builder, EVENT_SCHEMAS);
   const responseRef = { $ref: `#/$defs/${builder.register(RESPONSE_SCHEMA)}` };
   for (const module of TYPE_MODULES) {

@@ -18,12 +18,13 @@ import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts"
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { createSubagentTool } from "../tools/subagent.ts";
+import type { HeadlessPolicy } from "../types/orchestrator.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
 import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
-import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
+import { AgentRuntime } from "./runtime.ts";
 
 export interface RuntimeConfig {
   cwd?: string;

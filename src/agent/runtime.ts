@@ -16,6 +16,7 @@ import { newId } from "../support/ids.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
 import { PROTOCOL_VERSION } from "../types/envelope.ts";
+import type { HeadlessPolicy } from "../types/orchestrator.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
@@ -24,12 +25,10 @@ import { InputQueues } from "./input-queues.ts";
 import { describeModel, type ModelController } from "./models/model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
-import { ClientRequests, type HeadlessPolicy } from "./requests/client-requests.ts";
+import { ClientRequests } from "./requests/client-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
-
-export type { HeadlessPolicy } from "./requests/client-requests.ts";
 
 export interface RuntimeOptions {
   cwd: string;

@@ -1,10 +1,10 @@
 /** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Value } from "@sinclair/typebox/value";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
-import type { HeadlessPolicy } from "../agent/runtime.ts";
 import {
   discoverLocalServer,
   discoverOpenAiModel,
@@ -16,9 +16,10 @@ import { loadModelsFile } from "../providers/models-file.ts";
 import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
+import { HEADLESS_POLICIES, HeadlessPolicySchema } from "../types/orchestrator.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, HEADLESS_POLICIES, parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AGENT_HELP = `Usage: shard agent [options]
 
@@ -51,7 +52,7 @@ export function runtimeConfigFrom(
   env: Record<string, string | undefined>,
 ): RuntimeConfig {
   const policy = flags["headless-policy"];
-  if (policy !== undefined && !(HEADLESS_POLICIES as readonly string[]).includes(policy)) {
+  if (policy !== undefined && !Value.Check(HeadlessPolicySchema, policy)) {
     throw new UsageError(`--headless-policy must be one of ${HEADLESS_POLICIES.join(", ")}`);
   }
   let basePrompt: string | undefined;
@@ -72,7 +73,7 @@ export function runtimeConfigFrom(
   if (flags.mode) config.mode = flags.mode;
   if (flags.session) config.session = flags.session;
   if (tools) config.tools = tools;
-  if (policy) config.headlessPolicy = policy as HeadlessPolicy;
+  if (policy) config.headlessPolicy = policy;
   if (basePrompt) config.basePrompt = basePrompt;
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))

@@ -21,7 +21,7 @@ import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/
 import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { WsConnections } from "./http/ws-connections.ts";
 import { SubagentsLoader } from "./jobs/subagents-loader.ts";
-import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-buffer.ts";
+import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-cap.ts";
 import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
 import { listenUnixSocket } from "./socket.ts";

@@ -1,22 +1,20 @@
 /**
- * A connection's bounded outbound buffer (ARCHITECTURE §6.1, PROTOCOL P2): bytes the peer has
- * not taken yet wait here; past the cap the connection is closed rather than slowing anyone.
- * The cap counts what waits behind the write in progress, so one large message (a long
- * `message_complete`) never closes a client that is reading.
- *
- * Messages queued in one task (say, every event of one chunk of runtime output) leave in one
- * write at the end of it: one syscall per client per chunk, not one per event.
+ * The unix socket's bounded outbound buffer (docs/daemon.md): bytes the peer has not taken
+ * yet wait here, and past the outbound cap the connection is closed rather than slowing
+ * anyone. What one task sends leaves in one write at its end (TaskBatch).
  */
-export const DEFAULT_OUTBOUND_CAP_BYTES = 8 * 1024 * 1024;
+import { isOverOutboundCap } from "./outbound-cap.ts";
+import { TaskBatch } from "./task-batch.ts";
 
 export class OutboundBuffer {
-  /** `queue[0]` is the write in progress while `blocked`; the rest waits behind it. */
-  private queue: Uint8Array[] = [];
+  /** While `blocked`: `backlog[0]` is the rest of the write in progress, the rest waits behind it. */
+  private backlog: Uint8Array[] = [];
+  /** Everything not yet taken by the peer: this task's batch and the backlog. */
   private queuedBytes = 0;
-  private scheduled = false;
   /** The peer took less than offered: wait for its drain before writing again. */
   private blocked = false;
   private cleared = false;
+  private readonly batch = new TaskBatch<Uint8Array>((parts) => this.writeOut(parts));
 
   constructor(
     /** Writes what it can, returns how many bytes it took (0 when the peer is full). */
@@ -31,44 +29,44 @@ export class OutboundBuffer {
 
   push(bytes: Uint8Array): void {
     if (this.cleared) return;
-    this.queue.push(bytes);
     this.queuedBytes += bytes.length;
-    if (this.blocked) {
-      // Only a peer that has not taken the last write can fall behind.
-      const behind = this.queuedBytes - (this.queue[0]?.length ?? 0);
-      if (behind > this.capBytes) this.overCap(this.queuedBytes);
+    if (!this.blocked) {
+      this.batch.push(bytes);
       return;
     }
-    if (!this.scheduled) {
-      this.scheduled = true;
-      queueMicrotask(() => this.flush());
-    }
+    this.backlog.push(bytes);
+    // Only a peer that has not taken the last write can fall behind.
+    const inFlight = this.backlog[0]?.length ?? 0;
+    if (isOverOutboundCap(this.queuedBytes, inFlight, this.capBytes)) this.overCap(this.queuedBytes);
   }
 
   /** The peer can take more (the socket's drain). */
   drain(): void {
+    if (!this.blocked) return;
     this.blocked = false;
-    this.flush();
+    const backlog = this.backlog;
+    this.backlog = [];
+    this.writeOut(backlog);
   }
 
   clear(): void {
     this.cleared = true;
-    this.queue = [];
+    this.backlog = [];
     this.queuedBytes = 0;
+    this.batch.clear();
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    if (this.blocked || this.queue.length === 0) return;
-    const blob = this.queue.length === 1 ? (this.queue[0] as Uint8Array) : Buffer.concat(this.queue);
+  private writeOut(parts: Uint8Array[]): void {
+    if (this.cleared || parts.length === 0) return;
+    const [only] = parts;
+    const blob = parts.length === 1 && only ? only : Buffer.concat(parts);
     const taken = Math.max(0, this.write(blob));
     if (taken >= blob.length) {
-      this.queue = [];
-      this.queuedBytes = 0;
+      this.queuedBytes -= blob.length;
       return;
     }
-    this.queue = [blob.subarray(taken)];
-    this.queuedBytes = blob.length - taken;
+    this.backlog = [blob.subarray(taken)];
+    this.queuedBytes -= taken;
     this.blocked = true;
   }
 }

@@ -12,6 +12,7 @@ import type { DaemonClient, DaemonMessage } from "./broker/daemon-client.ts";
 import { EncodedMessage } from "./broker/encoded-message.ts";
 import { daemonHello } from "./daemon-hello.ts";
 import { OutboundBuffer } from "./outbound-buffer.ts";
+import { overCapLogLine } from "./outbound-cap.ts";
 
 export interface SocketOptions {
   path: string;
@@ -39,9 +40,7 @@ class SocketClient implements DaemonClient {
       (bytes) => socket.write(bytes),
       options.outboundCapBytes,
       (queued) => {
-        options.log(
-          `connection ${this.id}: closed: ${queued} bytes unread, over the ${options.outboundCapBytes}-byte outbound cap`,
-        );
+        options.log(overCapLogLine(this.id, queued, options.outboundCapBytes));
         this.shut();
       },
     );

@@ -69,15 +69,3 @@ export async function diffHunks(path: string, before: string, after: string): Pr
     lines: h.lines,
   }));
 }
-
-export function countChangedLines(hunks: readonly Hunk[]): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const hunk of hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-    }
-  }
-  return { added, removed };
-}

@@ -1,9 +1,9 @@
 /** `edit`: replace an exact snippet of a file, returning the change as a diff (ARCHITECTURE §4.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import { countChangedLines } from "../support/changed-lines.ts";
 import { describeError } from "../support/describe-error.ts";
 import {
-  countChangedLines,
   countOccurrences,
   diffHunks,
   findIgnoringWhitespace,

@@ -13,8 +13,11 @@ export const AgentListCommandSchema = Type.Object(
 );
 export type AgentListCommand = Static<typeof AgentListCommandSchema>;
 
+/** What decides a permission or UI request while no interactive client can answer it. */
+export const HEADLESS_POLICIES = ["deny", "allow_if_rule_matches", "queue"] as const;
+
 export const HeadlessPolicySchema = Type.Union(
-  [Type.Literal("deny"), Type.Literal("allow_if_rule_matches"), Type.Literal("queue")],
+  HEADLESS_POLICIES.map((policy) => Type.Literal(policy)),
   { $id: "HeadlessPolicy" },
 );
 export type HeadlessPolicy = Static<typeof HeadlessPolicySchema>;

@@ -8,6 +8,7 @@ import type { PermissionAnswer, PermissionAsk } from "../../contracts/permission
 import type { UiAsk } from "../../contracts/tool.ts";
 import { newId } from "../../support/ids.ts";
 import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
+import type { HeadlessPolicy } from "../../types/orchestrator.ts";
 import type {
   PermissionRequest,
   PermissionResolved,
@@ -15,8 +16,6 @@ import type {
   UiResolved,
 } from "../../types/permissions.ts";
 import type { PendingRequests } from "./pending-requests.ts";
-
-export type HeadlessPolicy = "deny" | "allow_if_rule_matches" | "queue";
 
 type UiValue = string | string[] | null;
 

@@ -4,9 +4,10 @@
  * unanswered call in the live window gets a durable error result saying it was interrupted.
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
+import { toolResultMessage } from "../../snapshot/live-window.ts";
 import { errorResult } from "../../tools/tool-result.ts";
 import type { Message } from "../../types/shared.ts";
-import { toolResultMessage } from "../turn/tool-result-message.ts";
+import { toolResultEvent } from "../turn/tool-result-message.ts";
 
 export const INTERRUPTED_REASON =
   "interrupted: the agent stopped (crash or kill) before this tool call finished; its outcome is unknown";
@@ -28,7 +29,9 @@ export function unansweredToolCalls(messages: readonly Message[]): string[] {
 export function answerInterruptedToolCalls(session: SessionStore, newId: (prefix: string) => string): number {
   const open = unansweredToolCalls(session.liveWindow().messages);
   for (const toolCallId of open) {
-    const message = toolResultMessage(newId("msg"), toolCallId, errorResult(INTERRUPTED_REASON));
+    const messageId = newId("msg");
+    const event = toolResultEvent(messageId, toolCallId, errorResult(INTERRUPTED_REASON));
+    const message = toolResultMessage(event, messageId);
     session.append({ type: "tool_result", message });
   }
   return open.length;

@@ -1,28 +1,11 @@
 /**
- * The one way a tool outcome becomes history and an event: the user message holding its
- * `tool_result` block (persisted, part of the live window) and the `tool_result` event that
- * names that message, so every client's snapshot adds the same message.
+ * The one way a tool outcome becomes an event: the `tool_result` event that names the message
+ * holding its `tool_result` block. The runtime persists that message as the snapshot's
+ * `toolResultMessage` projects it from this event, so history and every client's snapshot
+ * hold the same message by construction.
  */
 import type { ToolResult } from "../../contracts/tool.ts";
-import type { Message } from "../../types/shared.ts";
 import type { ToolResultEvent } from "../../types/stream-events.ts";
-
-export function toolResultMessage(messageId: string, toolCallId: string, result: ToolResult): Message {
-  return {
-    id: messageId,
-    role: "user",
-    content: [
-      {
-        type: "tool_result",
-        tool_call_id: toolCallId,
-        content: result.content,
-        is_error: result.is_error,
-        ...(result.exit_code !== undefined ? { exit_code: result.exit_code } : {}),
-        ...(result.images?.length ? { images: result.images } : {}),
-      },
-    ],
-  };
-}
 
 export function toolResultEvent(messageId: string, toolCallId: string, result: ToolResult): ToolResultEvent {
   return {

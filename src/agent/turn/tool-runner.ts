@@ -6,12 +6,13 @@
 import { Value } from "@sinclair/typebox/value";
 import type { ModePolicy, PermissionAsker, PermissionGate } from "../../contracts/permission-gate.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../contracts/tool.ts";
+import { toolResultMessage } from "../../snapshot/live-window.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { errorResult } from "../../tools/tool-result.ts";
 import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { Message } from "../../types/shared.ts";
 import type { ParsedToolCall } from "./assistant-builder.ts";
-import { toolResultEvent, toolResultMessage } from "./tool-result-message.ts";
+import { toolResultEvent } from "./tool-result-message.ts";
 
 export interface ToolRunnerDeps {
   tools: ReadonlyMap<string, AnyTool>;
@@ -40,8 +41,9 @@ export async function runToolCall(
   const { block } = call;
   const result = await decideAndExecute(call, deps, signal);
   const messageId = deps.newId("msg");
-  deps.persist(toolResultMessage(messageId, block.id, result), result.duration_ms);
-  deps.emit(toolResultEvent(messageId, block.id, result));
+  const event = toolResultEvent(messageId, block.id, result);
+  deps.persist(toolResultMessage(event, messageId), result.duration_ms);
+  deps.emit(event);
 }
 
 /** Records a call that never ran (aborted, or its message was cut off) with an error result. */
@@ -52,8 +54,9 @@ export function recordUnexecutedToolCall(
 ): void {
   const result = errorResult(reason);
   const messageId = deps.newId("msg");
-  deps.persist(toolResultMessage(messageId, toolCallId, result), undefined);
-  deps.emit(toolResultEvent(messageId, toolCallId, result));
+  const event = toolResultEvent(messageId, toolCallId, result);
+  deps.persist(toolResultMessage(event, messageId), undefined);
+  deps.emit(event);
 }
 
 /** Result for a call that never ran because the turn was aborted first. */

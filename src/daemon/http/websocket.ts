@@ -10,6 +10,8 @@ import type { Broker } from "../broker/broker.ts";
 import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
 import { EncodedMessage } from "../broker/encoded-message.ts";
 import { daemonHello } from "../daemon-hello.ts";
+import { isOverOutboundCap, overCapLogLine } from "../outbound-cap.ts";
+import { TaskBatch } from "../task-batch.ts";
 import type { WsConnections } from "./ws-connections.ts";
 
 export interface WsData {
@@ -41,8 +43,8 @@ class WsClient implements DaemonClient {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private largestInFlight = 0;
-  private pending: string[] = [];
-  private scheduled = false;
+  /** Frames of one task leave together, corked (one write), at its end. */
+  private readonly batch = new TaskBatch<string>((frames) => this.flush(frames));
 
   constructor(
     private readonly ws: ServerWebSocket<WsData>,
@@ -54,20 +56,13 @@ class WsClient implements DaemonClient {
     this.sendEncoded(EncodedMessage.of(message));
   }
 
-  /** Frames of this task leave together, corked (one write), at its end. */
   sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    this.pending.push(message.json);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.flush());
+    this.batch.push(message.json);
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const frames = this.pending;
-    this.pending = [];
-    if (this.closed || frames.length === 0) return;
+  private flush(frames: string[]): void {
+    if (this.closed) return;
     // 0: Bun dropped a frame (past backpressureLimit). A gap is never acceptable: close instead.
     const dropped = this.ws.cork(() => frames.some((frame) => this.ws.send(frame) === 0));
     const buffered = this.ws.getBufferedAmount();
@@ -75,21 +70,20 @@ class WsClient implements DaemonClient {
       this.overCap(buffered);
       return;
     }
-    if (buffered <= this.options.outboundCapBytes) {
+    const cap = this.options.outboundCapBytes;
+    if (!isOverOutboundCap(buffered, 0, cap)) {
       this.largestInFlight = 0;
       return;
     }
-    // Like the socket's buffer, the cap counts what waits behind the largest frame in flight,
-    // so one large frame (a long message_complete) never closes a client that is reading.
+    // Bun keeps the frames in flight itself; the largest one sent since the buffer was last
+    // within the cap stands for the write in progress.
     for (const frame of frames)
       this.largestInFlight = Math.max(this.largestInFlight, Buffer.byteLength(frame));
-    if (buffered - this.largestInFlight > this.options.outboundCapBytes) this.overCap(buffered);
+    if (isOverOutboundCap(buffered, this.largestInFlight, cap)) this.overCap(buffered);
   }
 
   private overCap(buffered: number): void {
-    this.options.log(
-      `connection ${this.id}: closed: ${buffered} bytes unread, over the ${this.options.outboundCapBytes}-byte outbound cap`,
-    );
+    this.options.log(overCapLogLine(this.id, buffered, this.options.outboundCapBytes));
     this.shut(
       `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
     );

@@ -1,5 +1,6 @@
 /** A `diff` descriptor: the file, then each hunk with old/new line numbers and +/- lines coloured. */
 import { createMemo, For, Show } from "solid-js";
+import { countChangedLines } from "../../../../src/support/changed-lines.ts";
 import type { Hunk } from "../../../../src/types/shared.ts";
 import { useTranscript } from "./transcript-context.ts";
 
@@ -16,7 +17,7 @@ interface DiffLine {
 export function DiffView(props: { partKey: string; path: string; hunks: readonly Hunk[] }) {
   const { expansions } = useTranscript();
   const all = () => expansions.isOpen(props.partKey, false);
-  const counts = createMemo(() => countChanges(props.hunks));
+  const counts = createMemo(() => countChangedLines(props.hunks));
   const drawn = createMemo(() => budgeted(props.hunks, all() ? Number.POSITIVE_INFINITY : SHOWN_LINES));
   return (
     <div class="tx-diff" data-testid="descriptor-diff">
@@ -86,16 +87,4 @@ function numbered(hunk: Hunk): DiffLine[] {
     if (mark === "\\") return { kind: "meta", text: raw };
     return { kind: "ctx", text: raw, oldNo: oldNo++, newNo: newNo++ };
   });
-}
-
-function countChanges(hunks: readonly Hunk[]): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const hunk of hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-    }
-  }
-  return { added, removed };
 }

@@ -2,7 +2,8 @@
  * Exports the wire protocol (src/types) as one JSON Schema document, draft 2020-12, for
  * clients in other languages. Every schema with a TypeBox `$id` becomes a `$defs` entry and
  * every nested use a `$ref`, so each shape appears exactly once.
- * Run as a script (`bun run schema`) to regenerate docs/protocol.schema.json.
+ * Run as a script (`bun run schema`) to regenerate docs/protocol.schema.json and the reference
+ * docs/protocol.md (scripts/protocol-reference.ts).
  */
 import { join } from "node:path";
 import { KindGuard, type TObject, type TSchema } from "@sinclair/typebox";
@@ -30,6 +31,7 @@ import * as subagent from "../src/types/subagent.ts";
 import * as subagentJobs from "../src/types/subagent-jobs.ts";
 import * as workspace from "../src/types/workspace.ts";
 import * as workspaceProjection from "../src/types/workspace-projection.ts";
+import { buildProtocolReference, PROTOCOL_REFERENCE_PATH } from "./protocol-reference.ts";
 
 export const PROTOCOL_SCHEMA_PATH = join(import.meta.dir, "..", "docs", "protocol.schema.json");
 
@@ -155,4 +157,6 @@ export function serializeProtocolSchema(schema: object): string {
 if (import.meta.main) {
   atomicWriteFileSync(PROTOCOL_SCHEMA_PATH, serializeProtocolSchema(buildProtocolSchema()), 0o644);
   console.log(`wrote ${PROTOCOL_SCHEMA_PATH}`);
+  atomicWriteFileSync(PROTOCOL_REFERENCE_PATH, buildProtocolReference(), 0o644);
+  console.log(`wrote ${PROTOCOL_REFERENCE_PATH}`);
 }

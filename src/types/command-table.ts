@@ -129,13 +129,11 @@ export const COMMANDS = {
     command: ListReasoningLevelsCommandSchema,
     result: ListReasoningLevelsResultSchema,
     owner: "runtime",
-    addition: true,
   },
   set_reasoning_level: {
     command: SetReasoningLevelCommandSchema,
     result: SetReasoningLevelResultSchema,
     owner: "runtime",
-    addition: true,
   },
   session_op: { command: SessionOpCommandSchema, result: SessionOpResultSchema, owner: "runtime" },
   permission_response: {

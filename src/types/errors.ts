@@ -17,6 +17,23 @@ export const ERROR_CODES = [
   "CONFLICT",
 ] as const;
 
+/** What each code tells a client (the generated reference, docs/protocol.md, lists them). */
+export const ERROR_CODE_MEANINGS: Readonly<Record<(typeof ERROR_CODES)[number], string>> = {
+  INVALID_REQUEST: "The command is malformed or its fields are wrong; the message names the field.",
+  NOT_FOUND: "The agent, session, workspace, job, mode, model or entry it names does not exist.",
+  NOT_ATTACHED: "A per-agent command on a daemon connection that is not attached to that agent.",
+  PERMISSION_DENIED:
+    "The connection may not do this (an observer answering a request, a browser managing auth).",
+  PROTOCOL_ERROR: "Version mismatch, or a message out of sequence.",
+  TIMEOUT: "Nobody answered a request in time, or an operation ran past its limit.",
+  RUNTIME_START_FAILED: "The agent's runtime could not be started; sending the command again retries.",
+  SESSION_CORRUPT: "The session file cannot be read; the message names the line and field.",
+  INTERNAL_ERROR: "A fault in Shard itself; the message says what failed.",
+  PROVIDER_ERROR: "The model provider failed (an `error` event mid-turn).",
+  TOOL_ERROR: "A tool failed outside its own result (an `error` event mid-turn).",
+  CONFLICT: "The state does not allow it now (a turn is running, a stale precondition, a run still active).",
+};
+
 export const ErrorCodeSchema = Type.Union(
   ERROR_CODES.map((code) => Type.Literal(code)),
   { $id: "ErrorCode" },

@@ -5,7 +5,11 @@ import {
   PROTOCOL_SCHEMA_PATH,
   serializeProtocolSchema,
 } from "../../scripts/export-schema.ts";
+import { buildProtocolReference, PROTOCOL_REFERENCE_PATH } from "../../scripts/protocol-reference.ts";
 import { COMMAND_SCHEMAS, EVENT_SCHEMAS } from "../../src/types/catalog.ts";
+import { COMMAND_ENTRIES } from "../../src/types/command-table.ts";
+import { ERROR_CODES } from "../../src/types/errors.ts";
+import { ADDED_EVENT_TYPES, ADDED_FIELDS } from "../../src/types/protocol-additions.ts";
 
 interface ProtocolDocument {
   $schema: string;
@@ -101,5 +105,39 @@ describe("docs/protocol.schema.json", () => {
     ]) {
       expect({ name, present: name in document.$defs }).toEqual({ name, present: true });
     }
+  });
+});
+
+describe("docs/protocol.md", () => {
+  test("the committed reference matches the command table and schemas", () => {
+    const committed = readFileSync(PROTOCOL_REFERENCE_PATH, "utf8");
+    expect(
+      committed === buildProtocolReference()
+        ? "up to date"
+        : "stale: run `bun run schema` to regenerate docs/protocol.md",
+    ).toBe("up to date");
+  });
+
+  test("lists every command with its result, every event and every error code", () => {
+    const reference = buildProtocolReference();
+    for (const type of COMMAND_SCHEMAS.keys()) expect(reference).toContain(`#### \`${type}\``);
+    for (const type of EVENT_SCHEMAS.keys()) expect(reference).toContain(`#### \`${type}\``);
+    for (const code of ERROR_CODES) expect(reference).toContain(`| \`${code}\` |`);
+    for (const entry of COMMAND_ENTRIES) expect(reference).toContain(`\`${String(entry.result.$id)}\``);
+  });
+
+  test("every field named as our addition is a field of that message", () => {
+    const schemas = new Map([...COMMAND_SCHEMAS, ...EVENT_SCHEMAS]);
+    for (const [type, fields] of Object.entries(ADDED_FIELDS)) {
+      const schema = schemas.get(type);
+      expect({ type, known: schema !== undefined }).toEqual({ type, known: true });
+      for (const field of fields)
+        expect({ type, field, known: field in (schema?.properties ?? {}) }).toEqual({
+          type,
+          field,
+          known: true,
+        });
+    }
+    for (const type of ADDED_EVENT_TYPES) expect(EVENT_SCHEMAS.has(type)).toBe(true);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * What Shard adds to the user's wire protocol, for the generated reference (docs/protocol.md)
+ * to mark: commands say so in the command table (`addition`), events and fields here. The
+ * reasons and exact rules are in docs/protocol-additions.md.
+ */
+
+/** Events that are ours alone. */
+export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set(["tool_output", "queue_dropped"]);
+
+/** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
+export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  steer: ["turn_id"],
+  permission_response: ["source"],
+  "subagent.create": ["timeout"],
+  sync: ["session_id", "model", "reasoning_level", "turn_id", "streaming_message", "usage", "tool_calls"],
+  tool_result: ["images", "message_id"],
+  compaction: ["summary_message", "first_kept_message_id"],
+  model_changed: ["reasoning_level"],
+};
+
+/** The broker's per-agent sequence number, on every event. */
+export const ADDED_EVENT_FIELD = "seq";

@@ -64,7 +64,7 @@ const TOOLS: ProviderToolSpec[] = [
 
 const server = useMockLlmServer({ clearRequestsBeforeEach: true });
 
-async function sentBody(api: ProviderApi, reasoning?: string) {
+async function sentBody(api: ProviderApi, reasoning?: string, messages: Message[] = HISTORY) {
   const levels = [
     { id: "low", label: "Low" },
     { id: "high", label: "High" },
@@ -73,9 +73,7 @@ async function sentBody(api: ProviderApi, reasoning?: string) {
     spec: { reasoning: true, reasoning_levels: levels, max_output: 32_000 },
   });
   const events = await collect(
-    provider.stream(
-      request({ messages: HISTORY, tools: TOOLS, system: "SYS", ...(reasoning ? { reasoning } : {}) }),
-    ),
+    provider.stream(request({ messages, tools: TOOLS, system: "SYS", ...(reasoning ? { reasoning } : {}) })),
   );
   expect(events.at(-1)?.type).toBe("done");
   expect(server().requests).toHaveLength(1);
@@ -262,4 +260,47 @@ describe("openai-responses", () => {
     const { body } = await sentBody("openai-responses", "low");
     expect(body.reasoning).toEqual({ effort: "low", summary: "auto" });
   });
+});
+
+/**
+ * Two calls the runtime named `tc_first` and `tc_second`, which the server had both called
+ * `call_0` (servers that number their calls per response).
+ */
+const REPEATED_IDS: Message[] = [
+  { id: "r1", role: "user", content: [{ type: "text", text: "list, then grep" }] },
+  {
+    id: "r2",
+    role: "assistant",
+    content: [{ type: "tool_call", id: "tc_first", provider_id: "call_0", name: "ls", args: {} }],
+  },
+  {
+    id: "r3",
+    role: "user",
+    content: [{ type: "tool_result", tool_call_id: "tc_first", content: { kind: "text", text: "a.ts" } }],
+  },
+  {
+    id: "r4",
+    role: "assistant",
+    content: [{ type: "tool_call", id: "tc_second", provider_id: "call_0", name: "grep", args: {} }],
+  },
+  {
+    id: "r5",
+    role: "user",
+    content: [{ type: "tool_result", tool_call_id: "tc_second", content: { kind: "text", text: "none" } }],
+  },
+];
+
+/** Every tool-call id in a request's history, on calls and on results alike, in order. */
+function sentToolCallIds(body: Record<string, unknown>): string[] {
+  const json = JSON.stringify(body.messages ?? body.input);
+  return [...json.matchAll(/"(?:id|tool_use_id|tool_call_id|call_id)":"([^"]*)"/g)].map((m) => m[1] ?? "");
+}
+
+describe("tool-call ids sent back to the model", () => {
+  for (const api of ["anthropic-messages", "openai-completions", "openai-responses"] as const) {
+    test(`${api}: each call and its result carry the id the server gave, not the runtime's`, async () => {
+      const { body } = await sentBody(api, undefined, REPEATED_IDS);
+      expect(sentToolCallIds(body)).toEqual(["call_0", "call_0", "call_0", "call_0"]);
+    });
+  }
 });

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderApi, ProviderToolSpec } from "../../src/contracts/provider.ts";
 import type { Message } from "../../src/types/shared.ts";
+import { sentToolCallIds } from "../support/mock-llm/repeated-tool-ids.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { collect, mockProvider, request } from "./helpers.ts";
 
@@ -289,12 +290,6 @@ const REPEATED_IDS: Message[] = [
     content: [{ type: "tool_result", tool_call_id: "tc_second", content: { kind: "text", text: "none" } }],
   },
 ];
-
-/** Every tool-call id in a request's history, on calls and on results alike, in order. */
-function sentToolCallIds(body: Record<string, unknown>): string[] {
-  const json = JSON.stringify(body.messages ?? body.input);
-  return [...json.matchAll(/"(?:id|tool_use_id|tool_call_id|call_id)":"([^"]*)"/g)].map((m) => m[1] ?? "");
-}
 
 describe("tool-call ids sent back to the model", () => {
   for (const api of ["anthropic-messages", "openai-completions", "openai-responses"] as const) {

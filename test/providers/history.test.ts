@@ -267,28 +267,26 @@ describe("openai-responses", () => {
  * Two calls the runtime named `tc_first` and `tc_second`, which the server had both called
  * `call_0` (servers that number their calls per response).
  */
+/** A call the runtime named `id` and the server `call_0`, and its result saying `text`. */
+function callWithResult(id: string, name: string, text: string): Message[] {
+  return [
+    {
+      id: `${id}-call`,
+      role: "assistant",
+      content: [{ type: "tool_call", id, provider_id: "call_0", name, args: {} }],
+    },
+    {
+      id: `${id}-result`,
+      role: "user",
+      content: [{ type: "tool_result", tool_call_id: id, content: { kind: "text", text } }],
+    },
+  ];
+}
+
 const REPEATED_IDS: Message[] = [
   { id: "r1", role: "user", content: [{ type: "text", text: "list, then grep" }] },
-  {
-    id: "r2",
-    role: "assistant",
-    content: [{ type: "tool_call", id: "tc_first", provider_id: "call_0", name: "ls", args: {} }],
-  },
-  {
-    id: "r3",
-    role: "user",
-    content: [{ type: "tool_result", tool_call_id: "tc_first", content: { kind: "text", text: "a.ts" } }],
-  },
-  {
-    id: "r4",
-    role: "assistant",
-    content: [{ type: "tool_call", id: "tc_second", provider_id: "call_0", name: "grep", args: {} }],
-  },
-  {
-    id: "r5",
-    role: "user",
-    content: [{ type: "tool_result", tool_call_id: "tc_second", content: { kind: "text", text: "none" } }],
-  },
+  ...callWithResult("tc_first", "ls", "a.ts"),
+  ...callWithResult("tc_second", "grep", "none"),
 ];
 
 describe("tool-call ids sent back to the model", () => {

@@ -263,10 +263,6 @@ describe("openai-responses", () => {
   });
 });
 
-/**
- * Two calls the runtime named `tc_first` and `tc_second`, which the server had both called
- * `call_0` (servers that number their calls per response).
- */
 /** A call the runtime named `id` and the server `call_0`, and its result saying `text`. */
 function callWithResult(id: string, name: string, text: string): Message[] {
   return [
@@ -283,6 +279,10 @@ function callWithResult(id: string, name: string, text: string): Message[] {
   ];
 }
 
+/**
+ * Two calls the runtime named `tc_first` and `tc_second`, which the server had both called
+ * `call_0` (servers that number their calls per response).
+ */
 const REPEATED_IDS: Message[] = [
   { id: "r1", role: "user", content: [{ type: "text", text: "list, then grep" }] },
   ...callWithResult("tc_first", "ls", "a.ts"),

@@ -4,6 +4,7 @@
  * message, then the user's own text and images. The APIs differ only in item shapes.
  */
 import type { Image, Message } from "../types/shared.ts";
+import type { ProviderToolCallId } from "./provider-tool-call-ids.ts";
 import { toolResultText } from "./tool-result-text.ts";
 
 export interface OpenAIUserShapes<Part, Item> {
@@ -16,13 +17,14 @@ export interface OpenAIUserShapes<Part, Item> {
 export function convertUserMessage<Part, Item>(
   message: Message,
   shapes: OpenAIUserShapes<Part, Item>,
+  providerId: ProviderToolCallId,
   out: Item[],
 ): void {
   const parts: Part[] = [];
   const toolImages: Part[] = [];
   for (const block of message.content) {
     if (block.type === "tool_result") {
-      out.push(shapes.toolOutput(block.tool_call_id, toolResultText(block)));
+      out.push(shapes.toolOutput(providerId(block.tool_call_id), toolResultText(block)));
       for (const image of block.images ?? []) toolImages.push(shapes.image(image));
     } else if (block.type === "text") {
       if (block.text) parts.push(shapes.text(block.text));

@@ -34,9 +34,16 @@ export type ToolResultContent = Static<typeof ToolResultContentSchema>;
 export const TextBlockSchema = Type.Object({ type: Type.Literal("text"), text: Type.String() });
 export const ToolCallBlockSchema = Type.Object({
   type: Type.Literal("tool_call"),
+  /** Minted by the runtime, unique per call: the `tool_call_id` of every event about the call. */
   id: Type.String(),
   name: Type.String(),
   args: Type.Record(Type.String(), Type.Unknown()),
+  /**
+   * Additive: the id the model server gave the call, which servers may repeat across responses.
+   * Sent back only to the model (src/providers); absent in sessions written before, where `id`
+   * is both.
+   */
+  provider_id: Type.Optional(Type.String()),
 });
 export const ToolResultBlockSchema = Type.Object({
   type: Type.Literal("tool_result"),

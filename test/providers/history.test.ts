@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ProviderApi, ProviderToolSpec } from "../../src/contracts/provider.ts";
 import type { Message } from "../../src/types/shared.ts";
+import { sentToolCallIds } from "../support/mock-llm/repeated-tool-ids.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { collect, mockProvider, request } from "./helpers.ts";
 
@@ -64,7 +65,7 @@ const TOOLS: ProviderToolSpec[] = [
 
 const server = useMockLlmServer({ clearRequestsBeforeEach: true });
 
-async function sentBody(api: ProviderApi, reasoning?: string) {
+async function sentBody(api: ProviderApi, reasoning?: string, messages: Message[] = HISTORY) {
   const levels = [
     { id: "low", label: "Low" },
     { id: "high", label: "High" },
@@ -73,9 +74,7 @@ async function sentBody(api: ProviderApi, reasoning?: string) {
     spec: { reasoning: true, reasoning_levels: levels, max_output: 32_000 },
   });
   const events = await collect(
-    provider.stream(
-      request({ messages: HISTORY, tools: TOOLS, system: "SYS", ...(reasoning ? { reasoning } : {}) }),
-    ),
+    provider.stream(request({ messages, tools: TOOLS, system: "SYS", ...(reasoning ? { reasoning } : {}) })),
   );
   expect(events.at(-1)?.type).toBe("done");
   expect(server().requests).toHaveLength(1);
@@ -262,4 +261,39 @@ describe("openai-responses", () => {
     const { body } = await sentBody("openai-responses", "low");
     expect(body.reasoning).toEqual({ effort: "low", summary: "auto" });
   });
+});
+
+/** A call the runtime named `id` and the server `call_0`, and its result saying `text`. */
+function callWithResult(id: string, name: string, text: string): Message[] {
+  return [
+    {
+      id: `${id}-call`,
+      role: "assistant",
+      content: [{ type: "tool_call", id, provider_id: "call_0", name, args: {} }],
+    },
+    {
+      id: `${id}-result`,
+      role: "user",
+      content: [{ type: "tool_result", tool_call_id: id, content: { kind: "text", text } }],
+    },
+  ];
+}
+
+/**
+ * Two calls the runtime named `tc_first` and `tc_second`, which the server had both called
+ * `call_0` (servers that number their calls per response).
+ */
+const REPEATED_IDS: Message[] = [
+  { id: "r1", role: "user", content: [{ type: "text", text: "list, then grep" }] },
+  ...callWithResult("tc_first", "ls", "a.ts"),
+  ...callWithResult("tc_second", "grep", "none"),
+];
+
+describe("tool-call ids sent back to the model", () => {
+  for (const api of ["anthropic-messages", "openai-completions", "openai-responses"] as const) {
+    test(`${api}: each call and its result carry the id the server gave, not the runtime's`, async () => {
+      const { body } = await sentBody(api, undefined, REPEATED_IDS);
+      expect(sentToolCallIds(body)).toEqual(["call_0", "call_0", "call_0", "call_0"]);
+    });
+  }
 });

@@ -1,6 +1,9 @@
 /**
  * Builds one assistant message from normalized provider events and turns each event into
- * a delta-only `message_delta` (a delta never carries the message so far).
+ * a delta-only `message_delta` (a delta never carries the message so far). Each tool call
+ * gets an id of our own: model servers may repeat theirs across responses (some number them
+ * per response), and clients key a call's events by its id. The server's id is kept as the
+ * block's `provider_id`, for the history sent back to the model.
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
 import { describeError } from "../../support/describe-error.ts";
@@ -13,6 +16,8 @@ type Emit = (event: MessageDeltaEvent) => void;
 type DeltaFields = Omit<MessageDeltaEvent, "type" | "message_id" | "seq" | "agent_id">;
 
 interface OpenToolCall {
+  /** Our id for the call (the block's `id`). */
+  id: string;
   index: number;
   args: string;
 }
@@ -25,12 +30,15 @@ export interface ParsedToolCall {
 
 export class AssistantBuilder {
   readonly blocks: ContentBlock[] = [];
-  private readonly toolCalls = new Map<string, OpenToolCall>();
+  private readonly toolCalls: OpenToolCall[] = [];
+  /** Open calls by the server's id; a server that repeats an id in one response continues the newest. */
+  private readonly byProviderId = new Map<string, OpenToolCall>();
   private readonly argErrors = new Map<string, string>();
 
   constructor(
     readonly messageId: string,
     private readonly emit: Emit,
+    private readonly newToolCallId: () => string,
   ) {}
 
   apply(event: ProviderEvent): void {
@@ -58,14 +66,16 @@ export class AssistantBuilder {
         return;
       }
       case "tool_call_start": {
-        this.blocks.push({ type: "tool_call", id: event.id, name: event.name, args: {} });
-        const index = this.blocks.length - 1;
-        this.toolCalls.set(event.id, { index, args: "" });
-        this.delta({ block_index: index, kind: "tool_call", tool_call_id: event.id, name: event.name });
+        const id = this.newToolCallId();
+        this.blocks.push({ type: "tool_call", id, name: event.name, args: {}, provider_id: event.id });
+        const open = { id, index: this.blocks.length - 1, args: "" };
+        this.toolCalls.push(open);
+        this.byProviderId.set(event.id, open);
+        this.delta({ block_index: open.index, kind: "tool_call", tool_call_id: id, name: event.name });
         return;
       }
       case "tool_call_delta": {
-        const open = this.toolCalls.get(event.id);
+        const open = this.byProviderId.get(event.id);
         if (!open) return;
         open.args += event.args_delta;
         this.delta({ block_index: open.index, kind: "tool_call", args_delta: event.args_delta });
@@ -78,10 +88,10 @@ export class AssistantBuilder {
 
   /** Parses the accumulated tool arguments; call once the stream has ended. */
   finish(): Message {
-    for (const [id, open] of this.toolCalls) {
-      const block = this.blocks[open.index];
+    for (const { id, index, args } of this.toolCalls) {
+      const block = this.blocks[index];
       if (block?.type !== "tool_call") continue;
-      const raw = open.args.trim();
+      const raw = args.trim();
       if (raw === "") continue;
       try {
         const parsed: unknown = JSON.parse(raw);
@@ -94,7 +104,8 @@ export class AssistantBuilder {
         this.argErrors.set(id, `tool arguments are not valid JSON: ${describeError(err)}`);
       }
     }
-    this.toolCalls.clear();
+    this.toolCalls.length = 0;
+    this.byProviderId.clear();
     return { id: this.messageId, role: "assistant", content: this.blocks };
   }
 

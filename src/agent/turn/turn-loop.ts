@@ -48,7 +48,7 @@ export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<
     if (!selected.ok) return { usage: total, error: selected.error };
     const { provider, spec } = selected;
 
-    const builder = new AssistantBuilder(deps.newId("msg"), deps.emit);
+    const builder = new AssistantBuilder(deps.newId("msg"), deps.emit, () => deps.newId("tc"));
     let failure: Extract<ProviderEvent, { type: "error" }> | undefined;
     let usage: ProviderUsage | undefined;
     const effort = deps.models.effort();

@@ -9,6 +9,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec } from "../../contracts/provider.ts";
 import type { ContentBlock, ImageBlock, Message } from "../../types/shared.ts";
+import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { toolResultText } from "../tool-result-text.ts";
 
 type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
@@ -20,7 +21,11 @@ function imageParam(image: Pick<ImageBlock, "data" | "mime_type">): ImageBlockPa
   };
 }
 
-function convertBlock(block: ContentBlock, role: Message["role"]): ContentBlockParam | undefined {
+function convertBlock(
+  block: ContentBlock,
+  role: Message["role"],
+  providerId: ProviderToolCallId,
+): ContentBlockParam | undefined {
   switch (block.type) {
     case "text":
       // The API rejects empty text blocks.
@@ -32,12 +37,16 @@ function convertBlock(block: ContentBlock, role: Message["role"]): ContentBlockP
       if (role !== "assistant" || !block.signature) return undefined;
       return { type: "thinking", thinking: block.text, signature: block.signature };
     case "tool_call":
-      return { type: "tool_use", id: block.id, name: block.name, input: block.args };
+      return { type: "tool_use", id: providerId(block.id), name: block.name, input: block.args };
     case "tool_result": {
       const text = toolResultText(block);
       const content: (TextBlockParam | ImageBlockParam)[] = [{ type: "text", text: text || "(no output)" }];
       for (const image of block.images ?? []) content.push(imageParam(image));
-      const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: block.tool_call_id, content };
+      const result: ToolResultBlockParam = {
+        type: "tool_result",
+        tool_use_id: providerId(block.tool_call_id),
+        content,
+      };
       if (block.is_error) result.is_error = true;
       return result;
     }
@@ -51,9 +60,10 @@ function convertBlock(block: ContentBlock, role: Message["role"]): ContentBlockP
  */
 export function toAnthropicMessages(messages: Message[]): MessageParam[] {
   const out: { role: "user" | "assistant"; content: ContentBlockParam[] }[] = [];
+  const providerId = providerToolCallIds(messages);
   for (const message of messages) {
     const blocks = message.content
-      .map((b) => convertBlock(b, message.role))
+      .map((b) => convertBlock(b, message.role, providerId))
       .filter((b): b is ContentBlockParam => b !== undefined);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];

@@ -6,6 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Image, Message } from "../../types/shared.ts";
 import { convertUserMessage, type OpenAIUserShapes } from "../openai-user-message.ts";
+import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { imageDataUrl } from "../tool-result-text.ts";
 
 function imagePart(image: Pick<Image, "data" | "mime_type">): ChatCompletionContentPart {
@@ -26,14 +27,18 @@ const USER_SHAPES: OpenAIUserShapes<ChatCompletionContentPart, ChatCompletionMes
   user: (parts) => ({ role: "user", content: userContent(parts) }),
 };
 
-function convertAssistant(message: Message, out: ChatCompletionMessageParam[]): void {
+function convertAssistant(
+  message: Message,
+  providerId: ProviderToolCallId,
+  out: ChatCompletionMessageParam[],
+): void {
   const text: string[] = [];
   const toolCalls: ChatCompletionMessageToolCall[] = [];
   for (const block of message.content) {
     if (block.type === "text") text.push(block.text);
     else if (block.type === "tool_call") {
       toolCalls.push({
-        id: block.id,
+        id: providerId(block.id),
         type: "function",
         function: { name: block.name, arguments: JSON.stringify(block.args) },
       });
@@ -52,9 +57,10 @@ function convertAssistant(message: Message, out: ChatCompletionMessageParam[]): 
 export function toChatMessages(system: string, messages: Message[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
+  const providerId = providerToolCallIds(messages);
   for (const message of messages) {
-    if (message.role === "user") convertUserMessage(message, USER_SHAPES, out);
-    else convertAssistant(message, out);
+    if (message.role === "user") convertUserMessage(message, USER_SHAPES, providerId, out);
+    else convertAssistant(message, providerId, out);
   }
   return out;
 }

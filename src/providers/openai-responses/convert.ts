@@ -2,6 +2,7 @@
 import type { ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Image, Message } from "../../types/shared.ts";
 import { convertUserMessage, type OpenAIUserShapes } from "../openai-user-message.ts";
+import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { imageDataUrl } from "../tool-result-text.ts";
 
 function imageContent(image: Pick<Image, "data" | "mime_type">): ResponseInputContent {
@@ -15,14 +16,14 @@ const USER_SHAPES: OpenAIUserShapes<ResponseInputContent, ResponseInputItem> = {
   user: (content) => ({ role: "user", content }),
 };
 
-function convertAssistant(message: Message, out: ResponseInputItem[]): void {
+function convertAssistant(message: Message, providerId: ProviderToolCallId, out: ResponseInputItem[]): void {
   for (const block of message.content) {
     if (block.type === "text" && block.text) {
       out.push({ role: "assistant", content: block.text });
     } else if (block.type === "tool_call") {
       out.push({
         type: "function_call",
-        call_id: block.id,
+        call_id: providerId(block.id),
         name: block.name,
         arguments: JSON.stringify(block.args),
       });
@@ -34,9 +35,10 @@ function convertAssistant(message: Message, out: ResponseInputItem[]): void {
 
 export function toResponsesInput(messages: Message[]): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
+  const providerId = providerToolCallIds(messages);
   for (const message of messages) {
-    if (message.role === "user") convertUserMessage(message, USER_SHAPES, out);
-    else convertAssistant(message, out);
+    if (message.role === "user") convertUserMessage(message, USER_SHAPES, providerId, out);
+    else convertAssistant(message, providerId, out);
   }
   return out;
 }

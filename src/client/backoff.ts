@@ -1,5 +1,5 @@
 /**
- * Reconnect delays, shared by every client that reconnects (docs/protocol-additions.md, "Client core"):
+ * Reconnect delays, shared by every client that reconnects (docs/protocol-additions.md §8.1):
  * 1 s, 2 s, 4 s … capped at 30 s, and back to the first delay once connected.
  */
 export interface BackoffOptions {

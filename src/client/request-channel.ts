@@ -51,8 +51,8 @@ export interface RequestChannelOptions {
   timeoutMs?: number;
   /** Re-open a lost connection with this backoff (default `false`: a drop closes for good). */
   reconnect?: BackoffOptions | false;
-  /** When given, the channel is open only once such a message arrives (the server's `hello`). */
-  isReady?(value: unknown): boolean;
+  /** The channel is open only once the server's `hello` arrives (the protocol's first message). */
+  waitForHello?: boolean;
   /**
    * A request timed out and nothing at all arrived since it went out: the connection is most
    * likely dead without having noticed (a sleeping laptop, a dropped route), so drop it.
@@ -184,10 +184,20 @@ export class RequestChannel {
 
   private timedOut(id: string, type: string, timeoutMs: number, sentAt: number): void {
     const silent = this.options.dropWhenSilent === true && this.lastReceivedAt < sentAt;
-    const seconds = timeoutMs / 1000;
-    const next = silent ? "; reconnecting" : "; the server may be busy, try again";
-    this.settle(id, failure("TIMEOUT", `${type}: no answer within ${seconds} s${next}`));
-    if (silent) this.drop("the server stopped answering");
+    const within = `${type}: no answer within ${timeoutMs / 1000} s`;
+    if (!silent) {
+      this.settle(id, failure("TIMEOUT", `${within}; the server may be busy, try again`));
+      return;
+    }
+    this.settle(id, failure("TIMEOUT", `${within}; reconnecting`));
+    // Nothing sent on this connection will be answered: the others time out with it.
+    for (const [other, waiting] of [...this.pending]) {
+      this.settle(
+        other,
+        failure("TIMEOUT", `${waiting.command}: the server stopped answering; reconnecting`),
+      );
+    }
+    this.drop("the server stopped answering");
   }
 
   private settle(id: string, result: ChannelResult): void {
@@ -218,7 +228,7 @@ export class RequestChannel {
     }
     if (!connected.ok) return connected;
     this.transport = connected.transport;
-    if (this.options.isReady !== undefined) {
+    if (this.options.waitForHello === true) {
       this.phase = "handshake";
       const ready = await new Promise<{ ok: true } | Failure>((resolve) => {
         this.handshake = resolve;
@@ -250,7 +260,7 @@ export class RequestChannel {
 
   private receive(value: unknown): void {
     this.lastReceivedAt = performance.now();
-    if (this.phase === "handshake" && this.options.isReady?.(value) === true) {
+    if (this.phase === "handshake" && isRecord(value) && value.type === "hello") {
       this.handshake?.({ ok: true });
       return;
     }
@@ -271,7 +281,7 @@ export class RequestChannel {
     this.generation++;
     this.lastReason = reason;
     if (this.handshake !== undefined) {
-      this.handshake(failure("NOT_ATTACHED", `the connection closed before it was ready: ${reason}`));
+      this.handshake(failure("NOT_ATTACHED", `the connection closed before its hello: ${reason}`));
       return;
     }
     this.settleAll("NOT_ATTACHED", reason);

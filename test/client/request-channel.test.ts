@@ -36,7 +36,7 @@ function channel(s: LineServer, options: Partial<RequestChannelOptions> = {}) {
       connect: unixSocketConnect(s.path),
       idPrefix: "t-",
       readResponse: asResponse,
-      isReady: (v) => isRecord(v) && v.type === "hello",
+      waitForHello: true,
       ...options,
     },
     {
@@ -189,7 +189,7 @@ describe("RequestChannel", () => {
       ok: false,
       error: {
         code: "NOT_ATTACHED",
-        message: "the connection closed before it was ready: the daemon closed the connection",
+        message: "the connection closed before its hello: the daemon closed the connection",
       },
     });
   });

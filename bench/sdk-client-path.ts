@@ -8,6 +8,7 @@
 import { Agent } from "../sdk/src/agent.ts";
 import type { AgentLink } from "../sdk/src/agent-link.ts";
 import { Connection } from "../sdk/src/connection.ts";
+import type { ChannelSink } from "../src/client/channel-transport.ts";
 import { emptySnapshot, syncFromSnapshot } from "../src/snapshot/agent-snapshot.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
@@ -65,15 +66,27 @@ function rawPath(): number {
 
 async function sdkPath(): Promise<number> {
   let agent!: Agent;
-  const connection = new Connection({ agentEvent: (e) => agent.receive(e), closed: () => {} });
-  const decoder = new JsonlDecoder({ value: (v) => connection.sink.message(v), error: () => {} });
   let promptId = "";
-  connection.use({
-    send: (m) => {
-      if ("id" in m && typeof m.id === "string") promptId = m.id;
+  let sink: ChannelSink | undefined;
+  const connection = new Connection(
+    {
+      connect: async (to) => {
+        sink = to;
+        return {
+          ok: true,
+          transport: {
+            send: (m) => {
+              if ("id" in m && typeof m.id === "string") promptId = m.id;
+            },
+            close: () => {},
+          },
+        };
+      },
     },
-    close: () => {},
-  });
+    { agentEvent: (e) => agent.receive(e) },
+  );
+  await connection.open();
+  const decoder = new JsonlDecoder({ value: (v) => sink?.message(v), error: () => {} });
   const link: AgentLink = {
     agentId: undefined,
     answers: true,

@@ -2,9 +2,9 @@
  * How an `Agent` reaches its runtime: straight over stdio (no `agent_id`) or through a daemon
  * connection (every per-agent command tagged with the agent's id, PROTOCOL §5.2).
  */
+import type { RequestOptions } from "../../src/client/request-channel.ts";
 import type { AgentCommand } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
-import type { RequestOptions } from "./connection.ts";
 
 type WithoutRouting<C> = C extends unknown ? Omit<C, "id" | "agent_id"> : never;
 /** A per-agent command as the SDK builds it: the link adds `id` and, on a daemon, `agent_id`. */

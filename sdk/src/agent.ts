@@ -1,12 +1,12 @@
 /**
  * One agent, whichever transport reaches it. `state` is the shared `AgentSnapshot` projection
- * (src/snapshot): a `sync` replaces it, every later event is folded in with `applyEvent`, and
- * an event whose `seq` was already applied is dropped — so `state` is what a fresh `sync`
- * would say. On top: `run` (one call, resolves at `turn_end`), `prompt` (a `Turn` to stream
+ * kept by the shared `AgentFeed` (src/snapshot): a `sync` replaces it, every later event is
+ * folded in `seq` order, events before the sync and repeated `seq`s are dropped — so `state` is
+ * what a fresh `sync` would say. On top: `run` (one call, resolves at `turn_end`), `prompt` (a `Turn` to stream
  * and steer), the mode/model controls, the agent's own session operations and request handlers.
  */
+import { AgentFeed, type FeedGap } from "../../src/snapshot/agent-feed.ts";
 import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
-import { applyEvent } from "../../src/snapshot/apply-event.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
 import type {
   ListModelsResult,
@@ -24,15 +24,16 @@ import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
 import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
 import { checkedResult } from "./results.ts";
-import { type AgentStreamEvent, type GapEvent, gapEvent } from "./stream-events.ts";
+import { type AgentStreamEvent, gapEvent } from "./stream-events.ts";
 import { Turn } from "./turn.ts";
 import { isQueued, TurnTracker } from "./turn-tracker.ts";
 
+/** What `state` says before the first `sync` (nothing is known yet). */
+const BEFORE_SYNC: AgentSnapshot = emptySnapshot();
+
 export class Agent {
-  private snapshot: AgentSnapshot = emptySnapshot();
-  private synced = false;
-  /** A seq jump was seen: events wait for the fresh sync asked for, since state would be wrong. */
-  private resyncing = false;
+  /** Sync first, then `seq` in order; a seq jump asks the link for a fresh sync (src/snapshot). */
+  private readonly feed: AgentFeed;
   private readonly turns = new TurnTracker();
   private readonly responder: RequestResponder;
   private readonly streams = new Set<EventQueue<AgentStreamEvent>>();
@@ -47,6 +48,7 @@ export class Agent {
     private readonly link: AgentLink,
     options: AgentOptions = {},
   ) {
+    this.feed = new AgentFeed(() => link.resync());
     this.responder = new RequestResponder(link);
     this.bufferLimit = options.maxBufferedEvents ?? DEFAULT_EVENT_BUFFER;
     this.sessions = new AgentSessions((command) => this.call(command));
@@ -63,6 +65,10 @@ export class Agent {
   /** The agent as `sync` would show it now. */
   get state(): AgentSnapshot {
     return this.snapshot;
+  }
+
+  private get snapshot(): AgentSnapshot {
+    return this.feed.snapshot ?? BEFORE_SYNC;
   }
 
   // ── driving ────────────────────────────────────────────────────────────
@@ -189,26 +195,20 @@ export class Agent {
 
   /** One event of this agent, as the connection received it. */
   receive(event: AgentEvent): void {
-    if (event.type === "sync") {
-      this.receiveSync(event);
-      return;
-    }
-    if (event.type === "hello") {
-      this.snapshot = applyEvent(this.snapshot, event);
-      return;
-    }
-    if (this.resyncing) return;
-    const seq = event.seq;
-    if (seq !== undefined) {
-      if (seq <= this.snapshot.last_seq) return; // already applied: a resumed stream never repeats
-      if (this.synced && seq > this.snapshot.last_seq + 1) {
-        this.gap("seq_jump", this.snapshot.last_seq, seq - 1);
-        this.resyncing = true;
-        this.link.resync();
+    const step = this.feed.receive(event);
+    switch (step.kind) {
+      case "synced":
+        if (event.type === "sync") this.synced(event, step.gap);
         return;
-      }
+      case "gap":
+        this.gap(step.gap);
+        return;
+      case "stale":
+      case "duplicate":
+        return;
+      case "applied":
+        break;
     }
-    this.snapshot = applyEvent(this.snapshot, event);
     this.turns.event(event);
     switch (event.type) {
       case "permission_request":
@@ -223,6 +223,11 @@ export class Agent {
         break;
     }
     this.publish(event);
+  }
+
+  /** The connection dropped: what arrives before the re-attach's `sync` is stale. */
+  awaitSync(): void {
+    this.feed.awaitSync();
   }
 
   /** The daemon reports the runtime died: a turn in flight will never see its `turn_end`. */
@@ -245,28 +250,14 @@ export class Agent {
     return this.ending;
   }
 
-  private receiveSync(sync: SyncEvent): void {
-    // After a seq jump the gap is already reported; the sync it asked for only catches up.
-    const reported = this.resyncing;
-    this.resyncing = false;
-    const before = this.synced && !reported ? this.snapshot.last_seq : undefined;
-    this.snapshot = applyEvent(this.snapshot, sync);
-    this.synced = true;
-    const now = this.snapshot.last_seq;
-    let missed = false;
-    if (before !== undefined && now > before) {
-      missed = true;
-      this.gap("reconnect", before, now);
-    } else if (before !== undefined && now < before) {
-      missed = true;
-      this.gap("sequence_reset", before, now);
-    }
-    this.turns.synced(this.snapshot, missed);
+  private synced(sync: SyncEvent, gap: FeedGap | undefined): void {
+    if (gap !== undefined) this.gap(gap);
+    this.turns.synced(this.snapshot, gap !== undefined);
     this.responder.synced(this.snapshot.pending_requests);
     this.publish(sync);
   }
 
-  private gap(reason: GapEvent["reason"], lastSeen: number, resumedAt: number): void {
+  private gap({ reason, lastSeen, resumedAt }: FeedGap): void {
     const gap = gapEvent(reason, lastSeen, resumedAt, this.link.agentId);
     this.turns.event(gap);
     this.publish(gap);

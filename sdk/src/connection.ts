@@ -1,108 +1,67 @@
 /**
- * One connection to a server (an agent's stdio or a daemon socket): commands go out with an
- * `id`, each answer is matched back by that `id` within a timeout, failures become
- * `ShardError`s; everything else is handed on as an event.
+ * The SDK's side of the shared request channel (src/client): answers and channel failures
+ * become `ShardError`s, every other message is sorted (./inbound.ts) into agent events,
+ * daemon events and invalid input.
  */
+import type { ChannelState, RequestOptions } from "../../src/client/request-channel.ts";
+import { RequestChannel, type RequestChannelOptions } from "../../src/client/request-channel.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { OutboundCommand } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { WireError } from "../../src/wire/errors.ts";
+import { asResponse } from "../../src/wire/validate.ts";
 import { ShardError } from "./errors.ts";
 import { classify } from "./inbound.ts";
-import type { Transport, TransportSink } from "./transports/transport.ts";
 
 export type Outbound = OutboundCommand;
-
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ConnectionEvents {
   agentEvent(event: AgentEvent): void;
   daemonEvent?(event: DaemonEvent): void;
   /** A message that failed validation: dropped, never acted on. */
   invalid?(error: WireError): void;
-  closed(reason: string): void;
-}
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  /**
-   * Runs synchronously when the answer arrives, before any later message is handled (events
-   * that follow an answer in the same read are ordered after it).
-   */
-  onAnswer?(response: Response): void;
-}
-
-interface Pending {
-  command: string;
-  resolve(response: Response): void;
-  reject(error: ShardError): void;
-  onAnswer?: (response: Response) => void;
-  timer: ReturnType<typeof setTimeout>;
+  state?(state: ChannelState): void;
 }
 
 let connectionCounter = 0;
 
 export class Connection {
-  private transport: Transport | undefined;
-  private readonly pending = new Map<string, Pending>();
-  private nextId = 1;
-  private readonly prefix = `sdk${++connectionCounter}-`;
-  private closeReason: string | undefined;
+  private readonly channel: RequestChannel;
 
   constructor(
+    options: Omit<RequestChannelOptions, "idPrefix" | "readResponse">,
     private readonly on: ConnectionEvents,
-    private readonly requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
-  ) {}
-
-  /** The sink a transport reports to; attach the transport it built with `use`. */
-  readonly sink: TransportSink = {
-    message: (value) => this.receive(value),
-    invalid: (error) => this.on.invalid?.(error),
-    closed: (reason) => this.closed(reason),
-  };
-
-  use(transport: Transport): void {
-    this.transport = transport;
-    this.closeReason = undefined;
+  ) {
+    this.channel = new RequestChannel(
+      { ...options, idPrefix: `sdk${++connectionCounter}-`, readResponse: asResponse },
+      {
+        message: (value) => this.receive(value),
+        invalid: (error) => on.invalid?.(error),
+        state: (state) => on.state?.(state),
+      },
+    );
   }
 
   get isOpen(): boolean {
-    return this.transport !== undefined && this.closeReason === undefined;
+    return this.channel.isOpen;
+  }
+
+  /** Connects once (no retry); throws the `ShardError` saying why it could not. */
+  async open(): Promise<void> {
+    const opened = await this.channel.open();
+    if (!opened.ok) throw ShardError.from(opened.error);
   }
 
   /** Fire-and-forget (the caller does not wait for the acceptance). */
   send(command: Outbound): void {
-    this.transport?.send(command);
+    this.channel.send(command);
   }
 
   /** Sends `command` with a fresh id; resolves with its `response` (success or not). */
-  request(command: Outbound, options: RequestOptions = {}): Promise<Response> {
-    const transport = this.transport;
-    if (!transport || this.closeReason !== undefined) {
-      return Promise.reject(
-        new ShardError(
-          "NOT_ATTACHED",
-          `${command.type}: not connected (${this.closeReason ?? "not open yet"})`,
-        ),
-      );
-    }
-    const id = `${this.prefix}${this.nextId++}`;
-    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(
-          new ShardError(
-            "TIMEOUT",
-            `${command.type}: no answer within ${timeoutMs} ms; the server may be overloaded (raise requestTimeoutMs)`,
-          ),
-        );
-      }, timeoutMs);
-      const waiting: Pending = { command: command.type, resolve, reject, timer };
-      if (options.onAnswer) waiting.onAnswer = options.onAnswer;
-      this.pending.set(id, waiting);
-      transport.send({ ...command, id });
-    });
+  async request(command: Outbound, options: RequestOptions = {}): Promise<Response> {
+    const result = await this.channel.request(command, options);
+    if (!result.ok) throw ShardError.from(result.error);
+    return result.response;
   }
 
   /** A request whose failure is thrown as a `ShardError`; resolves with `data`. */
@@ -112,27 +71,17 @@ export class Connection {
     return response.data;
   }
 
-  close(): void {
-    this.transport?.close();
+  close(reason?: string): void {
+    this.channel.close(reason);
   }
 
   private receive(raw: unknown): void {
     const inbound = classify(raw);
     switch (inbound.kind) {
-      case "response": {
-        const id = inbound.response.id;
-        const waiting = id === undefined ? undefined : this.pending.get(id);
-        if (waiting && id !== undefined) {
-          this.pending.delete(id);
-          clearTimeout(waiting.timer);
-          waiting.onAnswer?.(inbound.response);
-          waiting.resolve(inbound.response);
-        } else if (!inbound.response.success && inbound.response.error) {
-          // An uncorrelated failure (a line the server could not parse) says what went wrong.
-          this.on.invalid?.(inbound.response.error);
-        }
+      case "response":
+        // An uncorrelated failure (a line the server could not parse) says what went wrong.
+        if (!inbound.response.success && inbound.response.error) this.on.invalid?.(inbound.response.error);
         return;
-      }
       case "agent":
         this.on.agentEvent(inbound.event);
         return;
@@ -143,17 +92,6 @@ export class Connection {
         this.on.invalid?.(inbound.error);
         return;
     }
-  }
-
-  private closed(reason: string): void {
-    this.closeReason = reason;
-    this.transport = undefined;
-    for (const [id, waiting] of this.pending) {
-      clearTimeout(waiting.timer);
-      this.pending.delete(id);
-      waiting.reject(new ShardError("NOT_ATTACHED", `${waiting.command}: the connection closed: ${reason}`));
-    }
-    this.on.closed(reason);
   }
 }
 

@@ -5,15 +5,19 @@
  * every watched agent; each answers with a fresh `sync`, from which the agent resumes without
  * duplicates and reports a `gap` if events went by meanwhile.
  */
+
+import type { BackoffOptions } from "../../src/client/backoff.ts";
+import type { ChannelState } from "../../src/client/request-channel.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts";
 import type { AgentInfo } from "../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrator.ts";
 import type { SessionSummary } from "../../src/types/session-first.ts";
+import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
 import type { AgentOptions, AttachOptions } from "./agent-options.ts";
-import { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
-import { Connection, DEFAULT_REQUEST_TIMEOUT_MS, type Outbound } from "./connection.ts";
+import { Connection, type Outbound } from "./connection.ts";
 import { DaemonSubagents } from "./daemon-subagents.ts";
 import { type DaemonTarget, describeTarget, openTransport } from "./daemon-target.ts";
 import { DaemonWorkspaces } from "./daemon-workspaces.ts";
@@ -48,11 +52,7 @@ export class DaemonClient {
   private readonly connection: Connection;
   private readonly watched = new Map<string, Watched>();
   private readonly streams = new Set<EventQueue<DaemonStreamEvent>>();
-  private attempt = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  /** Set while a connection is opening: its hello, or the close that came instead. */
-  private opening: { hello(): void; failed(error: ShardError): void } | undefined;
 
   /** The daemon's git-worktree workspaces (each launches a fresh, attached agent). */
   readonly workspaces: DaemonWorkspaces;
@@ -67,18 +67,35 @@ export class DaemonClient {
     );
     this.connection = new Connection(
       {
+        connect: async (sink) => {
+          try {
+            return { ok: true, transport: await openTransport(options, sink) };
+          } catch (err) {
+            const error = err instanceof ShardError ? err : new ShardError("NOT_ATTACHED", String(err));
+            return { ...failure(error.code, error.message), retry: true };
+          }
+        },
+        waitForHello: true,
+        reconnect: options.reconnect ?? {},
+        timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      },
+      {
         agentEvent: (event) => this.agentEvent(event),
         daemonEvent: (event) => this.daemonEvent(event),
-        closed: (reason) => this.dropped(reason),
+        state: (state) => this.stateChanged(state),
       },
-      options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     );
   }
 
   /** Connects (once, no retry: a wrong address fails at once) and waits for the daemon's hello. */
   static async connect(options: ConnectDaemonOptions = {}): Promise<DaemonClient> {
     const client = new DaemonClient(options);
-    await client.open();
+    try {
+      await client.connection.open();
+    } catch (err) {
+      if (!(err instanceof ShardError)) throw err;
+      throw new ShardError(err.code, `the daemon at ${client.where}: ${err.message}`);
+    }
     return client;
   }
 
@@ -161,33 +178,15 @@ export class DaemonClient {
   /** Closes the connection; watched agents end for this client (they keep running in the daemon). */
   close(): void {
     this.stopped = true;
-    clearTimeout(this.retryTimer);
-    this.connection.close();
+    this.connection.close("the SDK client closed its daemon connection");
     this.finish({ code: "NOT_ATTACHED", message: "the SDK client closed its daemon connection" });
   }
 
   // ── connection ─────────────────────────────────────────────────────────
 
-  private async open(): Promise<void> {
-    const hello = new Promise<void>((resolve, reject) => {
-      this.opening = { hello: resolve, failed: reject };
-    });
-    try {
-      const transport = await openTransport(this.options, this.connection.sink);
-      this.connection.use(transport);
-      await hello;
-    } finally {
-      this.opening = undefined;
-    }
-  }
-
   private agentEvent(event: AgentEvent): void {
     // The connection's own hello is connection-scoped: it never names an agent.
-    if (event.type === "hello") {
-      this.opening?.hello();
-      return;
-    }
-    if (event.agent_id === undefined) return;
+    if (event.type === "hello" || event.agent_id === undefined) return;
     this.watched.get(event.agent_id)?.agent.receive(event);
   }
 
@@ -198,43 +197,29 @@ export class DaemonClient {
     this.publish(event);
   }
 
-  private dropped(reason: string): void {
+  private stateChanged(state: ChannelState): void {
     if (this.stopped) return;
-    if (this.opening) {
-      // Closed before its hello: whoever is opening reports it (connect) or retries (reconnect).
-      this.opening.failed(
-        new ShardError(
-          "NOT_ATTACHED",
-          `the daemon at ${this.where} closed the connection before its hello: ${reason}`,
-        ),
-      );
-      return;
+    switch (state.kind) {
+      case "connecting":
+        return;
+      case "open":
+        if (state.reconnected) void this.reattach();
+        return;
+      case "waiting":
+        for (const { agent } of this.watched.values()) agent.awaitSync();
+        this.publish({ type: "connection_lost", reason: state.reason, retry_in_ms: state.retryInMs });
+        return;
+      case "closed":
+        // Only `reconnect: false` ends here (a failed first connect is thrown by `connect`).
+        this.publish({ type: "connection_lost", reason: state.error.message, retry_in_ms: undefined });
+        this.finish({ code: "NOT_ATTACHED", message: state.error.message });
+        this.stopped = true;
+        return;
     }
-    if (this.options.reconnect === false) {
-      this.publish({ type: "connection_lost", reason, retry_in_ms: undefined });
-      this.finish({ code: "NOT_ATTACHED", message: `the daemon connection closed: ${reason}` });
-      this.stopped = true;
-      return;
-    }
-    this.scheduleRetry(reason);
   }
 
-  private scheduleRetry(reason: string): void {
-    const delay = reconnectDelayMs(this.attempt++, this.options.reconnect || {});
-    this.publish({ type: "connection_lost", reason, retry_in_ms: delay });
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
-  }
-
-  private async reconnect(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      await this.open();
-    } catch (err) {
-      if (!this.stopped) this.scheduleRetry(err instanceof Error ? err.message : String(err));
-      return;
-    }
-    this.attempt = 0;
+  /** Re-attaches every watched agent; each answers with a fresh `sync`. */
+  private async reattach(): Promise<void> {
     let reattached = 0;
     await Promise.all(
       [...this.watched].map(async ([agentId, { agent, role }]) => {

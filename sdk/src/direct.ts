@@ -4,11 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts";
 import type { HeadlessPolicy } from "../../src/types/orchestrator.ts";
+import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
 import type { AgentOptions } from "./agent-options.ts";
-import { Connection, DEFAULT_REQUEST_TIMEOUT_MS } from "./connection.ts";
+import { Connection } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { StdioTransport } from "./transports/stdio-transport.ts";
 
@@ -42,29 +44,42 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
     ready = resolve;
     notReady = reject;
   });
+  let transport: StdioTransport | undefined;
   const connection = new Connection(
+    {
+      connect: async (sink) => {
+        try {
+          transport = new StdioTransport(
+            {
+              command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)],
+              env: childEnv(options),
+            },
+            sink,
+          );
+        } catch (err) {
+          if (!(err instanceof ShardError)) throw err;
+          return { ...failure(err.code, err.message), retry: false };
+        }
+        return { ok: true, transport };
+      },
+      reconnect: false,
+      timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    },
     {
       agentEvent: (event) => {
         agent?.receive(event);
         if (event.type === "sync") ready();
       },
-      closed: (reason) => {
+      state: (state) => {
+        if (state.kind !== "closed") return;
+        const reason = state.error.message;
         notReady(
           new ShardError("RUNTIME_START_FAILED", `${reason}; check --model and SHARD_HOME/models.json`),
         );
         agent?.end({ code: "INTERNAL_ERROR", message: reason });
       },
     },
-    options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   );
-  const transport = new StdioTransport(
-    {
-      command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)],
-      env: childEnv(options),
-    },
-    connection.sink,
-  );
-  connection.use(transport);
   const link: AgentLink = {
     agentId: undefined,
     answers: true,
@@ -74,11 +89,12 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
     // One runtime writes the stream in order: there is nothing to miss and no one to ask.
     resync: () => undefined,
     close: async () => {
-      transport.close();
-      await transport.exited;
+      connection.close("the agent was closed");
+      await transport?.exited;
     },
   };
   agent = new Agent(link, options);
+  await connection.open();
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   const timer = setTimeout(
     () => notReady(new ShardError("TIMEOUT", `the agent sent no sync within ${timeoutMs} ms`)),
@@ -87,7 +103,7 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
   try {
     await started;
   } catch (err) {
-    transport.kill();
+    transport?.kill();
     throw err;
   } finally {
     clearTimeout(timer);

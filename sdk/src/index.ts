@@ -2,6 +2,8 @@
  * The package's public surface (`@shard-dev/sdk`): what a script imports. Each name is
  * exported explicitly; internals stay in their own modules.
  */
+
+export { type BackoffOptions, reconnectDelayMs } from "../../src/client/backoff.ts";
 export type { AgentSnapshot, PendingRequest } from "../../src/snapshot/agent-snapshot.ts";
 export type { AgentInfo, RuntimeState } from "../../src/types/agent-info.ts";
 export type { AgentEvent, AgentEventOf, AgentEventType, DaemonEvent } from "../../src/types/catalog.ts";
@@ -25,7 +27,6 @@ export { Agent } from "./agent.ts";
 export type { UnhandledRequests } from "./agent-link.ts";
 export type { AgentOptions, AttachOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
-export { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 export {
   type ConnectDaemonOptions,
   type ConnectionNotice,

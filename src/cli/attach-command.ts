@@ -87,7 +87,7 @@ export async function attachCommand(argv: string[]): Promise<number> {
       send: (command) =>
         void stream.request(command).then((result) => {
           const why = !result.ok
-            ? result.message
+            ? result.error.message
             : result.response.success
               ? undefined
               : `${result.response.error?.code}: ${result.response.error?.message}`;

@@ -6,13 +6,14 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { terminalLine } from "../terminal/terminal-text.ts";
+import { failure } from "../wire/errors.ts";
 import { type CliCommand, DaemonStream, type RequestResult } from "./daemon-stream.ts";
 
 export type Requester = (command: CliCommand) => Promise<RequestResult>;
 
 export async function daemonRequest(home: string, command: CliCommand): Promise<RequestResult> {
   const opened = await DaemonStream.open(home);
-  if (!opened.ok) return opened;
+  if (!opened.ok) return failure("NOT_FOUND", opened.message);
   const result = await opened.stream.request(command);
   opened.stream.close();
   return result;
@@ -27,7 +28,7 @@ export async function requestData<S extends TSchema>(
 ): Promise<Static<S> | undefined> {
   const result = await requester(command);
   if (!result.ok) {
-    process.stderr.write(`${name}: ${terminalLine(result.message)}\n`);
+    process.stderr.write(`${name}: ${terminalLine(result.error.message)}\n`);
     return undefined;
   }
   const { response } = result;

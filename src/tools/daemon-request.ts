@@ -1,66 +1,44 @@
 /**
- * One request to the local daemon over its unix socket (PROTOCOL §4.2): connect, read
- * `hello`, send the command, resolve with its `response`, close. Aborting closes the
- * connection, which for `subagent.wait` cancels only the waiting.
+ * One request to the local daemon over its unix socket, on the shared request channel
+ * (src/client): connect, send the command, resolve with its `response`, close. No timeout:
+ * `subagent.wait` may block as long as its own timeout says. Aborting settles at once and
+ * closes the connection, which for `subagent.wait` cancels only the waiting.
  */
-import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
-import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
+import { type Command, RequestChannel } from "../client/request-channel.ts";
+import { unixSocketConnect } from "../client/unix-socket-connect.ts";
+import type { WireError } from "../wire/errors.ts";
+import { asResponse } from "../wire/validate.ts";
 
 export interface DaemonAnswer {
   success: boolean;
   data?: unknown;
-  error?: { code: string; message: string };
+  error?: WireError;
 }
 
 export async function daemonRequest(
   socketPath: string,
-  command: object,
+  command: Command,
   signal: AbortSignal,
 ): Promise<DaemonAnswer> {
-  const id = `tool-${crypto.randomUUID()}`;
-  let settle!: (answer: DaemonAnswer) => void;
-  const answered = new Promise<DaemonAnswer>((resolve) => {
-    settle = resolve;
-  });
-  const fail = (message: string) => settle({ success: false, error: { code: "INTERNAL_ERROR", message } });
-  const decoder = new JsonlDecoder({
-    value: (value) => {
-      if (typeof value !== "object" || value === null) return;
-      const m = value as Record<string, unknown>;
-      if (m.type === "response" && m.id === id) {
-        const error = m.error as DaemonAnswer["error"];
-        settle({ success: m.success === true, data: m.data, ...(error ? { error } : {}) });
-      }
+  const channel = new RequestChannel(
+    {
+      connect: unixSocketConnect(socketPath),
+      idPrefix: `tool-${crypto.randomUUID()}-`,
+      readResponse: asResponse,
     },
-    error: (e) => fail(`bad line from the daemon: ${e.message}`),
-  });
-  let socket: Awaited<ReturnType<typeof Bun.connect>>;
-  try {
-    socket = await Bun.connect({
-      unix: socketPath,
-      socket: {
-        data: (_s, chunk) => decoder.push(chunk),
-        close: () => fail("the daemon closed the connection before answering"),
-        error: (_s, err) => fail(err.message),
-      },
-    });
-  } catch (err) {
-    return {
-      success: false,
-      error: {
-        code: "INTERNAL_ERROR",
-        message: `cannot reach the daemon at ${socketPath}: ${(err as Error).message}; is \`shard daemon\` running?`,
-      },
-    };
+    { message: () => {} },
+  );
+  const opened = await channel.open();
+  if (!opened.ok) {
+    const message = `cannot reach the daemon: ${opened.error.message}`;
+    return { success: false, error: { code: opened.error.code, message } };
   }
-  const onAbort = () => fail("aborted");
-  signal.addEventListener("abort", onAbort, { once: true });
-  socket.write(encodeJsonLine({ ...command, id }));
-  socket.flush();
   try {
-    return await answered;
+    const result = await channel.request(command, { signal, timeoutMs: Infinity });
+    if (!result.ok) return { success: false, error: result.error };
+    const { success, data, error } = result.response;
+    return { success, ...(data !== undefined ? { data } : {}), ...(error !== undefined ? { error } : {}) };
   } finally {
-    signal.removeEventListener("abort", onAbort);
-    socket.end();
+    channel.close("the tool call is over");
   }
 }

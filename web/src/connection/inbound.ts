@@ -33,13 +33,8 @@ export type Inbound =
   | { kind: "hello"; capabilities: string[] }
   | { kind: "invalid"; reason: string };
 
-export function classify(text: string): Inbound {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: "invalid", reason: "not JSON" };
-  }
+/** Sorts one parsed message (the WebSocket connector parses each frame). */
+export function classify(value: unknown): Inbound {
   const type = typeof value === "object" && value !== null && "type" in value ? String(value.type) : "?";
   if (type === "response") {
     if (Value.Check(RESPONSE_SCHEMA, value)) return { kind: "response", response: value };

@@ -2,7 +2,7 @@
  * The page's state: the daemon's agents (from `agent.list` and registry events) and, for each
  * attached agent, its `AgentSnapshot` kept by the shared reducer (src/snapshot) — the same
  * projection the daemon and the SDK hold, so what the page shows is what `sync` would say.
- * Each attached agent has an AgentFeed (sync first, then `seq` in order; a gap re-attaches)
+ * Each attached agent has an AgentFeed (src/snapshot: sync first, then `seq` in order; a gap re-attaches)
  * whose snapshot is published to one signal at most once per animation frame; views derive
  * memos from it, so a delta repaints only what it changed.
  */
@@ -10,6 +10,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { type Accessor, batch, createSignal, onCleanup, type Signal } from "solid-js";
 import { createStore, produce } from "solid-js/store";
+import { AgentFeed } from "../../../src/snapshot/agent-feed.ts";
 import type { AgentSnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../../src/types/catalog.ts";
@@ -17,7 +18,6 @@ import { AgentListResultSchema } from "../../../src/types/orchestrator.ts";
 import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.ts";
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
 import type { Inbound } from "../connection/inbound.ts";
-import { AgentFeed } from "./agent-feed.ts";
 import { type DelegatedRequest, DelegatedRequests } from "./delegated-requests.ts";
 import { FrameBatch } from "./frame-batch.ts";
 import { WatchedAgents } from "./watched-agents.ts";
@@ -134,7 +134,8 @@ export function createControlRoom(): ControlRoom {
     watched.watch(agentId);
     let feed = feeds.get(agentId);
     if (feed === undefined) {
-      feed = new AgentFeed();
+      // An event went missing: what the page holds may be wrong, so ask for the whole state again.
+      feed = new AgentFeed(() => void run(() => attach(agentId), agentId));
       feeds.set(agentId, feed);
     }
     feed.awaitSync();
@@ -198,8 +199,8 @@ export function createControlRoom(): ControlRoom {
     // Attached to the asker too: its own feed shows the request from now on.
     if (event.type === "permission_resolved" || event.type === "ui_resolved")
       delegated.resolved(event.request_id);
-    const result = feed.receive(event);
-    if (result === "applied") {
+    const step = feed.receive(event);
+    if (step.kind === "applied" || step.kind === "synced") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
       if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
@@ -207,9 +208,6 @@ export function createControlRoom(): ControlRoom {
         const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
         notify(`An abort cleared the queue: ${what} dropped and will not be sent.`, agentId);
       }
-    } else if (result === "gap") {
-      // An event went missing: what the page holds may be wrong, so ask for the whole state again.
-      void run(() => attach(agentId), agentId);
     }
   }
 

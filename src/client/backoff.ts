@@ -1,4 +1,7 @@
-/** Reconnect delays (ARCHITECTURE §13, PROTOCOL §2.2): 1 s, 2 s, 4 s … capped at 30 s. */
+/**
+ * Reconnect delays, shared by every client that reconnects (docs/protocol-additions.md §8.1):
+ * 1 s, 2 s, 4 s … capped at 30 s, and back to the first delay once connected.
+ */
 export interface BackoffOptions {
   /** First delay (default 1000 ms). */
   initialDelayMs?: number;
@@ -9,7 +12,7 @@ export interface BackoffOptions {
 export const INITIAL_DELAY_MS = 1000;
 export const MAX_DELAY_MS = 30_000;
 
-/** The delay before reconnect attempt `attempt` (0-based); reset to 0 once connected. */
+/** The delay before reconnect attempt `attempt` (0-based; a negative one counts as the first). */
 export function reconnectDelayMs(attempt: number, options: BackoffOptions = {}): number {
   const first = options.initialDelayMs ?? INITIAL_DELAY_MS;
   const cap = options.maxDelayMs ?? MAX_DELAY_MS;

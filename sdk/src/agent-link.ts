@@ -2,13 +2,17 @@
  * How an `Agent` reaches its runtime: straight over stdio (no `agent_id`) or through a daemon
  * connection (every per-agent command tagged with the agent's id, PROTOCOL §5.2).
  */
-import type { RequestOptions } from "../../src/client/request-channel.ts";
-import type { AgentCommand } from "../../src/types/command-table.ts";
+import type { Command, RequestOptions } from "../../src/client/request-channel.ts";
+import type { AgentCommand, AgentCommandType, CommandMap } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 
 type WithoutRouting<C> = C extends unknown ? Omit<C, "id" | "agent_id"> : never;
 /** A per-agent command as the SDK builds it: the link adds `id` and, on a daemon, `agent_id`. */
 export type AgentOutbound = WithoutRouting<AgentCommand>;
+/** One per-agent command type as the SDK builds it (what `Agent`'s typed calls take). */
+export type AgentCallOf<T extends AgentCommandType> = { type: T } & WithoutRouting<
+  Omit<CommandMap[T], "type">
+>;
 
 /** What happens to a permission or UI request while no handler is registered. */
 export type UnhandledRequests = "deny" | "leave";
@@ -18,7 +22,8 @@ export interface AgentLink {
   /** False for an observer attachment: it never answers requests. */
   readonly answers: boolean;
   readonly unhandled: UnhandledRequests;
-  request(command: AgentOutbound, options?: RequestOptions): Promise<Response>;
+  /** Sends a per-agent command (typed where it is built: `AgentOutbound`, `AgentCallOf`). */
+  request(command: Command, options?: RequestOptions): Promise<Response>;
   send(command: AgentOutbound): void;
   /** Direct: end the process (stdin EOF); daemon: detach (the agent keeps running). */
   close(): Promise<void>;

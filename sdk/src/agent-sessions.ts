@@ -4,10 +4,18 @@
  */
 
 import type { SessionSummary } from "../../src/types/session-first.ts";
-import type { CompactResult, ForkResult, SessionOpArgs } from "../../src/types/session-op.ts";
-import type { AgentOutbound } from "./agent-link.ts";
+import {
+  type CompactResult,
+  CompactResultSchema,
+  type ForkResult,
+  ForkResultSchema,
+  type SessionOpArgs,
+  SessionOpListResultSchema,
+  type SessionOpResult,
+} from "../../src/types/session-op.ts";
+import { schemaGuard } from "../../src/wire/validate.ts";
+import type { AgentCallOf } from "./agent-link.ts";
 import { ShardError } from "./errors.ts";
-import { checkedResult } from "./results.ts";
 
 export interface AgentSessionList {
   sessions: SessionSummary[];
@@ -15,29 +23,36 @@ export interface AgentSessionList {
   active: string;
 }
 
+const asList = schemaGuard(SessionOpListResultSchema);
+const asCompact = schemaGuard(CompactResultSchema);
+const asFork = schemaGuard(ForkResultSchema);
+
 export class AgentSessions {
-  constructor(private readonly call: (command: AgentOutbound) => Promise<unknown>) {}
+  constructor(private readonly call: (command: AgentCallOf<"session_op">) => Promise<SessionOpResult>) {}
 
   async list(): Promise<AgentSessionList> {
-    const data = await this.call({ type: "session_op", op: "list" });
-    const { sessions } = checkedResult("session.list", data);
-    const active = typeof data === "object" && data !== null && "active" in data ? data.active : undefined;
-    if (typeof active !== "string") {
-      throw new ShardError("INTERNAL_ERROR", 'session_op list: the answer has no "active" session id');
-    }
-    return { sessions, active };
+    return answerOf("list", asList(await this.call({ type: "session_op", op: "list" })));
   }
 
   /** Compacts the live window now (between turns only: CONFLICT while one runs). */
   async compact(args: Pick<SessionOpArgs, "keep_recent_tokens"> = {}): Promise<CompactResult> {
-    return checkedResult("compact", await this.call({ type: "session_op", op: "compact", args }));
+    return answerOf("compact", asCompact(await this.call({ type: "session_op", op: "compact", args })));
   }
 
   /** Forks at an entry or message id (from `state.live_window`) into a new session. */
   async fork(fromId: string): Promise<ForkResult> {
-    return checkedResult(
-      "fork",
-      await this.call({ type: "session_op", op: "fork", args: { from_entry_id: fromId } }),
+    const data = await this.call({ type: "session_op", op: "fork", args: { from_entry_id: fromId } });
+    return answerOf("fork", asFork(data));
+  }
+}
+
+/** `session_op` answers by op: the one asked for, or the server is out of step with the SDK. */
+function answerOf<R>(op: string, result: R | undefined): R {
+  if (result === undefined) {
+    throw new ShardError(
+      "INTERNAL_ERROR",
+      `session_op ${op}: the answer is not the ${op} result; check that the SDK and server versions match`,
     );
   }
+  return result;
 }

@@ -5,6 +5,8 @@
  * what a fresh `sync` would say. On top: `run` (one call, resolves at `turn_end`), `prompt` (a `Turn` to stream
  * and steer), the mode/model controls, the agent's own session operations and request handlers.
  */
+
+import { checkResult } from "../../src/client/command-result.ts";
 import { AgentFeed, type FeedGap } from "../../src/snapshot/agent-feed.ts";
 import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
 import type { SyncEvent } from "../../src/types/agent-events.ts";
@@ -15,15 +17,15 @@ import type {
   SetModeResult,
 } from "../../src/types/agent-results.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
+import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { WireError } from "../../src/wire/errors.ts";
-import type { AgentLink, AgentOutbound } from "./agent-link.ts";
+import type { AgentCallOf, AgentLink, AgentOutbound } from "./agent-link.ts";
 import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 import { AgentSessions } from "./agent-sessions.ts";
 import { failed } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
 import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
-import { checkedResult } from "./results.ts";
 import { type AgentStreamEvent, gapEvent } from "./stream-events.ts";
 import { Turn } from "./turn.ts";
 import { isQueued, TurnTracker } from "./turn-tracker.ts";
@@ -146,19 +148,19 @@ export class Agent {
   }
 
   async setMode(mode: string): Promise<SetModeResult> {
-    return checkedResult("set_mode", await this.call({ type: "set_mode", mode }));
+    return this.call({ type: "set_mode", mode });
   }
 
   async listModes(): Promise<ListModesResult> {
-    return checkedResult("list_modes", await this.call({ type: "list_modes" }));
+    return this.call({ type: "list_modes" });
   }
 
   async setModel(model: string): Promise<SetModelResult> {
-    return checkedResult("set_model", await this.call({ type: "set_model", model }));
+    return this.call({ type: "set_model", model });
   }
 
   async listModels(): Promise<ListModelsResult> {
-    return checkedResult("list_models", await this.call({ type: "list_models" }));
+    return this.call({ type: "list_models" });
   }
 
   /** Answers this agent's permission requests from code; returns the unsubscribe. */
@@ -275,11 +277,14 @@ export class Agent {
     if (this.ending) throw ShardError.from(this.ending);
   }
 
-  private async call(command: AgentOutbound): Promise<unknown> {
+  /** A typed per-agent request: its result checked against its type's result schema. */
+  private async call<T extends AgentCommandType>(command: AgentCallOf<T>): Promise<ResultMap[T]> {
     this.throwIfEnded();
     const response = await this.link.request(command);
     if (!response.success) throw failed(response);
-    return response.data;
+    const checked = checkResult(command.type, response.data);
+    if (!checked.ok) throw ShardError.from(checked.error);
+    return checked.result;
   }
 
   private turnControls() {

@@ -3,10 +3,11 @@
  * become `ShardError`s, every other message is sorted (./inbound.ts) into agent events,
  * daemon events and invalid input.
  */
-import type { ChannelState, RequestOptions } from "../../src/client/request-channel.ts";
+import { type CallOf, checkResult } from "../../src/client/command-result.ts";
+import type { ChannelState, Command, RequestOptions } from "../../src/client/request-channel.ts";
 import { RequestChannel, type RequestChannelOptions } from "../../src/client/request-channel.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
-import type { OutboundCommand } from "../../src/types/command-table.ts";
+import type { CommandType, OutboundCommand, ResultMap } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { asResponse } from "../../src/wire/validate.ts";
@@ -58,17 +59,23 @@ export class Connection {
   }
 
   /** Sends `command` with a fresh id; resolves with its `response` (success or not). */
-  async request(command: Outbound, options: RequestOptions = {}): Promise<Response> {
+  async request(command: Command, options: RequestOptions = {}): Promise<Response> {
     const result = await this.channel.request(command, options);
     if (!result.ok) throw ShardError.from(result.error);
     return result.response;
   }
 
-  /** A request whose failure is thrown as a `ShardError`; resolves with `data`. */
-  async call(command: Outbound, options: RequestOptions = {}): Promise<unknown> {
-    const response = await this.request(command, options);
-    if (!response.success) throw failed(response);
-    return response.data;
+  /**
+   * A typed request: resolves with its result, checked against the result schema of its type
+   * (src/types/command-table.ts); a failure, or an answer of the wrong shape, is a `ShardError`.
+   */
+  async call<T extends CommandType>(command: CallOf<T>, options: RequestOptions = {}): Promise<ResultMap[T]> {
+    const sent = await this.channel.request(command, options);
+    if (!sent.ok) throw ShardError.from(sent.error);
+    if (!sent.response.success) throw failed(sent.response);
+    const checked = checkResult(command.type, sent.response.data);
+    if (!checked.ok) throw ShardError.from(checked.error);
+    return checked.result;
   }
 
   close(reason?: string): void {

@@ -7,23 +7,24 @@
  */
 
 import type { BackoffOptions } from "../../src/client/backoff.ts";
+import type { CallOf } from "../../src/client/command-result.ts";
 import type { ChannelState } from "../../src/client/request-channel.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts";
 import type { AgentInfo } from "../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
+import type { CommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrator.ts";
 import type { SessionSummary } from "../../src/types/session-first.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
 import type { AgentOptions, AttachOptions } from "./agent-options.ts";
-import { Connection, type Outbound } from "./connection.ts";
+import { Connection } from "./connection.ts";
 import { DaemonSubagents } from "./daemon-subagents.ts";
 import { type DaemonTarget, describeTarget, openTransport } from "./daemon-target.ts";
 import { DaemonWorkspaces } from "./daemon-workspaces.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
-import { checkedResult } from "./results.ts";
 
 export type ConnectDaemonOptions = DaemonTarget &
   AgentOptions & {
@@ -110,12 +111,12 @@ export class DaemonClient {
   // ── registry ───────────────────────────────────────────────────────────
 
   async listAgents(): Promise<AgentInfo[]> {
-    return checkedResult("agent.list", await this.call({ type: "agent.list" })).agents;
+    return (await this.call({ type: "agent.list" })).agents;
   }
 
   /** Creates a durable agent and attaches to it. */
   async createAgent(params: CreateAgentParams, attach: AttachOptions = {}): Promise<Agent> {
-    const { agent_id } = checkedResult("agent.create", await this.call({ type: "agent.create", ...params }));
+    const { agent_id } = await this.call({ type: "agent.create", ...params });
     return this.attach(agent_id, attach);
   }
 
@@ -128,7 +129,7 @@ export class DaemonClient {
     // Registered before the request: the sync follows the attach answer immediately.
     this.watched.set(agentId, { agent, role });
     try {
-      checkedResult("agent.attach", await this.call({ type: "agent.attach", agent_id: agentId, role }));
+      await this.call({ type: "agent.attach", agent_id: agentId, role });
     } catch (err) {
       this.watched.delete(agentId);
       throw err;
@@ -143,7 +144,7 @@ export class DaemonClient {
 
   /** Stops the agent's runtime once it is inactive (its identity and session stay). */
   async terminate(agentId: string): Promise<{ deferred: boolean }> {
-    return checkedResult("agent.terminate", await this.call({ type: "agent.terminate", agent_id: agentId }));
+    return await this.call({ type: "agent.terminate", agent_id: agentId });
   }
 
   async kill(agentId: string, force = false): Promise<void> {
@@ -155,13 +156,13 @@ export class DaemonClient {
   /** Durable sessions, newest first; `cwd` keeps those of one directory. */
   async listSessions(cwd?: string): Promise<SessionSummary[]> {
     const data = await this.call({ type: "session.list", ...(cwd !== undefined ? { cwd } : {}) });
-    return checkedResult("session.list", data).sessions;
+    return data.sessions;
   }
 
   /** The agent that drives a session (adopted if none does yet), attached. */
   async openSession(sessionId: string, attach: AttachOptions = {}): Promise<Agent> {
     const data = await this.call({ type: "session.activate", session_id: sessionId });
-    return this.attach(checkedResult("session.activate", data).agent_id, attach);
+    return this.attach(data.agent_id, attach);
   }
 
   // ── events ─────────────────────────────────────────────────────────────
@@ -224,7 +225,7 @@ export class DaemonClient {
     await Promise.all(
       [...this.watched].map(async ([agentId, { agent, role }]) => {
         try {
-          checkedResult("agent.attach", await this.call({ type: "agent.attach", agent_id: agentId, role }));
+          await this.call({ type: "agent.attach", agent_id: agentId, role });
           reattached++;
         } catch (err) {
           // A lost connection retries; anything else (the agent was deleted) ends it for good.
@@ -259,7 +260,7 @@ export class DaemonClient {
     };
   }
 
-  private call(command: Outbound): Promise<unknown> {
+  private call<T extends CommandType>(command: CallOf<T>): Promise<ResultMap[T]> {
     return this.connection.call(command);
   }
 

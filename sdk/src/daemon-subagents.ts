@@ -1,9 +1,11 @@
 /**
- * The daemon's subagent jobs (PROTOCOL §10.3, docs/subagents.md), passed through typed: every
+ * The daemon's subagent jobs (docs/protocol.md, docs/subagents.md), passed through typed: every
  * call names the owning parent (`parent_agent_id`), and the daemon answers only for that
  * parent's own jobs and children. `create` returns once the job is committed, never after the
  * runs; `wait` blocks this connection only, and its timeout never cancels anything.
  */
+
+import type { TypedCall } from "../../src/client/command-result.ts";
 import type {
   SubagentCreateCommand,
   SubagentRelaunchCommand,
@@ -12,35 +14,33 @@ import type {
   SubagentStopCommand,
   SubagentWaitCommand,
 } from "../../src/types/subagent.ts";
-import type { Outbound } from "./connection.ts";
-import { checkedResult } from "./results.ts";
 
 type Params<C> = C extends unknown ? Omit<C, "type" | "id"> : never;
 
 export class DaemonSubagents {
-  constructor(private readonly call: (command: Outbound) => Promise<unknown>) {}
+  constructor(private readonly call: TypedCall) {}
 
   async create(params: Params<SubagentCreateCommand>) {
-    return checkedResult("subagent.create", await this.call({ type: "subagent.create", ...params }));
+    return this.call({ type: "subagent.create", ...params });
   }
 
   async wait(params: Params<SubagentWaitCommand>) {
-    return checkedResult("subagent.wait", await this.call({ type: "subagent.wait", ...params }));
+    return this.call({ type: "subagent.wait", ...params });
   }
 
   async steer(params: Params<SubagentSteerCommand>) {
-    return checkedResult("subagent.steer", await this.call({ type: "subagent.steer", ...params }));
+    return this.call({ type: "subagent.steer", ...params });
   }
 
   async relaunch(params: Params<SubagentRelaunchCommand>) {
-    return checkedResult("subagent.relaunch", await this.call({ type: "subagent.relaunch", ...params }));
+    return this.call({ type: "subagent.relaunch", ...params });
   }
 
   async status(params: Params<SubagentStatusCommand>) {
-    return checkedResult("subagent.status", await this.call({ type: "subagent.status", ...params }));
+    return this.call({ type: "subagent.status", ...params });
   }
 
   async stop(params: Params<SubagentStopCommand>) {
-    return checkedResult("subagent.stop", await this.call({ type: "subagent.stop", ...params }));
+    return this.call({ type: "subagent.stop", ...params });
   }
 }

@@ -1,20 +1,20 @@
 /**
- * The daemon's git-worktree workspaces (PROTOCOL §10.1a, docs/workspaces.md), passed through
+ * The daemon's git-worktree workspaces (docs/protocol.md, docs/workspaces.md), passed through
  * typed: create one on a new branch (a fresh agent starts in it), attach a fresh agent to an
  * existing one, list, status, retire. A refused retire is a `ShardError` whose `data` is the
  * typed `WorkspaceRetireConflict` (`confirmation_required` names the disposition to retry with).
  */
+import type { TypedCall } from "../../src/client/command-result.ts";
 import type {
   WorkspaceAttachCommand,
   WorkspaceCreateCommand,
+  WorkspaceLaunchResult,
   WorkspaceListCommand,
   WorkspaceRetireCommand,
 } from "../../src/types/workspace.ts";
 import type { WorkspaceDetail, WorkspaceSummary } from "../../src/types/workspace-projection.ts";
 import type { Agent } from "./agent.ts";
 import type { AttachOptions } from "./agent-options.ts";
-import type { Outbound } from "./connection.ts";
-import { checkedResult } from "./results.ts";
 
 type Params<C> = Omit<C, "type" | "id" | "version">;
 
@@ -27,7 +27,7 @@ export interface WorkspaceLaunch {
 
 export class DaemonWorkspaces {
   constructor(
-    private readonly call: (command: Outbound) => Promise<unknown>,
+    private readonly call: TypedCall,
     private readonly attach: (agentId: string, options: AttachOptions) => Promise<Agent>,
   ) {}
 
@@ -43,30 +43,26 @@ export class DaemonWorkspaces {
   }
 
   async list(params: Params<WorkspaceListCommand> = {}): Promise<WorkspaceSummary[]> {
-    return checkedResult("workspace.list", await this.call({ type: "workspace.list", ...params })).workspaces;
+    return (await this.call({ type: "workspace.list", ...params })).workspaces;
   }
 
   async status(workspaceId: string): Promise<WorkspaceDetail> {
-    const data = await this.call({ type: "workspace.status", workspace_id: workspaceId });
-    return checkedResult("workspace.status", data).workspace;
+    return (await this.call({ type: "workspace.status", workspace_id: workspaceId })).workspace;
   }
 
   /** The branch's committed work against its merge base with the integration target. */
   async diff(workspaceId: string) {
-    return checkedResult(
-      "workspace.diff",
-      await this.call({ type: "workspace.diff", workspace_id: workspaceId }),
-    );
+    return this.call({ type: "workspace.diff", workspace_id: workspaceId });
   }
 
   async retire(
     params: Params<WorkspaceRetireCommand>,
   ): Promise<{ workspace: WorkspaceDetail; branch_deleted: boolean }> {
-    return checkedResult("workspace.retire", await this.call({ type: "workspace.retire", ...params }));
+    return this.call({ type: "workspace.retire", ...params });
   }
 
-  private async launched(data: unknown, attach: AttachOptions): Promise<WorkspaceLaunch> {
-    const { agent_id, session_id, workspace } = checkedResult("workspace.launch", data);
+  private async launched(launch: WorkspaceLaunchResult, attach: AttachOptions): Promise<WorkspaceLaunch> {
+    const { agent_id, session_id, workspace } = launch;
     return { workspace, session_id, agent: await this.attach(agent_id, attach) };
   }
 }

@@ -5,7 +5,7 @@
  */
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
-import { eventValidator } from "../../../src/wire/validate.ts";
+import { eventValidator, validateResult } from "../../../src/wire/validate.ts";
 import type { Msg } from "../../agent/support/agent-process.ts";
 
 export type { Msg };
@@ -29,6 +29,8 @@ function isWorkspaceMessage(msg: Msg): boolean {
 export class DaemonClient {
   readonly messages: Msg[] = [];
   readonly schemaViolations: string[] = [];
+  /** Successful responses whose `data` does not match their command's result schema. */
+  readonly resultViolations: string[] = [];
   /** Workspace responses and events that carried a git directory path (PROTOCOL §10.1a forbids it). */
   readonly gitDirLeaks: string[] = [];
   closed = false;
@@ -92,6 +94,11 @@ export class DaemonClient {
     const checked = eventValidator.validate(msg);
     if (!checked.ok)
       this.schemaViolations.push(`${checked.error.message} in ${JSON.stringify(msg).slice(0, 300)}`);
+    if (msg.type === "response" && msg.success === true) {
+      const result = validateResult(String(msg.command), msg.data);
+      if (!result.ok)
+        this.resultViolations.push(`${result.error.message} in ${JSON.stringify(msg).slice(0, 300)}`);
+    }
     if (isWorkspaceMessage(msg) && GIT_DIR_PATH.test(JSON.stringify(msg))) {
       this.gitDirLeaks.push(JSON.stringify(msg).slice(0, 300));
     }

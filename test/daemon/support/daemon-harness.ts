@@ -99,6 +99,9 @@ export class DaemonHarness {
     // Every daemon test checks it: no workspace answer or event ever showed a git dir path.
     const leaks = this.clients.flatMap((c) => c.gitDirLeaks);
     if (leaks.length > 0) throw new Error(`git directory paths reached a client:\n${leaks.join("\n")}`);
+    // And every answer matched its command's result schema (src/types/command-table.ts).
+    const wrong = this.clients.flatMap((c) => c.resultViolations);
+    if (wrong.length > 0) throw new Error(`responses outside their result schemas:\n${wrong.join("\n")}`);
   }
 }
 

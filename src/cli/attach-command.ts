@@ -6,10 +6,9 @@
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import type { AgentInfo } from "../types/agent-info.ts";
-import { AgentAttachResultSchema, AgentListResultSchema } from "../types/orchestrator.ts";
 import { asAgentEvent } from "../wire/validate.ts";
 import { AttachSession } from "./attach-session.ts";
-import { requestData } from "./daemon-request.ts";
+import { requestResult } from "./daemon-request.ts";
 import { DaemonStream } from "./daemon-stream.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 import { stdinLines } from "./stdin-lines.ts";
@@ -69,7 +68,7 @@ export async function attachCommand(argv: string[]): Promise<number> {
   const stream = opened.stream;
   const request = stream.request.bind(stream);
 
-  const list = await requestData(NAME, request, { type: "agent.list" }, AgentListResultSchema);
+  const list = await requestResult(NAME, request, { type: "agent.list" });
   if (list === undefined) return closeWith(stream, 1);
   const found = resolveAgent(list.agents, target);
   if (typeof found === "string") {
@@ -97,12 +96,7 @@ export async function attachCommand(argv: string[]): Promise<number> {
     process.stdout.isTTY === true,
   );
   const role = observe ? "observer" : "interactive";
-  const attached = await requestData(
-    NAME,
-    request,
-    { type: "agent.attach", agent_id: agentId, role },
-    AgentAttachResultSchema,
-  );
+  const attached = await requestResult(NAME, request, { type: "agent.attach", agent_id: agentId, role });
   if (attached === undefined) return closeWith(stream, 1);
   const label = terminalLine(found.display_name ?? found.name ?? agentId);
   process.stderr.write(`attached to ${label} (${agentId}, ${attached.status}); Ctrl-D detaches\n`);

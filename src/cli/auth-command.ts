@@ -3,12 +3,11 @@
  * daemon's unix socket (local trust). The enrollment code is printed here, on the terminal,
  * and nowhere else.
  */
-import type { TSchema } from "@sinclair/typebox";
+import type { CallOf } from "../client/command-result.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
-import { AuthEnrollResultSchema, AuthListResultSchema, AuthRevokeResultSchema } from "../types/auth.ts";
-import { daemonRequest, requestData } from "./daemon-request.ts";
-import type { CliCommand } from "./daemon-stream.ts";
+import type { CommandType } from "../types/command-table.ts";
+import { daemonRequest, requestResult } from "./daemon-request.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AUTH_HELP = `Usage: shard auth <enroll | list [--json] | revoke <id>>
@@ -54,17 +53,17 @@ export async function authCommand(argv: string[]): Promise<number> {
     return reportUsageError("auth", err.message);
   }
   const home = shardHome(process.env);
-  const request = <S extends TSchema>(command: CliCommand, schema: S) =>
-    requestData("shard auth", (c) => daemonRequest(home, c), command, schema);
+  const request = <T extends CommandType>(command: CallOf<T>) =>
+    requestResult("shard auth", (c) => daemonRequest(home, c), command);
   switch (action) {
     case "enroll": {
-      const data = await request({ type: "auth.enroll" }, AuthEnrollResultSchema);
+      const data = await request({ type: "auth.enroll" });
       if (data === undefined) return 1;
       process.stdout.write(`${data.url}\n`);
       return 0;
     }
     case "list": {
-      const data = await request({ type: "auth.list" }, AuthListResultSchema);
+      const data = await request({ type: "auth.list" });
       if (data === undefined) return 1;
       if (json) {
         process.stdout.write(`${JSON.stringify(data.browsers)}\n`);
@@ -81,7 +80,7 @@ export async function authCommand(argv: string[]): Promise<number> {
       return 0;
     }
     default: {
-      const data = await request({ type: "auth.revoke", browser_id: target ?? "" }, AuthRevokeResultSchema);
+      const data = await request({ type: "auth.revoke", browser_id: target ?? "" });
       if (data === undefined) return 1;
       process.stdout.write(`revoked ${data.browser_id} (${data.closed_connections} connections closed)\n`);
       return 0;

@@ -1,17 +1,18 @@
 /**
  * Requests to the running daemon for the CLI: one-shot (connect, ask, hang up) and the checked
- * form that prints the daemon's refusal as one line and returns the response data typed by its
- * schema (undefined after printing why).
+ * form that prints the daemon's refusal as one line and returns the result typed by the
+ * command table (undefined after printing why).
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
+import { type CallOf, checkResult } from "../client/command-result.ts";
+import type { Command } from "../client/request-channel.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
+import type { CommandType, ResultMap } from "../types/command-table.ts";
 import { failure } from "../wire/errors.ts";
-import { type CliCommand, DaemonStream, type RequestResult } from "./daemon-stream.ts";
+import { DaemonStream, type RequestResult } from "./daemon-stream.ts";
 
-export type Requester = (command: CliCommand) => Promise<RequestResult>;
+export type Requester = (command: Command) => Promise<RequestResult>;
 
-export async function daemonRequest(home: string, command: CliCommand): Promise<RequestResult> {
+export async function daemonRequest(home: string, command: Command): Promise<RequestResult> {
   const opened = await DaemonStream.open(home);
   if (!opened.ok) return failure("NOT_FOUND", opened.message);
   const result = await opened.stream.request(command);
@@ -20,12 +21,11 @@ export async function daemonRequest(home: string, command: CliCommand): Promise<
 }
 
 /** `name` prefixes the printed line (`shard auth: …`). */
-export async function requestData<S extends TSchema>(
+export async function requestResult<T extends CommandType>(
   name: string,
   requester: Requester,
-  command: CliCommand,
-  schema: S,
-): Promise<Static<S> | undefined> {
+  command: CallOf<T>,
+): Promise<ResultMap[T] | undefined> {
   const result = await requester(command);
   if (!result.ok) {
     process.stderr.write(`${name}: ${terminalLine(result.error.message)}\n`);
@@ -39,11 +39,10 @@ export async function requestData<S extends TSchema>(
     );
     return undefined;
   }
-  if (!Value.Check(schema, response.data)) {
-    process.stderr.write(
-      `${name}: the daemon answered in an unexpected shape; is it another shard version?\n`,
-    );
+  const checked = checkResult(command.type, response.data);
+  if (!checked.ok) {
+    process.stderr.write(`${name}: ${terminalLine(checked.error.message)}\n`);
     return undefined;
   }
-  return response.data;
+  return checked.result;
 }

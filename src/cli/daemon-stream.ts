@@ -5,7 +5,7 @@
  * `shard auth`).
  */
 import { join } from "node:path";
-import { type ChannelResult, RequestChannel } from "../client/request-channel.ts";
+import { type ChannelResult, type Command, RequestChannel } from "../client/request-channel.ts";
 import { unixSocketConnect } from "../client/unix-socket-connect.ts";
 import type { OutboundCommand } from "../types/command-table.ts";
 import { asResponse } from "../wire/validate.ts";
@@ -45,7 +45,8 @@ export class DaemonStream {
     return { ok: true, stream: new DaemonStream(channel) };
   }
 
-  request(command: CliCommand, timeoutMs?: number): Promise<RequestResult> {
+  /** Any command: typed where it is built (`CliCommand`, or `CallOf` for a typed result). */
+  request(command: Command, timeoutMs?: number): Promise<RequestResult> {
     return this.channel.request(command, timeoutMs === undefined ? {} : { timeoutMs });
   }
 

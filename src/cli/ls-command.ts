@@ -6,8 +6,7 @@
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import type { AgentInfo } from "../types/agent-info.ts";
-import { AgentListResultSchema } from "../types/orchestrator.ts";
-import { daemonRequest, requestData } from "./daemon-request.ts";
+import { daemonRequest, requestResult } from "./daemon-request.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const LS_HELP = `Usage: shard ls [--json]
@@ -34,12 +33,7 @@ export async function lsCommand(argv: string[]): Promise<number> {
     return reportUsageError("ls", err.message);
   }
   const home = shardHome(process.env);
-  const data = await requestData(
-    "shard ls",
-    (c) => daemonRequest(home, c),
-    { type: "agent.list" },
-    AgentListResultSchema,
-  );
+  const data = await requestResult("shard ls", (c) => daemonRequest(home, c), { type: "agent.list" });
   if (data === undefined) return 1;
   if (json) {
     process.stdout.write(`${JSON.stringify(data.agents)}\n`);

@@ -4,8 +4,10 @@
  * started it as; the daemon owns the jobs, so they outlive this turn and this runtime.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import type { CallOf } from "../client/command-result.ts";
 import type { Tool } from "../contracts/tool.ts";
-import { daemonRequest } from "./daemon-request.ts";
+import type { CommandTypeOwnedBy } from "../types/command-table.ts";
+import { daemonCall } from "./daemon-call.ts";
 import { errorResult } from "./tool-result.ts";
 
 const SubagentParams = Type.Object({
@@ -80,16 +82,16 @@ export function createSubagentTool(options: SubagentToolOptions): Tool<typeof Su
     async execute(args, ctx) {
       const command = toCommand(args, options.agentId);
       if (typeof command === "string") return errorResult(command);
-      const answer = await daemonRequest(options.socketPath, command, ctx.signal);
-      if (!answer.success) {
-        return errorResult(`${command.type} failed: ${answer.error?.message ?? "no answer"}`);
-      }
-      return { content: { kind: "json", value: answer.data ?? {} }, is_error: false };
+      const answer = await daemonCall(options.socketPath, command, ctx.signal);
+      if (!answer.ok) return errorResult(`${command.type} failed: ${answer.error.message}`);
+      return { content: { kind: "json", value: answer.result }, is_error: false };
     },
   };
 }
 
-type Command = { type: string; parent_agent_id: string } & Record<string, unknown>;
+type SubagentType = CommandTypeOwnedBy<"subagents">;
+/** One `subagent.*` command, typed by the command table. */
+type Command = { [T in SubagentType]: CallOf<T> }[SubagentType];
 
 /** The daemon command for the call, or what is missing. */
 function toCommand(args: SubagentArgs, parent: string): Command | string {

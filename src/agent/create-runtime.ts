@@ -23,7 +23,7 @@ import { ModelController, type ProviderOptions } from "./models/model-controller
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
 import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
-import { AgentRuntime, type HeadlessPolicy } from "./runtime.ts";
+import { AgentRuntime } from "./runtime.ts";
 
 export interface RuntimeConfig {
   cwd?: string;
@@ -34,9 +34,6 @@ export interface RuntimeConfig {
   mode?: string;
   session?: string;
   tools?: string[];
-  headlessPolicy?: HeadlessPolicy;
-  /** How long a `queue` request waits for an interactive client (default 5 minutes). */
-  headlessTimeoutMs?: number;
   basePrompt?: string;
   providerOptions?: ProviderOptions;
 }
@@ -157,8 +154,6 @@ export function createRuntime(
     modes: modeController,
     models,
     compaction: compaction.config,
-    headlessPolicy: config.headlessPolicy ?? "deny",
-    ...(config.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: config.headlessTimeoutMs } : {}),
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
   return { ok: true, value: { runtime, warnings } };

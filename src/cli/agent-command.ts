@@ -4,7 +4,6 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
-import type { HeadlessPolicy } from "../agent/runtime.ts";
 import {
   discoverLocalServer,
   discoverOpenAiModel,
@@ -18,7 +17,7 @@ import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, HEADLESS_POLICIES, parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AGENT_HELP = `Usage: shard agent [options]
 
@@ -31,7 +30,6 @@ Options:
   --mode NAME                   build (default), plan, or a mode from .shard/modes/
   --session ID|PATH             resume a session (id under $SHARD_HOME/sessions, or a .jsonl path)
   --tools a,b,c                 only these tools (read,write,edit,bash,grep,find,ls,ask,recall)
-  --headless-policy POLICY      with no interactive client: deny (default), allow_if_rule_matches, queue
   --system-prompt-file FILE     replace the built-in base prompt
 `;
 
@@ -41,7 +39,6 @@ export interface CommonFlags {
   mode?: string;
   session?: string;
   tools?: string;
-  "headless-policy"?: string;
   "system-prompt-file"?: string;
 }
 
@@ -50,10 +47,6 @@ export function runtimeConfigFrom(
   flags: CommonFlags,
   env: Record<string, string | undefined>,
 ): RuntimeConfig {
-  const policy = flags["headless-policy"];
-  if (policy !== undefined && !(HEADLESS_POLICIES as readonly string[]).includes(policy)) {
-    throw new UsageError(`--headless-policy must be one of ${HEADLESS_POLICIES.join(", ")}`);
-  }
   let basePrompt: string | undefined;
   if (flags["system-prompt-file"]) {
     try {
@@ -72,7 +65,6 @@ export function runtimeConfigFrom(
   if (flags.mode) config.mode = flags.mode;
   if (flags.session) config.session = flags.session;
   if (tools) config.tools = tools;
-  if (policy) config.headlessPolicy = policy as HeadlessPolicy;
   if (basePrompt) config.basePrompt = basePrompt;
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))

@@ -9,12 +9,9 @@ export const AGENT_FLAG_OPTIONS = {
   mode: { type: "string" },
   session: { type: "string" },
   tools: { type: "string" },
-  "headless-policy": { type: "string" },
   "system-prompt-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
-
-export const HEADLESS_POLICIES = ["deny", "allow_if_rule_matches", "queue"] as const;
 
 /** Bad command-line input: printed as one line plus a pointer to the help, exit code 2. */
 export class UsageError extends Error {}

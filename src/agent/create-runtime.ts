@@ -148,7 +148,7 @@ export function createRuntime(
     gate: lazyPermissionGate({
       home: config.home,
       cwd,
-      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      // An untrusted or unwritable grants file, found at a tool call: tell the client.
       onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
     }),
     modes: modeController,

@@ -5,7 +5,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts";
-import type { HeadlessPolicy } from "../../src/types/orchestrator.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
@@ -22,7 +21,6 @@ export interface SpawnAgentOptions extends AgentOptions {
   /** Resume this session (id or .jsonl path). */
   session?: string;
   tools?: string[];
-  headlessPolicy?: HeadlessPolicy;
   /** `SHARD_HOME` of the agent (models.json, sessions, grants); default the environment's. */
   home?: string;
   /** Environment of the child (default: this process's). */
@@ -118,7 +116,6 @@ function agentArgs(o: SpawnAgentOptions): string[] {
   if (o.mode !== undefined) args.push("--mode", o.mode);
   if (o.session !== undefined) args.push("--session", o.session);
   if (o.tools !== undefined) args.push("--tools", o.tools.join(","));
-  if (o.headlessPolicy !== undefined) args.push("--headless-policy", o.headlessPolicy);
   return args;
 }
 

@@ -18,7 +18,6 @@ import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts"
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { createSubagentTool } from "../tools/subagent.ts";
-import type { HeadlessPolicy } from "../types/orchestrator.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
@@ -35,9 +34,6 @@ export interface RuntimeConfig {
   mode?: string;
   session?: string;
   tools?: string[];
-  headlessPolicy?: HeadlessPolicy;
-  /** How long a `queue` request waits for an interactive client (default 5 minutes). */
-  headlessTimeoutMs?: number;
   basePrompt?: string;
   providerOptions?: ProviderOptions;
 }
@@ -152,14 +148,12 @@ export function createRuntime(
     gate: lazyPermissionGate({
       home: config.home,
       cwd,
-      // An untrusted or unwritable grants file, found at a tool call: tell every client.
+      // An untrusted or unwritable grants file, found at a tool call: tell the client.
       onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
     }),
     modes: modeController,
     models,
     compaction: compaction.config,
-    headlessPolicy: config.headlessPolicy ?? "deny",
-    ...(config.headlessTimeoutMs !== undefined ? { headlessTimeoutMs: config.headlessTimeoutMs } : {}),
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
   return { ok: true, value: { runtime, warnings } };

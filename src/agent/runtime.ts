@@ -1,7 +1,10 @@
 /**
  * The agent runtime: owns one session, the turn loop, the queues, the mode and model
- * controllers and the open requests, and serves the per-agent protocol to any number of
- * connections (ARCHITECTURE §4). Command handling lives in commands.ts.
+ * controllers and the open requests, and serves the per-agent protocol to its client (stdio
+ * for `shard agent`, whether a user or the daemon is on the other end; an in-process
+ * connection for `shard run`). Everything about many clients (roles, first answer wins,
+ * headless policy) is the daemon broker's (docs/daemon.md). Command handling lives in
+ * protocol/commands.ts, which uses only the operations below, never the parts they touch.
  */
 import type { Connection } from "../contracts/connection.ts";
 import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
@@ -16,16 +19,18 @@ import { newId } from "../support/ids.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
 import { PROTOCOL_VERSION } from "../types/envelope.ts";
-import type { HeadlessPolicy } from "../types/orchestrator.ts";
+import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
+import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
 import type { AgentStatus, Message, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
-import { Compaction } from "./compaction/compaction-tiers.ts";
+import { Compaction, type ManualCompaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
 import { describeModel, type ModelController } from "./models/model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
+import type { PermissionReply } from "./requests/pending-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
@@ -40,9 +45,6 @@ export interface RuntimeOptions {
   modes: ModeController;
   models: ModelController;
   compaction: CompactionConfig;
-  headlessPolicy?: HeadlessPolicy;
-  /** How long a `queue` headless request waits for a responder. */
-  headlessTimeoutMs?: number;
   basePrompt?: string;
 }
 
@@ -53,12 +55,12 @@ interface ActiveTurn {
 }
 
 export class AgentRuntime {
-  readonly outbox: Outbox;
-  readonly state: AgentState;
-  readonly compaction: Compaction;
   readonly tools: ReadonlyMap<string, AnyTool>;
-  readonly requests: ClientRequests;
-  readonly queues: InputQueues;
+  private readonly outbox: Outbox;
+  private readonly state: AgentState;
+  private readonly compaction: Compaction;
+  private readonly requests: ClientRequests;
+  private readonly queues: InputQueues;
   private turn: ActiveTurn | undefined;
   /** The latest turn including its between-turn compaction; close() waits for it. */
   private background: Promise<void> = Promise.resolve();
@@ -78,13 +80,7 @@ export class AgentRuntime {
     });
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
     this.queues = new InputQueues((entry) => this.persist(entry));
-    this.requests = new ClientRequests({
-      pending: this.state.pending,
-      emit: (event) => this.emit(event),
-      hasInteractiveResponder: () => this.outbox.hasInteractiveResponder(),
-      policy: options.headlessPolicy ?? "deny",
-      headlessTimeoutMs: options.headlessTimeoutMs ?? 300_000,
-    });
+    this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
   }
 
   get session(): SessionStore {
@@ -107,6 +103,50 @@ export class AgentRuntime {
     return this.turn?.id;
   }
 
+  get status(): AgentStatus {
+    return this.state.status;
+  }
+
+  /** A turn or a compaction is running. */
+  get busy(): boolean {
+    return this.state.busy;
+  }
+
+  /** Nothing runs and nothing is queued: the moment for compact and fork. */
+  isBetweenTurns(): boolean {
+    return !this.turnActive && !this.state.busy && this.queues.size === 0;
+  }
+
+  /** The permission and UI requests waiting for an answer, oldest first. */
+  openRequests(): (PermissionRequest | UiRequest)[] {
+    return this.state.pending.list();
+  }
+
+  /** An answer to an open permission request; one for a request no longer open is dropped. */
+  answerPermission(reply: PermissionReply): void {
+    this.state.pending.answerPermission(reply);
+  }
+
+  /** An answer to an open UI request; one for a request no longer open is dropped. */
+  answerUi(requestId: string, value: string | string[] | null): void {
+    this.state.pending.answerUi(requestId, value);
+  }
+
+  /** A steer or follow-up, on disk before the caller acknowledges it (input-queues.ts). */
+  queueInput(behavior: "steer" | "follow_up", input: UserInput): void {
+    this.queues.enqueue(behavior, input);
+  }
+
+  /** `session_op compact`: the caller calls `release()` once its response is out (Compaction.manual). */
+  compactNow(keepRecentTokens: number | undefined): Promise<ManualCompaction> {
+    return this.compaction.manual(keepRecentTokens);
+  }
+
+  /** A correlated answer to the client that sent the command. */
+  reply(connection: Connection, response: Response): void {
+    this.outbox.reply(connection, response);
+  }
+
   capabilities(): string[] {
     return [
       "streaming-deltas",
@@ -125,7 +165,6 @@ export class AgentRuntime {
   /** A new client: `hello`, then `sync` with everything it needs to render (PROTOCOL §9.1). */
   attach(connection: Connection): void {
     this.outbox.attach(connection);
-    this.requests.respondersChanged();
     this.outbox.sendTo(connection, {
       type: "hello",
       protocol_version: PROTOCOL_VERSION,
@@ -137,7 +176,6 @@ export class AgentRuntime {
 
   detach(connectionId: string): void {
     this.outbox.detach(connectionId);
-    this.requests.respondersChanged();
   }
 
   /** What every emitted event has made of the agent's state (src/snapshot). */
@@ -230,7 +268,8 @@ export class AgentRuntime {
   /** Cancels the turn (provider stream, running tools, open requests) or a compaction. Queues are cleared. */
   async abort(): Promise<{ cleared: number }> {
     const cleared = this.queues.dropAll();
-    // Every client hears it: a follow-up another client queued will never start its turn.
+    // An event, not just the response's count: through the daemon, every attached client
+    // learns that the messages it saw queued will never run.
     if (cleared > 0) this.emit({ type: "queue_dropped", count: cleared });
     this.compaction.abort();
     const turn = this.turn;

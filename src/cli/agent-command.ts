@@ -1,7 +1,6 @@
 /** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Value } from "@sinclair/typebox/value";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
@@ -16,7 +15,6 @@ import { loadModelsFile } from "../providers/models-file.ts";
 import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
-import { HEADLESS_POLICIES, HeadlessPolicySchema } from "../types/orchestrator.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
@@ -32,7 +30,6 @@ Options:
   --mode NAME                   build (default), plan, or a mode from .shard/modes/
   --session ID|PATH             resume a session (id under $SHARD_HOME/sessions, or a .jsonl path)
   --tools a,b,c                 only these tools (read,write,edit,bash,grep,find,ls,ask,recall)
-  --headless-policy POLICY      with no interactive client: deny (default), allow_if_rule_matches, queue
   --system-prompt-file FILE     replace the built-in base prompt
 `;
 
@@ -42,7 +39,6 @@ export interface CommonFlags {
   mode?: string;
   session?: string;
   tools?: string;
-  "headless-policy"?: string;
   "system-prompt-file"?: string;
 }
 
@@ -51,10 +47,6 @@ export function runtimeConfigFrom(
   flags: CommonFlags,
   env: Record<string, string | undefined>,
 ): RuntimeConfig {
-  const policy = flags["headless-policy"];
-  if (policy !== undefined && !Value.Check(HeadlessPolicySchema, policy)) {
-    throw new UsageError(`--headless-policy must be one of ${HEADLESS_POLICIES.join(", ")}`);
-  }
   let basePrompt: string | undefined;
   if (flags["system-prompt-file"]) {
     try {
@@ -73,7 +65,6 @@ export function runtimeConfigFrom(
   if (flags.mode) config.mode = flags.mode;
   if (flags.session) config.session = flags.session;
   if (tools) config.tools = tools;
-  if (policy) config.headlessPolicy = policy;
   if (basePrompt) config.basePrompt = basePrompt;
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))

@@ -9,7 +9,6 @@ export const AGENT_FLAG_OPTIONS = {
   mode: { type: "string" },
   session: { type: "string" },
   tools: { type: "string" },
-  "headless-policy": { type: "string" },
   "system-prompt-file": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;

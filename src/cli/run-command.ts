@@ -100,7 +100,6 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   const connection: Connection = {
     id: "run",
-    role: "interactive",
     send(event) {
       if (json) out.write(encodeJsonLine(event));
       else renderer.handle(event);

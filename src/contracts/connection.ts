@@ -1,6 +1,7 @@
 /**
- * Connection contract: one client of an agent (stdio today, a daemon attachment later).
- * The runtime never assumes a single client; it broadcasts events to every connection.
+ * Connection contract: the client of an agent runtime (stdio for `shard agent`, an
+ * in-process connection for `shard run`). Roles and many clients are the daemon's
+ * (src/daemon/broker), which is itself one stdio client of each runtime.
  */
 import type { AgentEvent } from "../types/catalog.ts";
 import type { Response } from "../types/response.ts";
@@ -11,7 +12,5 @@ export type AgentServerMessage = AgentEvent | Response;
 export interface Connection {
   /** Names the client in `*_resolved.source` when its answer carries no `source` of its own. */
   readonly id: string;
-  /** `observer` connections never answer permission or UI requests (ARCHITECTURE §6.3). */
-  readonly role: "interactive" | "observer";
   send(message: AgentServerMessage): void;
 }

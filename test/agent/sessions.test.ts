@@ -391,7 +391,6 @@ describe("a prompt that arrives during a manual compaction (in-process runtime)"
     const events: Msg[] = [];
     const client = {
       id: "c1",
-      role: "interactive" as const,
       send: (m: Record<string, unknown>) => events.push(m as Msg),
     };
     runtime.attach(client);

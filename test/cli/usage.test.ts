@@ -38,7 +38,9 @@ const cases: { args: string[]; problem: string }[] = [
   },
   { args: ["run", "--model", "nope/x", "hi"], problem: '--model: unknown model "nope/x"' },
   { args: ["run", "--session", "ses_missing", "hi"], problem: "--session: no session ses_missing" },
-  { args: ["run", "--headless-policy", "sometimes", "hi"], problem: "--headless-policy must be one of" },
+  // The headless policy is a daemon agent's (agent.create headless_policy): a direct agent always
+  // has its one client to ask, so the flag is gone rather than accepted and ignored.
+  { args: ["run", "--headless-policy", "deny", "hi"], problem: "--headless-policy" },
   {
     args: ["run", "--allow", "nope", "hi"],
     problem: "--allow: unknown tool nope. Tools: read, write, edit, bash",
@@ -57,6 +59,7 @@ const cases: { args: string[]; problem: string }[] = [
   { args: ["run"], problem: "a prompt is required" },
   { args: ["run", "-", "and more"], problem: "cannot be combined with a prompt argument" },
   { args: ["agent", "--bogus"], problem: "--bogus" },
+  { args: ["agent", "--headless-policy", "queue"], problem: "--headless-policy" },
   { args: ["agent", "extra"], problem: "extra" },
   { args: ["agent", "--mode", "nope"], problem: '--mode: unknown mode "nope"' },
   { args: ["agent", "--tools", "nope"], problem: "--tools: Unknown tool: nope" },

@@ -36,10 +36,7 @@ function prng(seed: number): () => number {
 
 class Recorder implements Connection {
   readonly messages: AgentServerMessage[] = [];
-  constructor(
-    readonly id: string,
-    readonly role: "interactive" | "observer" = "interactive",
-  ) {}
+  constructor(readonly id: string) {}
   send(message: AgentServerMessage): void {
     this.messages.push(message);
   }
@@ -53,7 +50,7 @@ class Recorder implements Connection {
 
 /** The runtime's own sync right now: what a client attaching at this point receives. */
 function freshSync(runtime: AgentRuntime): SyncEvent {
-  const probe = new Recorder(`probe_${Math.random()}`, "observer");
+  const probe = new Recorder(`probe_${Math.random()}`);
   runtime.attach(probe);
   runtime.detach(probe.id);
   const sync = probe.events().find((e) => e.type === "sync");
@@ -75,8 +72,8 @@ function checkPoint(runtime: AgentRuntime, client: Recorder, where: string): voi
   expect({ where, snapshot: replayed }).toEqual({ where, snapshot: snapshotFromSync(sync) });
   // …and both agree with the runtime's authoritative state.
   expect({ where, window: replayed.live_window }).toEqual({ where, window: runtime.session.liveWindow() });
-  expect(replayed.pending_requests).toEqual(runtime.state.pending.list().map(withoutSeq));
-  expect(replayed.status).toBe(runtime.state.status);
+  expect(replayed.pending_requests).toEqual(runtime.openRequests().map(withoutSeq));
+  expect(replayed.status).toBe(runtime.status);
   expect(replayed.mode).toBe(runtime.modes.current.name);
   expect(replayed.model).toEqual(describeModel(runtime.models.current));
   expect(replayed.reasoning_level).toBe(runtime.models.effort());
@@ -150,7 +147,7 @@ async function runScript(seed: number): Promise<void> {
   };
   const turnEnds = () => client.events().filter((e) => e.type === "turn_end").length;
   const idleAfterTurn = async (ends: number) => {
-    await until(() => (turnEnds() > ends && !runtime.turnActive && !runtime.state.busy ? true : undefined));
+    await until(() => (turnEnds() > ends && !runtime.turnActive && !runtime.busy ? true : undefined));
   };
   const chunks = () => 1 + Math.floor(random() * 6);
   try {
@@ -228,7 +225,7 @@ async function runScript(seed: number): Promise<void> {
           break;
         case "compact":
           await command({ type: "session_op", op: "compact", args: { keep_recent_tokens: 1 } });
-          await until(() => (runtime.state.busy ? undefined : true));
+          await until(() => (runtime.busy ? undefined : true));
           break;
       }
       checkPoint(runtime, client, where);

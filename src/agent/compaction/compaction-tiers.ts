@@ -25,6 +25,12 @@ export interface CompactionDeps {
   setCompacting: (active: boolean) => void;
 }
 
+/** A finished manual compaction whose `compacting` status lasts until `release()`. */
+export interface ManualCompaction {
+  outcome: CompactResult;
+  release: () => void;
+}
+
 export class Compaction {
   private lastUsage: UsageMark | undefined;
   /** The run in progress, so `abort` can cancel it. */
@@ -85,9 +91,7 @@ export class Compaction {
    * Manual compaction (session_op); bypasses `enabled` and the threshold. The caller ends
    * the `compacting` status with `release()` after its response is out (PROTOCOL §9.2).
    */
-  async manual(
-    keepRecentTokens: number | undefined,
-  ): Promise<{ outcome: CompactResult; release: () => void }> {
+  async manual(keepRecentTokens: number | undefined): Promise<ManualCompaction> {
     const release = () => this.deps.setCompacting(false);
     try {
       const outcome = await this.run(keepRecentTokens ?? this.config.keep_recent_tokens, false);

@@ -29,13 +29,13 @@ export async function handleInbound(
 ): Promise<void> {
   const checked = commandValidator.validate(raw);
   if (!checked.ok) {
-    runtime.outbox.reply(connection, errorResponse(salvageCorrelation(raw), checked.error));
+    runtime.reply(connection, errorResponse(salvageCorrelation(raw), checked.error));
     return;
   }
   const command = checked.message;
   if (!isAgentCommand(command)) {
     const message = `"${command.type}" is a daemon command; this is a direct agent connection`;
-    runtime.outbox.reply(connection, errorResponse(command, { code: "INVALID_REQUEST", message }));
+    runtime.reply(connection, errorResponse(command, { code: "INVALID_REQUEST", message }));
     return;
   }
   let outcome: Reply | DeferredReply;
@@ -53,16 +53,13 @@ export async function handleInbound(
 }
 
 function send(runtime: AgentRuntime, connection: Connection, command: AgentCommand, reply: Reply): void {
-  runtime.outbox.reply(
-    connection,
-    reply.ok ? okResponse(command, reply.data) : errorResponse(command, reply.error),
-  );
+  runtime.reply(connection, reply.ok ? okResponse(command, reply.data) : errorResponse(command, reply.error));
   reply.after?.();
 }
 
 /** Input that never parsed (bad JSON, over-long line) still gets an INVALID_REQUEST response. */
 export function replyUnparsable(runtime: AgentRuntime, connection: Connection, error: WireError): void {
-  runtime.outbox.reply(connection, errorResponse({ type: "unknown" }, error));
+  runtime.reply(connection, errorResponse({ type: "unknown" }, error));
 }
 
 async function dispatch(
@@ -93,15 +90,11 @@ async function dispatch(
       return setReasoning(runtime, c.model, c.effort);
     case "session_op":
       return handleSessionOp(runtime, c);
+    // The runtime's one client may answer; who else may (roles) is the daemon broker's call.
     case "permission_response":
+      return answerPermission(runtime, connection, c);
     case "ui_response":
-      // Observers watch; only interactive clients answer (ARCHITECTURE §6.3).
-      if (connection.role === "observer") {
-        return fail("PERMISSION_DENIED", `${c.type}: observer connections cannot answer requests`);
-      }
-      return c.type === "permission_response"
-        ? answerPermission(runtime, connection, c)
-        : answerUi(runtime, c);
+      return answerUi(runtime, c);
   }
 }
 
@@ -119,12 +112,12 @@ function answerPermission(runtime: AgentRuntime, connection: Connection, c: Perm
       ? { ...common, choice_id: c.choice_id }
       : { ...common, decision: c.decision ?? "deny" };
   // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
-  runtime.state.pending.answerPermission(reply);
+  runtime.answerPermission(reply);
   return ok();
 }
 
 function answerUi(runtime: AgentRuntime, c: UiResponse): Reply {
-  runtime.state.pending.answerUi(c.request_id, c.value);
+  runtime.answerUi(c.request_id, c.value);
   return ok();
 }
 
@@ -148,18 +141,18 @@ function prompt(runtime: AgentRuntime, c: PromptLike, behavior: "steer" | "follo
         'prompt: field "streaming_behavior": required while the agent is mid-turn ("steer" or "follow_up")',
       );
     }
-    runtime.queues.enqueue(behavior, input);
+    runtime.queueInput(behavior, input);
     return ok({ queued: behavior });
   }
-  if (runtime.state.status === "error") {
+  if (runtime.status === "error") {
     return fail(
       "INTERNAL_ERROR",
       "the agent stopped after a fatal error; restart it with --session to resume",
     );
   }
-  if (runtime.state.busy) {
+  if (runtime.busy) {
     // Compacting between turns: run as soon as the agent is free.
-    runtime.queues.enqueue("follow_up", input);
+    runtime.queueInput("follow_up", input);
     return ok({ queued: "follow_up" });
   }
   const message = runtime.beginTurn(input);

@@ -1,7 +1,8 @@
 /**
- * Every event leaves through here: stamped with a per-agent monotonic `seq`
- * (ARCHITECTURE §6.1), folded into the agent's snapshot, and broadcast to every attached
- * connection. The runtime never assumes a single client.
+ * Every event leaves through here: stamped with the runtime's monotonic `seq`, folded into
+ * the agent's snapshot, and sent to the attached connection (one in practice: stdio, or
+ * `shard run`'s in-process client). The daemon re-stamps `seq` across generations and fans
+ * out to its own clients (docs/daemon.md).
  */
 import type { Connection } from "../../contracts/connection.ts";
 import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
@@ -28,12 +29,6 @@ export class Outbox {
     this.connections.delete(connectionId);
   }
 
-  /** True when at least one attached client can answer permission and UI requests. */
-  hasInteractiveResponder(): boolean {
-    for (const c of this.connections.values()) if (c.role === "interactive") return true;
-    return false;
-  }
-
   /** The seq of the newest event: what a fresh sync is current up to. */
   lastSeq(): number {
     return this.seq;
@@ -46,7 +41,7 @@ export class Outbox {
     for (const c of this.connections.values()) c.send(stamped);
   }
 
-  /** Responses are correlated replies to one client, not events: no seq, not broadcast. */
+  /** Responses are correlated replies to the sender, not events: no seq. */
   reply(connection: Connection, response: Response): void {
     connection.send(response);
   }

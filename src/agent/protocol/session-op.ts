@@ -29,10 +29,6 @@ export function handleSessionOp(runtime: AgentRuntime, command: SessionOpCommand
   }
 }
 
-function busy(runtime: AgentRuntime): boolean {
-  return runtime.turnActive || runtime.state.busy || runtime.queues.size > 0;
-}
-
 /** Answers when the compaction ends; commands behind it (`abort` above all) go on meanwhile. */
 function compact(runtime: AgentRuntime, args: SessionOpArgs): Reply | DeferredReply {
   const keep = args.keep_recent_tokens;
@@ -40,12 +36,13 @@ function compact(runtime: AgentRuntime, args: SessionOpArgs): Reply | DeferredRe
     const checked = validateKeepRecentTokens(keep);
     if (!checked.ok) return { ok: false, error: checked.error };
   }
-  if (busy(runtime)) return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
+  if (!runtime.isBetweenTurns())
+    return fail("CONFLICT", "compaction runs between turns; a turn is queued or in flight");
   return { deferred: runCompaction(runtime, keep) };
 }
 
 async function runCompaction(runtime: AgentRuntime, keep: number | undefined): Promise<Reply> {
-  const manual = await runtime.compaction.manual(keep);
+  const manual = await runtime.compactNow(keep);
   const { outcome } = manual;
   // A prompt that arrived while compacting was queued as a follow-up: start it once idle.
   const release = () => {
@@ -65,7 +62,8 @@ function fork(runtime: AgentRuntime, args: SessionOpArgs): Reply {
       'session_op fork: field "args.from_entry_id": a non-empty string is required (an entry id, or a message id from sync.live_window or message_complete)',
     );
   }
-  if (busy(runtime)) return fail("CONFLICT", "fork runs between turns; a turn is queued or in flight");
+  if (!runtime.isBetweenTurns())
+    return fail("CONFLICT", "fork runs between turns; a turn is queued or in flight");
   const result = forkSession(runtime.session, from);
   if (!result.ok) return { ok: false, error: result.error };
   return { ok: true, data: result.data };

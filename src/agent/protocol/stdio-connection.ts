@@ -14,7 +14,6 @@ export interface ByteSink {
 export function createStdioConnection(out: ByteSink): Connection {
   return {
     id: "stdio",
-    role: "interactive",
     send: (message) => out.write(encodeJsonLine(message)),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Open permission and UI requests. They live here — not inside the code that asked — so a
- * `sync` can re-show them to a client that (re)attaches (PROTOCOL §6.4), and the first
- * valid response wins (§6.3): later responses are discarded silently.
+ * `sync` can show them to a client that attaches, and an answer to a request that is no
+ * longer open (already answered, aborted) is discarded silently.
  */
 import type { PermissionAnswer } from "../../contracts/permission-gate.ts";
 import type { PermissionRequest, UiRequest } from "../../types/permissions.ts";

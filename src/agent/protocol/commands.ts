@@ -1,11 +1,17 @@
 /**
- * The per-agent protocol surface: one switch over validated commands (PROTOCOL §9).
- * Validation happens first; every failure is a `response` with `{code, message}` and the
- * agent carries on.
+ * The per-agent protocol surface: one handler per runtime-owned command of the command table
+ * (src/types/command-table.ts), whose return value is the response. Validation happens first;
+ * every failure is a `response` with `{code, message}` and the agent carries on.
  */
 import type { Connection } from "../../contracts/connection.ts";
 import { describeError } from "../../support/describe-error.ts";
-import { type AgentCommand, isAgentCommand } from "../../types/command-table.ts";
+import {
+  type AgentCommand,
+  type AgentCommandType,
+  type CommandMap,
+  isAgentCommand,
+  type ResultMap,
+} from "../../types/command-table.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
@@ -17,6 +23,44 @@ import { type DeferredReply, fail, ok, type Reply } from "./reply.ts";
 import { handleSessionOp } from "./session-op.ts";
 
 type PromptLike = Extract<AgentCommand, { type: "prompt" | "steer" }>;
+
+type Outcome<R> = Reply<R> | DeferredReply<R>;
+
+type RuntimeHandler<T extends AgentCommandType> = (
+  runtime: AgentRuntime,
+  connection: Connection,
+  command: CommandMap[T],
+) => Outcome<ResultMap[T]> | Promise<Outcome<ResultMap[T]>>;
+
+/** Every runtime-owned command's handler; the runtime's one client may answer requests (roles are the broker's call). */
+const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
+  prompt: (runtime, _connection, c) => prompt(runtime, c, c.streaming_behavior),
+  steer: (runtime, _connection, c) => prompt(runtime, c, "steer"),
+  abort: async (runtime) => {
+    const { cleared } = await runtime.abort();
+    return ok(cleared > 0 ? { cleared_queued: cleared } : {});
+  },
+  set_mode: (runtime, _connection, c) => setMode(runtime, c.mode),
+  list_modes: (runtime) => ok({ modes: runtime.modes.list(), active: runtime.modes.current.name }),
+  list_models: (runtime) =>
+    ok({ models: runtime.models.list(), active: describeModel(runtime.models.current) }),
+  set_model: (runtime, _connection, c) => setModel(runtime, c.model),
+  list_reasoning_levels: (runtime) => listReasoning(runtime),
+  set_reasoning_level: (runtime, _connection, c) => setReasoning(runtime, c.model, c.effort),
+  session_op: (runtime, _connection, c) => handleSessionOp(runtime, c),
+  permission_response: (runtime, connection, c) => answerPermission(runtime, connection, c),
+  ui_response: (runtime, _connection, c) => answerUi(runtime, c),
+};
+
+function runHandler<T extends AgentCommandType>(
+  runtime: AgentRuntime,
+  connection: Connection,
+  type: T,
+  command: CommandMap[T],
+): Outcome<ResultMap[T]> | Promise<Outcome<ResultMap[T]>> {
+  const handler: RuntimeHandler<T> = HANDLERS[type];
+  return handler(runtime, connection, command);
+}
 
 /**
  * Validates and handles one inbound message. Resolves once the command is handled, or, for a
@@ -38,13 +82,13 @@ export async function handleInbound(
     runtime.reply(connection, errorResponse(command, { code: "INVALID_REQUEST", message }));
     return;
   }
-  let outcome: Reply | DeferredReply;
+  let outcome: Outcome<object>;
   try {
-    outcome = await dispatch(runtime, connection, command);
+    outcome = await runHandler(runtime, connection, command.type, command);
   } catch (err) {
     outcome = fail("INTERNAL_ERROR", describeError(err));
   }
-  if ("deferred" in outcome) {
+  if (isDeferred(outcome)) {
     const settled = outcome.deferred.catch((err: unknown) => fail("INTERNAL_ERROR", String(err)));
     runtime.track(settled.then((reply) => send(runtime, connection, command, reply)));
     return;
@@ -52,7 +96,12 @@ export async function handleInbound(
   send(runtime, connection, command, outcome);
 }
 
-function send(runtime: AgentRuntime, connection: Connection, command: AgentCommand, reply: Reply): void {
+function send(
+  runtime: AgentRuntime,
+  connection: Connection,
+  command: AgentCommand,
+  reply: Reply<object>,
+): void {
   runtime.reply(connection, reply.ok ? okResponse(command, reply.data) : errorResponse(command, reply.error));
   reply.after?.();
 }
@@ -62,43 +111,11 @@ export function replyUnparsable(runtime: AgentRuntime, connection: Connection, e
   runtime.reply(connection, errorResponse({ type: "unknown" }, error));
 }
 
-async function dispatch(
+function answerPermission(
   runtime: AgentRuntime,
   connection: Connection,
-  c: AgentCommand,
-): Promise<Reply | DeferredReply> {
-  switch (c.type) {
-    case "prompt":
-      return prompt(runtime, c, c.streaming_behavior);
-    case "steer":
-      return prompt(runtime, c, "steer");
-    case "abort": {
-      const { cleared } = await runtime.abort();
-      return ok(cleared > 0 ? { cleared_queued: cleared } : undefined);
-    }
-    case "set_mode":
-      return setMode(runtime, c.mode);
-    case "list_modes":
-      return ok({ modes: runtime.modes.list(), active: runtime.modes.current.name });
-    case "list_models":
-      return ok({ models: runtime.models.list(), active: describeModel(runtime.models.current) });
-    case "set_model":
-      return setModel(runtime, c.model);
-    case "list_reasoning_levels":
-      return listReasoning(runtime);
-    case "set_reasoning_level":
-      return setReasoning(runtime, c.model, c.effort);
-    case "session_op":
-      return handleSessionOp(runtime, c);
-    // The runtime's one client may answer; who else may (roles) is the daemon broker's call.
-    case "permission_response":
-      return answerPermission(runtime, connection, c);
-    case "ui_response":
-      return answerUi(runtime, c);
-  }
-}
-
-function answerPermission(runtime: AgentRuntime, connection: Connection, c: PermissionResponse): Reply {
+  c: PermissionResponse,
+): Reply<ResultMap["permission_response"]> {
   // `source` says who answered ("answered from web", "headless"); without one, the connection.
   // `reason` reaches the model.
   const common = {
@@ -113,15 +130,19 @@ function answerPermission(runtime: AgentRuntime, connection: Connection, c: Perm
       : { ...common, decision: c.decision ?? "deny" };
   // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
   runtime.answerPermission(reply);
-  return ok();
+  return ok({});
 }
 
-function answerUi(runtime: AgentRuntime, c: UiResponse): Reply {
+function answerUi(runtime: AgentRuntime, c: UiResponse): Reply<ResultMap["ui_response"]> {
   runtime.answerUi(c.request_id, c.value);
-  return ok();
+  return ok({});
 }
 
-function prompt(runtime: AgentRuntime, c: PromptLike, behavior: "steer" | "follow_up" | undefined): Reply {
+function prompt(
+  runtime: AgentRuntime,
+  c: PromptLike,
+  behavior: "steer" | "follow_up" | undefined,
+): Reply<ResultMap["prompt" | "steer"]> {
   const input: UserInput = { message: c.message };
   if (c.images && c.images.length > 0) input.images = c.images;
   if (input.message.trim() === "" && !input.images) {
@@ -156,10 +177,10 @@ function prompt(runtime: AgentRuntime, c: PromptLike, behavior: "steer" | "follo
     return ok({ queued: "follow_up" });
   }
   const message = runtime.beginTurn(input);
-  return { ok: true, after: () => runtime.startTurn(message) };
+  return ok({}, () => runtime.startTurn(message));
 }
 
-function setMode(runtime: AgentRuntime, mode: string): Reply {
+function setMode(runtime: AgentRuntime, mode: string): Reply<ResultMap["set_mode"]> {
   const result = runtime.modes.set(mode);
   if (!result) {
     const names = runtime.modes.list().map((m) => m.name);
@@ -172,7 +193,7 @@ function setMode(runtime: AgentRuntime, mode: string): Reply {
   return ok({ previous_mode: result.previous, mode });
 }
 
-function setModel(runtime: AgentRuntime, model: string): Reply {
+function setModel(runtime: AgentRuntime, model: string): Reply<ResultMap["set_model"]> {
   const result = runtime.models.select(model);
   if (!result.ok) return { ok: false, error: result.error };
   const data = {
@@ -193,19 +214,22 @@ function setModel(runtime: AgentRuntime, model: string): Reply {
   return ok(data);
 }
 
-function listReasoning(runtime: AgentRuntime): Reply {
+function listReasoning(runtime: AgentRuntime): Reply<ResultMap["list_reasoning_levels"]> {
   const levels = runtime.models.levels();
   const spec = runtime.models.current;
-  if (levels.length === 0) return fail("NOT_FOUND", `model "${spec.id}" has no reasoning levels`);
-  return ok({
-    model: describeModel(spec),
-    levels,
-    active: runtime.models.effort(),
-    effective: "next_provider_call",
-  });
+  // A model with levels always has an active one (its choice or its default).
+  const active = runtime.models.effort();
+  if (levels.length === 0 || active === undefined) {
+    return fail("NOT_FOUND", `model "${spec.id}" has no reasoning levels`);
+  }
+  return ok({ model: describeModel(spec), levels, active, effective: "next_provider_call" });
 }
 
-function setReasoning(runtime: AgentRuntime, model: string, effort: string): Reply {
+function setReasoning(
+  runtime: AgentRuntime,
+  model: string,
+  effort: string,
+): Reply<ResultMap["set_reasoning_level"]> {
   const spec = runtime.models.current;
   if (model !== spec.id) {
     return fail(
@@ -240,4 +264,8 @@ function setReasoning(runtime: AgentRuntime, model: string, effort: string): Rep
     });
   }
   return ok(data);
+}
+
+function isDeferred<R>(outcome: Outcome<R>): outcome is DeferredReply<R> {
+  return "deferred" in outcome;
 }

@@ -7,11 +7,20 @@
 import { validateKeepRecentTokens } from "../../session/compaction/compaction-config.ts";
 import { forkSession } from "../../session/fork-session.ts";
 import { listSessions } from "../../session/list-sessions.ts";
-import type { SessionOpArgs, SessionOpCommand } from "../../types/session-op.ts";
+import type {
+  CompactResult,
+  ForkResult,
+  SessionOpArgs,
+  SessionOpCommand,
+  SessionOpResult,
+} from "../../types/session-op.ts";
 import type { AgentRuntime } from "../runtime.ts";
 import { type DeferredReply, fail, type Reply } from "./reply.ts";
 
-export function handleSessionOp(runtime: AgentRuntime, command: SessionOpCommand): Reply | DeferredReply {
+export function handleSessionOp(
+  runtime: AgentRuntime,
+  command: SessionOpCommand,
+): Reply<SessionOpResult> | DeferredReply<SessionOpResult> {
   const args: SessionOpArgs = command.args ?? {};
   switch (command.op) {
     case "list":
@@ -30,7 +39,10 @@ export function handleSessionOp(runtime: AgentRuntime, command: SessionOpCommand
 }
 
 /** Answers when the compaction ends; commands behind it (`abort` above all) go on meanwhile. */
-function compact(runtime: AgentRuntime, args: SessionOpArgs): Reply | DeferredReply {
+function compact(
+  runtime: AgentRuntime,
+  args: SessionOpArgs,
+): Reply<CompactResult> | DeferredReply<CompactResult> {
   const keep = args.keep_recent_tokens;
   if (keep !== undefined) {
     const checked = validateKeepRecentTokens(keep);
@@ -41,7 +53,7 @@ function compact(runtime: AgentRuntime, args: SessionOpArgs): Reply | DeferredRe
   return { deferred: runCompaction(runtime, keep) };
 }
 
-async function runCompaction(runtime: AgentRuntime, keep: number | undefined): Promise<Reply> {
+async function runCompaction(runtime: AgentRuntime, keep: number | undefined): Promise<Reply<CompactResult>> {
   const manual = await runtime.compactNow(keep);
   const { outcome } = manual;
   // A prompt that arrived while compacting was queued as a follow-up: start it once idle.
@@ -54,7 +66,7 @@ async function runCompaction(runtime: AgentRuntime, keep: number | undefined): P
   return { ok: true, data: outcome, after: release };
 }
 
-function fork(runtime: AgentRuntime, args: SessionOpArgs): Reply {
+function fork(runtime: AgentRuntime, args: SessionOpArgs): Reply<ForkResult> {
   const from = args.from_entry_id;
   if (typeof from !== "string" || from === "") {
     return fail(

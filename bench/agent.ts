@@ -13,12 +13,13 @@
  * Usage: bun bench/agent.ts [--runs 5] [--deltas 1000,10000,20000] [--binary dist/shard]... [--sources]
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { isRecord } from "../src/support/is-record.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
+import { buildsFromArgs } from "./support/builds.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 5;
@@ -28,14 +29,7 @@ const deltaCounts = (
   .split(",")
   .map(Number)
   .filter((n) => n > 0);
-const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
-const builds: { name: string; command: string[] }[] = [];
-argv.forEach((arg, i) => {
-  const path = argv[i + 1];
-  if (arg === "--binary" && path) builds.push({ name: path, command: [resolve(path)] });
-  if (arg === "--sources") builds.push({ name: "sources", command: [process.execPath, MAIN] });
-});
-if (builds.length === 0) builds.push({ name: "sources", command: [process.execPath, MAIN] });
+const builds = buildsFromArgs(argv);
 
 const server = await startMockLlmServer({ recordRequests: false });
 const home = benchHome(server.url);

@@ -7,9 +7,9 @@
  *   - peak RSS of the agent (VmHWM)
  * Each build named is measured in turn within every run (A B A B …), so builds compared in
  * one command share the machine's state. Besides the time at the client, each turn reports
- * the agent's CPU time over the turn, all threads (the JIT's and GC's too), from
- * /proc/<pid>/task/<tid>/schedstat: it moves much less than wall time when other work shares
- * the cores.
+ * the agent's CPU time over the turn, all threads (the JIT's and GC's too) and the JavaScript
+ * thread alone, from /proc/<pid>/task/<tid>/schedstat: it moves much less than wall time when
+ * other work shares the cores.
  * Usage: bun bench/agent.ts [--runs 5] [--deltas 1000,10000,20000] [--binary dist/shard]... [--sources]
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -80,27 +80,31 @@ class Agent {
   }
 
   /** A prompt until its `turn_end`: the time at this client and the agent's CPU time, ms. */
-  async turn(message: string): Promise<{ ms: number; cpuMs: number }> {
+  async turn(message: string): Promise<{ ms: number; cpuMs: number; mainCpuMs: number }> {
     const end = this.until((m) => m.type === "turn_end");
     const cpu = this.cpuMs();
+    const main = this.threadCpuMs(this.proc.pid);
     const t = performance.now();
     this.send({ type: "prompt", message });
     await end;
     const ms = performance.now() - t;
-    return { ms, cpuMs: this.cpuMs() - cpu };
+    return { ms, cpuMs: this.cpuMs() - cpu, mainCpuMs: this.threadCpuMs(this.proc.pid) - main };
   }
 
-  /** CPU time of the agent's live threads so far (nanoseconds on CPU, from schedstat), ms. */
+  /** CPU time of the agent's live threads so far, ms. */
   cpuMs(): number {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${this.proc.pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${this.proc.pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-      } catch {
-        // the thread ended between the listing and the read
-      }
+    let ms = 0;
+    for (const tid of readdirSync(`/proc/${this.proc.pid}/task`)) ms += this.threadCpuMs(Number(tid));
+    return ms;
+  }
+
+  /** Nanoseconds on CPU from schedstat, as ms; 0 for a thread that has ended. */
+  threadCpuMs(tid: number): number {
+    try {
+      return Number(readFileSync(`/proc/${this.proc.pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    } catch {
+      return 0;
     }
-    return ns / 1e6;
   }
 
   peakRssMb(): number {
@@ -136,6 +140,8 @@ async function warmAgent(command: string[]): Promise<Agent> {
 interface TurnSample {
   ms: number;
   cpuMs: number;
+  /** The JavaScript thread alone; the rest is the JIT's compiler threads, the GC, the HTTP client. */
+  mainCpuMs: number;
   eventsPerSec: number;
   rss: number;
 }
@@ -144,11 +150,11 @@ async function deltaTurn(command: string[], n: number): Promise<TurnSample> {
   const agent = await warmAgent(command);
   server.enqueue({ steps: [{ text: "x".repeat(n), chunks: n }], usage: { input: 10, output: n } });
   const before = agent.events;
-  const { ms, cpuMs } = await agent.turn("stream");
+  const turn = await agent.turn("stream");
   const events = agent.events - before;
   const rss = agent.peakRssMb();
   await agent.close();
-  return { ms, cpuMs, eventsPerSec: events / (ms / 1000), rss };
+  return { ...turn, eventsPerSec: events / (turn.ms / 1000), rss };
 }
 
 async function toolTurn(command: string[]): Promise<TurnSample> {
@@ -157,10 +163,10 @@ async function toolTurn(command: string[]): Promise<TurnSample> {
     { steps: [{ tool_call: { name: "read", args: { path: "notes.txt" } } }] },
     { steps: [{ text: "The notes say hello.", chunks: 5 }] },
   );
-  const { ms, cpuMs } = await agent.turn("read notes.txt");
+  const turn = await agent.turn("read notes.txt");
   const rss = agent.peakRssMb();
   await agent.close();
-  return { ms, cpuMs, eventsPerSec: 0, rss };
+  return { ...turn, eventsPerSec: 0, rss };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -182,7 +188,9 @@ for (let i = 0; i < runs; i++) {
   }
 }
 
-console.log(`${runs} runs, builds interleaved; medians (min–max); cpu = the agent's CPU time, all threads`);
+console.log(
+  `${runs} runs, builds interleaved; medians (min–max); cpu = the agent's CPU time over the turn, all threads`,
+);
 for (const build of builds) {
   console.log(`\n${build.name}`);
   const h = hello.get(build.name) ?? [];
@@ -191,17 +199,19 @@ for (const build of builds) {
     const s = turns.get(`${build.name}|${n}`) ?? [];
     const ms = s.map((x) => x.ms);
     const cpu = s.map((x) => x.cpuMs);
+    const main = s.map((x) => x.mainCpuMs);
     const eps = median(s.map((x) => x.eventsPerSec));
     const rss = Math.max(...s.map((x) => x.rss));
     console.log(
-      `| turn of ${n.toLocaleString("en-US")} text deltas | ${median(ms).toFixed(0)} ms (${range(ms)}), cpu ${median(cpu).toFixed(0)} ms (${range(cpu)}), ${Math.round(eps).toLocaleString("en-US")} events/s, peak RSS ${rss.toFixed(0)} MB |`,
+      `| turn of ${n.toLocaleString("en-US")} text deltas | ${median(ms).toFixed(0)} ms (${range(ms)}), cpu ${median(cpu).toFixed(0)} ms (${range(cpu)}), main thread ${median(main).toFixed(0)} ms (${range(main)}), ${Math.round(eps).toLocaleString("en-US")} events/s, peak RSS ${rss.toFixed(0)} MB |`,
     );
   }
   const tool = turns.get(`${build.name}|tool`) ?? [];
   const ms = tool.map((x) => x.ms);
   const cpu = tool.map((x) => x.cpuMs);
+  const main = tool.map((x) => x.mainCpuMs);
   console.log(
-    `| tool turn (read → answer, 2 provider calls) | ${median(ms).toFixed(1)} ms (${range(ms, 1)}), cpu ${median(cpu).toFixed(1)} ms (${range(cpu, 1)}) |`,
+    `| tool turn (read → answer, 2 provider calls) | ${median(ms).toFixed(1)} ms (${range(ms, 1)}), cpu ${median(cpu).toFixed(1)} ms (${range(cpu, 1)}), main thread ${median(main).toFixed(1)} ms (${range(main, 1)}) |`,
   );
 }
 

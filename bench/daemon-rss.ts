@@ -8,26 +8,20 @@
  * Usage: bun bench/daemon-rss.ts [--runs 7] [--agents 20] [--messages 0] [--binary dist/shard]... [--sources]
  */
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createSession } from "../src/session/create-session.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
+import { buildsFromArgs } from "./support/builds.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 7;
 const agents = Number(argv[argv.indexOf("--agents") + 1]) || 20;
 /** Each agent adopts a session of this many messages (0: a fresh agent without a session). */
 const messages = Number(argv[argv.indexOf("--messages") + 1]) || 0;
-const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
-const builds: { name: string; command: string[] }[] = [];
-argv.forEach((arg, i) => {
-  const path = argv[i + 1];
-  if (arg === "--binary" && path) builds.push({ name: path, command: [resolve(path)] });
-  if (arg === "--sources") builds.push({ name: "sources", command: [process.execPath, MAIN] });
-});
-if (builds.length === 0) builds.push({ name: "sources", command: [process.execPath, MAIN] });
+const builds = buildsFromArgs(argv);
 
 const server = await startMockLlmServer({ recordRequests: false });
 const cwd = benchTempDir("cwd");

@@ -230,6 +230,7 @@ export class AgentRuntime {
     try {
       // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
       const { runTurnLoop } = await import("./turn/turn-loop.ts");
+      this.options.gate.prepare?.();
       const outcome = await runTurnLoop(this.turnDeps(), abort.signal);
       usage = outcome.usage;
       error = outcome.error;

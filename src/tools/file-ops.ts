@@ -4,10 +4,20 @@
  * these calls are real paths (see `resolve-path.ts`); the node implementation never follows a
  * symlink that appeared in one since (see `verified-open.ts`).
  */
-import { lstat, stat } from "node:fs/promises";
+import { lstatSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { errorCode } from "./tool-result.ts";
-import { openForRead, PathChangedError, readDirVerified, writeFileVerified } from "./verified-open.ts";
+import {
+  openForRead,
+  PathChangedError,
+  readDirVerified,
+  readSmallFileVerified,
+  writeFileVerified,
+} from "./verified-open.ts";
+
+/** Files up to this size are read without leaving the event loop's thread (~0.1 ms from cache). */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
 
 export type EntryKind = "file" | "dir" | "other";
 
@@ -39,9 +49,11 @@ function kindOf(s: { isFile(): boolean; isDirectory(): boolean }): EntryKind {
 }
 
 export const nodeFileOps: FileOps = {
+  // A stat, and a small file's read, run on the calling thread: a trip through the I/O thread
+  // pool costs more than either (and far more on a loaded machine).
   async stat(path) {
     try {
-      const s = await lstat(path);
+      const s = lstatSync(path);
       // A real path has no link in it; one at the end now was swapped in after resolution.
       if (s.isSymbolicLink()) throw new PathChangedError(path);
       return { kind: kindOf(s), size: s.size };
@@ -52,6 +64,8 @@ export const nodeFileOps: FileOps = {
     }
   },
   async readFile(path) {
+    const small = readSmallFileVerified(path, SYNC_READ_MAX_BYTES);
+    if (small !== undefined) return small;
     const file = await openForRead(path);
     try {
       if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");

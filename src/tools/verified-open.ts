@@ -7,8 +7,18 @@
  * files and directories are created through an already-verified parent descriptor on Linux,
  * so nothing is ever created outside through a swapped link.
  */
-import { constants, type Dirent, readlinkSync } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readdir } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  type Stats,
+} from "node:fs";
+import { type FileHandle, mkdir, open, readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { resolveRealPath } from "../support/real-path.ts";
 import { errorCode } from "./tool-result.ts";
@@ -38,14 +48,27 @@ function kernelPath(fd: number): string | null {
   }
 }
 
-async function landedAt(handle: FileHandle, expected: string): Promise<boolean> {
-  const actual = kernelPath(handle.fd);
+/**
+ * Metadata calls here (lstat, fstat, readlink) are synchronous: each takes microseconds, where
+ * an awaited one is a round trip through the I/O thread pool.
+ */
+function landedAt(fd: number, expected: string): boolean {
+  const actual = kernelPath(fd);
   if (actual !== null) return actual === expected;
   // No /proc: the same inode must be at the path, and the path must still be link-free.
-  const [opened, there] = await Promise.all([handle.stat(), lstat(expected).catch(() => null)]);
+  const opened = fstatSync(fd);
+  const there = lstatOrNull(expected);
   if (there === null || there.isSymbolicLink()) return false;
   if (opened.dev !== there.dev || opened.ino !== there.ino) return false;
   return resolveRealPath("/", expected) === expected;
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Opens `path` without following any symlink to another place; PathChangedError otherwise. */
@@ -54,9 +77,9 @@ export async function openVerified(path: string, flags: number, mode?: number): 
   try {
     handle = await open(path, flags | NOFOLLOW, mode);
   } catch (error) {
-    throw await explainOpenFailure(path, error);
+    throw explainOpenFailure(path, error);
   }
-  if (await landedAt(handle, path)) return handle;
+  if (landedAt(handle.fd, path)) return handle;
   await handle.close();
   throw new PathChangedError(path);
 }
@@ -65,16 +88,38 @@ export async function openVerified(path: string, flags: number, mode?: number): 
  * ELOOP (ENOTDIR with O_DIRECTORY) is how the kernel refuses a final component that is a
  * link; it was not one when judged, so say that rather than pass on a cryptic code.
  */
-async function explainOpenFailure(path: string, error: unknown): Promise<unknown> {
+function explainOpenFailure(path: string, error: unknown): unknown {
   const code = errorCode(error);
   if (code !== "ELOOP" && code !== "ENOTDIR") return error;
-  const now = await lstat(path).catch(() => null);
-  return code === "ELOOP" || now?.isSymbolicLink() ? new PathChangedError(path) : error;
+  return code === "ELOOP" || lstatOrNull(path)?.isSymbolicLink() ? new PathChangedError(path) : error;
 }
 
 /** Opens a file for reading; a FIFO or device swapped in never blocks (callers check the kind). */
 export function openForRead(path: string): Promise<FileHandle> {
   return openVerified(path, constants.O_RDONLY | NONBLOCK);
+}
+
+/**
+ * The content of the regular file `path`, opened and checked as `openVerified` does, read on
+ * the calling thread when it is at most `maxBytes` (a small file costs less than one trip
+ * through the I/O thread pool); `undefined` when it is larger, for the caller to read it
+ * asynchronously. Throws PathChangedError, or for anything but a regular file.
+ */
+export function readSmallFileVerified(path: string, maxBytes: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NONBLOCK | NOFOLLOW);
+  } catch (error) {
+    throw explainOpenFailure(path, error);
+  }
+  try {
+    if (!landedAt(fd, path)) throw new PathChangedError(path);
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error("it is not a regular file");
+    return info.size <= maxBytes ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function openDirectory(path: string): Promise<FileHandle> {
@@ -130,13 +175,13 @@ export async function writeFileVerified(path: string, data: string | Uint8Array)
     try {
       file = await open(childOf(parent, dirname(path), basename(path)), flags | NOFOLLOW, 0o666);
     } catch (error) {
-      throw await explainOpenFailure(path, error);
+      throw explainOpenFailure(path, error);
     }
   } finally {
     await parent.close();
   }
   try {
-    if (!(await landedAt(file, path))) throw new PathChangedError(path);
+    if (!landedAt(file.fd, path)) throw new PathChangedError(path);
     if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");
     await file.truncate(0);
     await file.writeFile(data);

@@ -50,7 +50,6 @@ const RETRYABLE_TYPES = new Set([
 const CONNECTION_ERROR_NAMES = new Set([
   "APIConnectionError",
   "APIConnectionTimeoutError",
-  "ProviderConnectionError",
   "StreamEndedEarlyError",
   "ProviderTimeoutError",
   "ConnectionRefused",

@@ -2,8 +2,8 @@
  * Server-sent events of a streaming response body (the three provider APIs stream SSE). The
  * SDKs' own decoders walk every byte in JavaScript, which was ~40% of a long turn's CPU; this
  * one splits on the native string search and costs about what the stream itself does
- * (docs/benchmarks.md, "Side by side with the peers"). The request is sent by the Anthropic SDK,
- * or for the OpenAI formats by `openai-request.ts`; only the body is read here.
+ * (docs/benchmarks.md, "Side by side with the peers"). The SDKs still build and send the
+ * request and turn an HTTP error status into their error objects; only the body is read here.
  *
  * Lines end at LF, CRLF or a lone CR (the SSE spec's three). An event's `data:` lines are joined by LF and
  * it is dispatched at a blank line; comments, `id:` and `retry:` are ignored. A line longer than

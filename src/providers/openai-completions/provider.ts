@@ -5,7 +5,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
-import { postOpenAIStream } from "../openai-request.ts";
+import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
@@ -62,8 +62,11 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const params = buildChatParams(config, request);
-          const response = await postOpenAIStream(config, fetch, "/chat/completions", params, signal);
+          const client = await openAIClient(config, fetch);
+          // The SDK sends the request and throws its errors; the body is read by sse-stream.
+          const response = await client.chat.completions
+            .create(buildChatParams(config, request), { signal })
+            .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateChatStream(jsonEvents(response.body, isChatChunk));
         }),

@@ -5,7 +5,7 @@ import type {
 } from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
-import { postOpenAIStream } from "../openai-request.ts";
+import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
@@ -59,8 +59,11 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const params = buildResponsesParams(config, request);
-          const response = await postOpenAIStream(config, fetch, "/responses", params, signal);
+          const client = await openAIClient(config, fetch);
+          // The SDK sends the request and throws its errors; the body is read by sse-stream.
+          const response = await client.responses
+            .create(buildResponsesParams(config, request), { signal })
+            .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
         }),

@@ -16,6 +16,7 @@ import { COMMAND_SCHEMAS, EVENT_SCHEMAS, RESPONSE_SCHEMA } from "../src/types/ca
 import * as controls from "../src/types/controls.ts";
 import * as envelope from "../src/types/envelope.ts";
 import * as errors from "../src/types/errors.ts";
+import * as httpAuth from "../src/types/http-auth.ts";
 import * as orchestrator from "../src/types/orchestrator.ts";
 import * as orchestratorEvents from "../src/types/orchestrator-events.ts";
 import * as permissions from "../src/types/permissions.ts";
@@ -55,6 +56,7 @@ const TYPE_MODULES: readonly Record<string, unknown>[] = [
   workspaceProjection,
   workspace,
   auth,
+  httpAuth,
 ];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -18,6 +18,7 @@ import {
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 import { schemaCheck } from "./schema-check.ts";
+import { describeFailure } from "./schema-failure.ts";
 
 export type Validation<T = Record<string, unknown>> =
   | { ok: true; message: T }
@@ -62,21 +63,11 @@ export class MessageValidator {
     const schema = this.schemas.get(type);
     if (!schema) return invalid(`field "type": unknown ${this.what} type "${type}"`);
     const check = schemaCheck(schema);
-    if (!check.check(message)) {
-      const first = check.firstError(message);
-      const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(message)";
-      const detail = first ? describe(first.message, first.value) : "does not match its schema";
-      return invalid(`${type}: field "${field}": ${detail}`);
-    }
+    if (!check.check(message)) return invalid(`${type}: ${describeFailure(schema, message)}`);
     const crossField = CROSS_FIELD_RULES[type]?.(message);
     if (crossField) return invalid(`${type}: ${crossField}`);
     return { ok: true, message };
   }
-}
-
-function describe(message: string, value: unknown): string {
-  if (value === undefined) return `${message} (missing)`;
-  return message;
 }
 
 function invalid(message: string): Validation {

@@ -13,7 +13,7 @@ import {
 import type { AuthRefusal, BrowserAuth } from "../auth/browser-auth.ts";
 import type { DaemonEnv } from "./daemon-env.ts";
 import { httpError } from "./http-error.ts";
-import { jsonBodyLimit, jsonValidator, requireJsonType } from "./json-validator.ts";
+import { emptyBodyIsEmptyObject, jsonBodyLimit, jsonValidator, requireJsonType } from "./json-validator.ts";
 import { requireOrigin } from "./origin-check.ts";
 import type { WebPolicy } from "./web-policy.ts";
 
@@ -62,7 +62,7 @@ export function mountAuthRoutes(
     return c.json(answer);
   });
 
-  app.post("/bootstrap", jsonValidator(BootstrapRequestSchema), (c) => {
+  app.post("/bootstrap", emptyBodyIsEmptyObject, jsonValidator(BootstrapRequestSchema), (c) => {
     // requireOrigin has checked it: the ticket is bound to this exact Origin.
     const origin = c.req.header("origin") ?? "";
     const issued = auth.bootstrap(c.req.header("cookie"), c.get("scheme"), origin);

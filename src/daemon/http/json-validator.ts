@@ -39,3 +39,14 @@ export const requireJsonType: MiddlewareHandler<DaemonEnv> = async (c, next) => 
   }
   await next();
 };
+
+/**
+ * For a route whose body may be left out (`/bootstrap`): no body, or an empty one, is read as
+ * `{}` even under a JSON Content-Type, which Hono's validator would refuse as malformed JSON.
+ */
+export const emptyBodyIsEmptyObject: MiddlewareHandler<DaemonEnv> = async (c, next) => {
+  if (c.req.raw.body === null || c.req.header("content-length") === "0") {
+    c.req.raw = new Request(c.req.raw, { body: "{}" });
+  }
+  await next();
+};

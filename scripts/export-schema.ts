@@ -18,6 +18,7 @@ import { COMMAND_ENTRIES } from "../src/types/command-table.ts";
 import * as controls from "../src/types/controls.ts";
 import * as envelope from "../src/types/envelope.ts";
 import * as errors from "../src/types/errors.ts";
+import * as httpAuth from "../src/types/http-auth.ts";
 import * as orchestrator from "../src/types/orchestrator.ts";
 import * as orchestratorEvents from "../src/types/orchestrator-events.ts";
 import * as permissions from "../src/types/permissions.ts";
@@ -58,6 +59,7 @@ const TYPE_MODULES: readonly Record<string, unknown>[] = [
   workspaceProjection,
   workspace,
   auth,
+  httpAuth,
 ];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -4,6 +4,14 @@
  * then get a single-use WebSocket ticket for every (re)connect (POST /bootstrap). Both requests
  * carry the Origin the daemon expects; the ticket is bound to it.
  */
+import type { Static, TSchema } from "@sinclair/typebox";
+import {
+  BootstrapAnswerSchema,
+  type BootstrapRequest,
+  EnrollAnswerSchema,
+  type EnrollRequest,
+} from "../../src/types/http-auth.ts";
+import { readHttpAnswer } from "../../src/wire/http-answer.ts";
 import { ShardError } from "./errors.ts";
 
 /** Returns a fresh, single-use WebSocket ticket; called on every connect and reconnect. */
@@ -24,10 +32,8 @@ export function originOf(remote: RemoteDaemon): string {
 export async function enrollWithCode(
   remote: RemoteDaemon & { code: string; label?: string },
 ): Promise<string> {
-  const response = await post(remote, "/enroll", {
-    body: JSON.stringify({ code: remote.code, ...(remote.label ? { label: remote.label } : {}) }),
-    headers: { "Content-Type": "application/json" },
-  });
+  const request: EnrollRequest = { code: remote.code, ...(remote.label ? { label: remote.label } : {}) };
+  const { response } = await post(remote, "/enroll", request, EnrollAnswerSchema);
   const cookie = response.headers.get("set-cookie")?.split(";")[0];
   if (!cookie) throw new ShardError("INTERNAL_ERROR", "/enroll answered without a session cookie");
   return cookie;
@@ -36,26 +42,28 @@ export async function enrollWithCode(
 /** A `TicketSource` that asks `/bootstrap` with the enrolled session cookie. */
 export function cookieTicketSource(remote: RemoteDaemon & { cookie: string }): TicketSource {
   return async () => {
-    const response = await post(remote, "/bootstrap", { body: "", headers: { Cookie: remote.cookie } });
-    const body: unknown = await response.json();
-    const ticket = typeof body === "object" && body !== null && "ticket" in body ? body.ticket : undefined;
-    if (typeof ticket !== "string")
-      throw new ShardError("INTERNAL_ERROR", "/bootstrap answered without a ticket");
-    return ticket;
+    const request: BootstrapRequest = {};
+    const { answer } = await post(remote, "/bootstrap", request, BootstrapAnswerSchema, {
+      Cookie: remote.cookie,
+    });
+    return answer.ticket;
   };
 }
 
-async function post(
+/** POSTs `body` and returns the answer checked against `schema`; a refusal or a bad answer throws. */
+async function post<S extends TSchema>(
   remote: RemoteDaemon,
   path: string,
-  init: { body: string; headers: Record<string, string> },
-): Promise<Response> {
+  body: object,
+  schema: S,
+  headers: Record<string, string> = {},
+): Promise<{ response: Response; answer: Static<S> }> {
   let response: Response;
   try {
     response = await fetch(new URL(path, remote.url), {
       method: "POST",
-      body: init.body,
-      headers: { Origin: originOf(remote), ...init.headers },
+      body: JSON.stringify(body),
+      headers: { Origin: originOf(remote), "Content-Type": "application/json", ...headers },
     });
   } catch (err) {
     throw new ShardError(
@@ -63,16 +71,7 @@ async function post(
       `no daemon answers at ${remote.url} (${err instanceof Error ? err.message : String(err)})`,
     );
   }
-  if (response.ok) return response;
-  const refusal: unknown = await response.json().catch(() => undefined);
-  const message =
-    typeof refusal === "object" &&
-    refusal !== null &&
-    "message" in refusal &&
-    typeof refusal.message === "string"
-      ? refusal.message
-      : `${path} answered ${response.status}`;
-  const code =
-    response.status === 409 ? "CONFLICT" : response.status >= 500 ? "INTERNAL_ERROR" : "PERMISSION_DENIED";
-  throw new ShardError(code, `${path}: ${message}`);
+  const read = await readHttpAnswer(response, schema);
+  if (!read.ok) throw new ShardError(read.code, `${path}: ${read.message}`);
+  return { response, answer: read.value };
 }

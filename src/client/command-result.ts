@@ -4,9 +4,9 @@
  * (src/types/command-table.ts). A server answering with the wrong shape is an INTERNAL_ERROR
  * naming the command, never a value of the wrong type.
  */
-import { COMMANDS, type CommandMap, type CommandType, type ResultMap } from "../types/command-table.ts";
+import type { CommandMap, CommandType, ResultMap } from "../types/command-table.ts";
 import { type Failure, failure } from "../wire/errors.ts";
-import { schemaCheck } from "../wire/schema-check.ts";
+import { checkResultData } from "../wire/validate.ts";
 
 type WithoutCorrelation<C> = C extends unknown ? Omit<C, "id" | "type"> : never;
 
@@ -23,17 +23,10 @@ export function checkResult<T extends CommandType>(
   type: T,
   data: unknown,
 ): { ok: true; result: ResultMap[T] } | Failure {
-  const value = data ?? {};
-  if (isResultOf(type, value)) return { ok: true, result: value };
-  const first = schemaCheck(COMMANDS[type].result).firstError(value);
-  const field = first?.path ? `data${first.path.replaceAll("/", ".")}` : "data";
+  const checked = checkResultData(type, data);
+  if (checked.ok) return { ok: true, result: checked.message };
   return failure(
     "INTERNAL_ERROR",
-    `${type}: the server's answer does not match the protocol's result schema (field "${field}": ${first?.message ?? "wrong shape"}); check that the client and server versions match`,
+    `${checked.error.message}: the server's answer does not match the protocol's result schema; check that the client and server versions match`,
   );
-}
-
-/** The table pairs each type with its result schema, so passing that schema's check is being `ResultMap[T]`. */
-function isResultOf<T extends CommandType>(type: T, value: unknown): value is ResultMap[T] {
-  return schemaCheck(COMMANDS[type].result).check(value);
 }

@@ -46,3 +46,10 @@ export const WireErrorSchema = Type.Object(
   { $id: "WireError" },
 );
 export type WireError = Static<typeof WireErrorSchema>;
+
+/** Every refusal of the daemon's HTTP routes (`/enroll`, `/bootstrap`, `/ws`, 404s): the body. */
+export const HttpErrorSchema = Type.Object(
+  { code: ErrorCodeSchema, message: Type.String() },
+  { $id: "HttpError" },
+);
+export type HttpError = Static<typeof HttpErrorSchema>;

@@ -13,10 +13,17 @@ import {
   messageType,
   RESPONSE_SCHEMA,
 } from "../types/catalog.ts";
-import { type AnyCommand, COMMANDS, isCommandType } from "../types/command-table.ts";
+import {
+  type AnyCommand,
+  COMMANDS,
+  type CommandType,
+  isCommandType,
+  type ResultMap,
+} from "../types/command-table.ts";
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 import { schemaCheck } from "./schema-check.ts";
+import { describeFailure } from "./schema-failure.ts";
 
 export type Validation<T = Record<string, unknown>> =
   | { ok: true; message: T }
@@ -63,12 +70,8 @@ export class MessageValidator<T extends object = Record<string, unknown>> {
     const schema = this.schemas.get(type);
     if (!schema) return invalid(`field "type": unknown ${this.what} type "${type}"`);
     const check = schemaCheck(schema);
-    if (!matches<T>(check.check(message), message)) {
-      const first = check.firstError(message);
-      const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(message)";
-      const detail = first ? describe(first.message, first.value) : "does not match its schema";
-      return invalid(`${type}: field "${field}": ${detail}`);
-    }
+    if (!matches<T>(check.check(message), message))
+      return invalid(`${type}: ${describeFailure(schema, message)}`);
     const crossField = CROSS_FIELD_RULES[type]?.(message);
     if (crossField) return invalid(`${type}: ${crossField}`);
     return { ok: true, message };
@@ -82,11 +85,6 @@ function isJsonObject(raw: unknown): raw is Record<string, unknown> {
 /** A message that passed the schema of its own `type` is a member of the union `T` the validator describes. */
 function matches<T>(passed: boolean, _message: unknown): _message is T {
   return passed;
-}
-
-function describe(message: string, value: unknown): string {
-  if (value === undefined) return `${message} (missing)`;
-  return message;
 }
 
 function invalid(message: string): { ok: false; error: WireError } {
@@ -131,14 +129,21 @@ export const asResponse: (message: unknown) => Response | undefined = schemaGuar
 
 /**
  * Checks a successful `response.data` against its command's result schema (a command whose
- * result is an empty object answers without `data`).
+ * result is an empty object answers without `data`). A type outside the table passes.
  */
 export function validateResult(command: string, data: unknown): Validation<unknown> {
-  if (!isCommandType(command)) return { ok: true, message: data };
-  const check = schemaCheck(COMMANDS[command].result);
+  return isCommandType(command) ? checkResultData(command, data) : { ok: true, message: data };
+}
+
+/** `data` of a successful `type` response, checked against the result schema of `type`. */
+export function checkResultData<T extends CommandType>(type: T, data: unknown): Validation<ResultMap[T]> {
   const value = data ?? {};
-  if (check.check(value)) return { ok: true, message: value };
-  const first = check.firstError(value);
-  const field = first?.path ? `data${first.path.replaceAll("/", ".")}` : "data";
-  return invalid(`${command} response: field "${field}": ${first?.message ?? "does not match its schema"}`);
+  if (isResultOf(type, value)) return { ok: true, message: value };
+  const why = describeFailure(COMMANDS[type].result, value).replace('field "', 'field "data.');
+  return invalid(`${type} response: ${why}`);
+}
+
+/** The table pairs each type with its result schema: passing that schema's check is being `ResultMap[T]`. */
+function isResultOf<T extends CommandType>(type: T, value: unknown): value is ResultMap[T] {
+  return schemaCheck(COMMANDS[type].result).check(value);
 }

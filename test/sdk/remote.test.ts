@@ -118,3 +118,60 @@ describe("remote daemon over the WebSocket", () => {
     expect(report.bun).toBe("undefined");
   });
 });
+
+describe("a daemon whose answers are of the wrong shape", () => {
+  const stopAfter: (() => void)[] = [];
+  afterEach(() => {
+    for (const stop of stopAfter.splice(0)) stop();
+  });
+
+  /** A peer on a real socket that answers each route with `answers[path]`, whatever is asked. */
+  function fakeDaemon(answers: Record<string, () => Response>) {
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => answers[new URL(req.url).pathname]?.() ?? new Response("no", { status: 404 }),
+    });
+    stopAfter.push(() => server.stop(true));
+    return `http://127.0.0.1:${server.port}`;
+  }
+
+  /** The ShardError `attempt` rejects with; anything else fails the test. */
+  async function shardErrorOf(attempt: Promise<unknown>): Promise<ShardError> {
+    const outcome = await attempt.then(
+      (value) => value,
+      (e: unknown) => e,
+    );
+    if (!(outcome instanceof ShardError)) throw new Error(`expected a ShardError, got ${String(outcome)}`);
+    return outcome;
+  }
+
+  test("a /bootstrap answer without a string ticket is a clear error, not a ticket", async () => {
+    const url = fakeDaemon({ "/bootstrap": () => Response.json({ ticket: 42, expires_at: 1 }) });
+    const refused = await shardErrorOf(cookieTicketSource({ url, cookie: "shard_session=x" })());
+    expect(refused.code).toBe("INTERNAL_ERROR");
+    expect(refused.message).toStartWith(
+      '/bootstrap: the daemon answered 200 with a body that does not match BootstrapAnswer (field "ticket": ',
+    );
+  });
+
+  test("an /enroll answer without a browser_id is an error even with a cookie", async () => {
+    const url = fakeDaemon({
+      "/enroll": () =>
+        Response.json({ id: "brw_1" }, { headers: { "Set-Cookie": "shard_session=x; Path=/" } }),
+    });
+    const refused = await shardErrorOf(enrollWithCode({ url, code: "c" }));
+    expect(refused.message).toContain('does not match EnrollAnswer (field "browser_id": ');
+  });
+
+  test("a refusal keeps the daemon's code and message", async () => {
+    const url = fakeDaemon({
+      "/enroll": () => Response.json({ code: "INVALID_REQUEST", message: "bad body" }, { status: 400 }),
+    });
+    const refused = await shardErrorOf(enrollWithCode({ url, code: "c" }));
+    expect(refused.toJSON()).toEqual({
+      code: "INVALID_REQUEST",
+      message: "/enroll: bad body",
+    });
+  });
+});

@@ -6,6 +6,7 @@
  * The upgrade is done here, with Bun's server, so the WebSocket limits stay ours (websocket.ts).
  */
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { describeError } from "../../support/describe-error.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { BrowserAuth } from "../auth/browser-auth.ts";
@@ -54,6 +55,10 @@ export function createApp(deps: AppDeps): Hono<DaemonEnv> {
   mountStaticWeb(app, deps.webAssets);
   app.notFound((c) => httpError(c, 404, "NOT_FOUND", "not found"));
   app.onError((err, c) => {
+    // Hono's own refusals of a request (the validator's malformed JSON): the client's fault.
+    if (err instanceof HTTPException && err.status < 500) {
+      return httpError(c, err.status, "INVALID_REQUEST", err.message);
+    }
     deps.log(`http ${c.req.method} ${c.req.path}: ${describeError(err)}`);
     return httpError(c, 500, "INTERNAL_ERROR", "the daemon failed to answer; daemon.log has the cause");
   });

@@ -1,16 +1,24 @@
 /**
  * `POST /enroll` (code → session cookie) and `POST /bootstrap` (cookie → WS ticket), both
- * behind the exact Host and Origin checks. Answers are never cached; no other method is served.
+ * behind the exact Host and Origin checks, with bodies and answers of src/types/http-auth.ts.
+ * Answers are never cached; no other method is served.
  */
 import type { Context, Hono } from "hono";
+import {
+  type BootstrapAnswer,
+  BootstrapRequestSchema,
+  type EnrollAnswer,
+  EnrollRequestSchema,
+} from "../../types/http-auth.ts";
 import type { AuthRefusal, BrowserAuth } from "../auth/browser-auth.ts";
 import type { DaemonEnv } from "./daemon-env.ts";
 import { httpError } from "./http-error.ts";
-import { readJsonBody } from "./json-body.ts";
+import { emptyBodyIsEmptyObject, jsonBodyLimit, jsonValidator, requireJsonType } from "./json-validator.ts";
 import { requireOrigin } from "./origin-check.ts";
 import type { WebPolicy } from "./web-policy.ts";
 
-const MAX_ENROLL_BODY_BYTES = 4096;
+/** A code and a label fit with room to spare; `/bootstrap` takes `{}`. */
+const MAX_BODY_BYTES = { "/enroll": 4096, "/bootstrap": 1024 };
 const MAX_LABEL_CHARS = 64;
 
 export function mountAuthRoutes(
@@ -18,7 +26,7 @@ export function mountAuthRoutes(
   auth: BrowserAuth,
   policy: () => WebPolicy | undefined,
 ): void {
-  for (const path of ["/enroll", "/bootstrap"]) {
+  for (const [path, maxBytes] of Object.entries(MAX_BODY_BYTES)) {
     app.use(path, async (c, next) => {
       c.header("Cache-Control", "no-store");
       if (c.req.method !== "POST") {
@@ -28,15 +36,11 @@ export function mountAuthRoutes(
       await next();
     });
     app.use(path, requireOrigin(policy));
+    app.use(path, jsonBodyLimit(maxBytes));
   }
 
-  app.post("/enroll", async (c) => {
-    const body = await readJsonBody(c.req.raw, MAX_ENROLL_BODY_BYTES);
-    if (!body.ok) return httpError(c, body.status, "INVALID_REQUEST", body.message);
-    const value = body.value;
-    if (typeof value !== "object" || value === null || !("code" in value) || typeof value.code !== "string") {
-      return httpError(c, 400, "INVALID_REQUEST", 'send { "code": "<the code after #enroll= in the URL>" }');
-    }
+  app.post("/enroll", requireJsonType, jsonValidator(EnrollRequestSchema), async (c) => {
+    const request = c.req.valid("json");
     // An https page must get the Secure cookie, and only an https request can set one: a page
     // whose scheme differs from the request's (a proxy not sending X-Forwarded-Proto) is refused.
     const pageScheme = (c.req.header("origin") ?? "").startsWith("https:") ? "https" : "http";
@@ -48,22 +52,23 @@ export function mountAuthRoutes(
         `the page is ${pageScheme} but this request reached the daemon as ${c.get("scheme")}; the proxy must send X-Forwarded-Proto and be the --trust-proxy peer`,
       );
     }
-    const label =
-      "label" in value && typeof value.label === "string" ? value.label : (c.req.header("user-agent") ?? "");
+    const label = request.label ?? c.req.header("user-agent") ?? "";
     // The peer address, never X-Forwarded-For: behind a proxy every browser shares the proxy's.
     const source = c.env.server.requestIP(c.req.raw)?.address ?? "unknown";
-    const enrolled = auth.enroll(value.code, cleanLabel(label), c.get("scheme"), source);
+    const enrolled = auth.enroll(request.code, cleanLabel(label), c.get("scheme"), source);
     if (!enrolled.ok) return refusal(c, enrolled);
     c.header("Set-Cookie", enrolled.setCookie);
-    return c.json({ browser_id: enrolled.browserId });
+    const answer: EnrollAnswer = { browser_id: enrolled.browserId };
+    return c.json(answer);
   });
 
-  app.post("/bootstrap", (c) => {
+  app.post("/bootstrap", emptyBodyIsEmptyObject, jsonValidator(BootstrapRequestSchema), (c) => {
     // requireOrigin has checked it: the ticket is bound to this exact Origin.
     const origin = c.req.header("origin") ?? "";
     const issued = auth.bootstrap(c.req.header("cookie"), c.get("scheme"), origin);
     if (!issued.ok) return refusal(c, issued);
-    return c.json({ ticket: issued.ticket, expires_at: issued.expires_at });
+    const answer: BootstrapAnswer = { ticket: issued.ticket, expires_at: issued.expires_at };
+    return c.json(answer);
   });
 }
 

@@ -1,7 +1,7 @@
-/** Every HTTP refusal is `{ code, message }` (PROTOCOL §8) and says what to do. */
+/** Every HTTP refusal is an `HttpError` body, `{ code, message }` (src/types/errors.ts), that says what to do. */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorCode } from "../../types/errors.ts";
+import type { ErrorCode, HttpError } from "../../types/errors.ts";
 
 export function httpError(
   c: Context,
@@ -9,5 +9,6 @@ export function httpError(
   code: ErrorCode,
   message: string,
 ): Response {
-  return c.json({ code, message }, status);
+  const body: HttpError = { code, message };
+  return c.json(body, status);
 }

@@ -7,8 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ENROLLMENT_CODE_TTL_MS, MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
 import { COOKIE_MAX_AGE_S } from "../../../src/daemon/auth/session-cookie.ts";
+import { HttpErrorSchema } from "../../../src/types/errors.ts";
+import { schemaGuard } from "../../../src/wire/validate.ts";
 import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
-import { rawRequest } from "./raw-http.ts";
+import { type RawResponse, rawRequest } from "./raw-http.ts";
 
 let now = Date.now();
 let d: AuthDaemon;
@@ -16,6 +18,24 @@ beforeAll(async () => {
   d = await AuthDaemon.start({ clock: () => now });
 });
 afterAll(() => d.stop());
+
+const asHttpError = schemaGuard(HttpErrorSchema);
+
+/** The refusal's `{ code, message }` body; anything else fails the test. */
+function refusalOf(res: RawResponse) {
+  const body = asHttpError(JSON.parse(res.body));
+  if (!body) throw new Error(`not an HttpError body: ${res.body}`);
+  return body;
+}
+
+function postRaw(path: string, body: string, headers: Record<string, string> = {}) {
+  return rawRequest(d.port, {
+    method: "POST",
+    path,
+    headers: { Host: d.host, Origin: d.origin, "Content-Type": "application/json", ...headers },
+    body,
+  });
+}
 
 describe("POST /enroll", () => {
   test("a code works once: the second use is refused", async () => {
@@ -115,6 +135,109 @@ describe("POST /enroll", () => {
     expect((await d.enroll(before)).status).toBe(429);
     now += 61_000;
     expect((await d.enroll(before)).status).toBe(200);
+  });
+});
+
+describe("POST /enroll checks its body against EnrollRequest", () => {
+  test("wrong types, missing fields and extra fields are 400s naming the field; the code is not spent", async () => {
+    const code = await d.mintCode();
+    const cases: [body: unknown, field: string][] = [
+      [{ code: 42 }, '"code"'],
+      [{ code, label: 7 }, '"label"'],
+      [{}, '"code"'],
+      [{ label: "no code" }, '"code"'],
+      [{ code: "" }, '"code"'],
+      [{ code, admin: true }, '"admin"'],
+      [[code], '"(message)"'],
+      [null, '"(message)"'],
+      [code, '"(message)"'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await postRaw("/enroll", JSON.stringify(body));
+      expect(res.status).toBe(400);
+      expect(res.header("set-cookie")).toBeUndefined();
+      const refusal = refusalOf(res);
+      expect(refusal.code).toBe("INVALID_REQUEST");
+      expect(refusal.message).toStartWith(`EnrollRequest: field ${field}: `);
+    }
+    expect(refusalOf(await postRaw("/enroll", "{}")).message).toContain("(missing)");
+    // None of them was a redemption attempt: the code still enrolls.
+    expect((await d.enroll(code)).status).toBe(200);
+  });
+
+  test("malformed JSON is a 400, not a daemon failure", async () => {
+    for (const body of ['{"code":', "", "{code: 1}", "\u0000"]) {
+      const res = await postRaw("/enroll", body);
+      expect(res.status).toBe(400);
+      expect(refusalOf(res).code).toBe("INVALID_REQUEST");
+    }
+    const log = readFileSync(join(d.home, "logs", "daemon.log"), "utf8");
+    expect(log).not.toContain("http POST /enroll");
+  });
+
+  test("a body over 4 KiB is a 413, announced or streamed, and the daemon carries on", async () => {
+    const code = await d.mintCode();
+    const big = JSON.stringify({ code, label: "x".repeat(4096) });
+    const announced = await postRaw("/enroll", big);
+    expect(announced.status).toBe(413);
+    expect(refusalOf(announced)).toEqual({
+      code: "INVALID_REQUEST",
+      message: "the body is larger than 4096 bytes",
+    });
+    // Chunked, with no Content-Length: counted as it arrives.
+    const chunk = new TextEncoder().encode(" ".repeat(1024));
+    let sent = 0;
+    const streamed = await fetch(`${d.origin}/enroll`, {
+      method: "POST",
+      headers: { Origin: d.origin, "Content-Type": "application/json" },
+      body: new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 64) controller.enqueue(chunk);
+          else controller.close();
+        },
+      }),
+    });
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({
+      code: "INVALID_REQUEST",
+      message: "the body is larger than 4096 bytes",
+    });
+    expect((await d.enroll(code)).status).toBe(200);
+  });
+});
+
+describe("POST /bootstrap checks its body against BootstrapRequest", () => {
+  test("a JSON body must be {}: anything else is a 400 naming the field, with no ticket", async () => {
+    const cookie = await d.enrolledCookie();
+    for (const [body, field] of [
+      ['{"ticket":"mine"}', '"ticket"'],
+      ["[]", '"(message)"'],
+      ['"x"', '"(message)"'],
+    ] as const) {
+      const res = await postRaw("/bootstrap", body, { Cookie: cookie });
+      expect(res.status).toBe(400);
+      expect(res.body).not.toContain('"ticket":"');
+      expect(refusalOf(res).message).toStartWith(`BootstrapRequest: field ${field}: `);
+    }
+    expect((await postRaw("/bootstrap", "{", { Cookie: cookie })).status).toBe(400);
+    expect((await postRaw("/bootstrap", "{}", { Cookie: cookie })).status).toBe(200);
+    // An empty body is {} whatever its Content-Type says, as before the schemas.
+    expect((await postRaw("/bootstrap", "", { Cookie: cookie })).status).toBe(200);
+    const noBody = await rawRequest(d.port, {
+      method: "POST",
+      path: "/bootstrap",
+      headers: { Host: d.host, Origin: d.origin, "Content-Type": "application/json", Cookie: cookie },
+    });
+    expect(noBody.status).toBe(200);
+    expect((await d.bootstrap(cookie)).status).toBe(200);
+  });
+
+  test("a body over 1 KiB is a 413", async () => {
+    const cookie = await d.enrolledCookie();
+    const res = await postRaw("/bootstrap", `{${" ".repeat(1024)}}`, { Cookie: cookie });
+    expect(res.status).toBe(413);
+    expect(refusalOf(res).message).toBe("the body is larger than 1024 bytes");
+    expect((await d.bootstrap(cookie)).status).toBe(200);
   });
 });
 

@@ -3,6 +3,7 @@
  * which never reaches a server log. The page posts it once and removes it from the address
  * bar and history at once, so a reload or a shared screenshot never shows it again.
  */
+import { EnrollAnswerSchema, type EnrollRequest } from "../../../src/types/http-auth.ts";
 import { postJson } from "./http-json.ts";
 
 export type EnrollOutcome = { kind: "none" } | { kind: "enrolled" } | { kind: "refused"; message: string };
@@ -19,6 +20,7 @@ export async function enrollFromUrl(): Promise<EnrollOutcome> {
   const code = takeEnrollmentCode();
   if (code === undefined) return { kind: "none" };
   const label = `${navigator.platform || "browser"} · ${new Date().toISOString().slice(0, 10)}`;
-  const result = await postJson<{ browser_id: string }>("/enroll", { code, label });
+  const request: EnrollRequest = { code, label };
+  const result = await postJson("/enroll", request, EnrollAnswerSchema);
   return result.ok ? { kind: "enrolled" } : { kind: "refused", message: result.message };
 }

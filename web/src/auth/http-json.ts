@@ -1,7 +1,12 @@
-/** POSTs JSON to the daemon (same origin, cookie included) and reads its `{code, message}` refusals. */
-export type PostResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+/** POSTs JSON to the daemon (same origin, cookie included) and checks its answer (src/wire/http-answer.ts). */
+import type { Static, TSchema } from "@sinclair/typebox";
+import { type HttpAnswer, readHttpAnswer } from "../../../src/wire/http-answer.ts";
 
-export async function postJson<T>(path: string, body: unknown): Promise<PostResult<T>> {
+export async function postJson<S extends TSchema>(
+  path: string,
+  body: object,
+  answer: S,
+): Promise<HttpAnswer<Static<S>>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -12,18 +17,7 @@ export async function postJson<T>(path: string, body: unknown): Promise<PostResu
       cache: "no-store",
     });
   } catch {
-    return { ok: false, status: 0, message: "the daemon cannot be reached" };
+    return { ok: false, status: 0, code: "INTERNAL_ERROR", message: "the daemon cannot be reached" };
   }
-  let parsed: unknown;
-  try {
-    parsed = await response.json();
-  } catch {
-    parsed = undefined;
-  }
-  if (response.ok) return { ok: true, value: parsed as T };
-  const message =
-    typeof parsed === "object" && parsed !== null && "message" in parsed && typeof parsed.message === "string"
-      ? parsed.message
-      : `the daemon answered ${response.status}`;
-  return { ok: false, status: response.status, message };
+  return readHttpAnswer(response, answer);
 }

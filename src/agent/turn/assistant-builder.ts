@@ -1,26 +1,24 @@
 /**
  * Builds one assistant message from normalized provider events and turns each event into
- * a delta-only `message_delta` (a delta never carries the message so far). Each tool call
- * gets an id of our own: model servers may repeat theirs across responses (some number them
- * per response), and clients key a call's events by its id. The server's id is kept as the
- * block's `provider_id`, for the history sent back to the model.
+ * a delta-only `message_delta` (a delta never carries the message so far). The message is
+ * assembled by folding those very deltas with the snapshot's fold (src/snapshot/
+ * streaming-message.ts), the one that builds every client's streaming message, so what the
+ * runtime keeps and what clients see cannot drift apart; what deltas do not carry (the
+ * server's tool-call ids, thinking signatures) is kept beside it by block.
+ *
+ * Each tool call gets an id of our own: model servers may repeat theirs across responses (some
+ * number them per response), and clients key a call's events by its id. The server's id is
+ * kept as the block's `provider_id`, for the history sent back to the model.
  */
 import type { ProviderEvent } from "../../contracts/provider.ts";
+import { applyDelta } from "../../snapshot/streaming-message.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { isRecord } from "../../support/is-record.ts";
 import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
 import type { MessageDeltaEvent } from "../../types/stream-events.ts";
+import type { StreamingBlock, StreamingMessage } from "../../types/streaming-message.ts";
 
 type Emit = (event: MessageDeltaEvent) => void;
-/** What varies per delta; the builder adds the type and its message id. */
-type DeltaFields = Omit<MessageDeltaEvent, "type" | "message_id" | "seq" | "agent_id">;
-
-interface OpenToolCall {
-  /** Our id for the call (the block's `id`). */
-  id: string;
-  index: number;
-  args: string;
-}
 
 export interface ParsedToolCall {
   block: ToolCallBlock;
@@ -29,10 +27,13 @@ export interface ParsedToolCall {
 }
 
 export class AssistantBuilder {
-  readonly blocks: ContentBlock[] = [];
-  private readonly toolCalls: OpenToolCall[] = [];
-  /** Open calls by the server's id; a server that repeats an id in one response continues the newest. */
-  private readonly byProviderId = new Map<string, OpenToolCall>();
+  private streamed: StreamingMessage | undefined;
+  /** The server's id of each tool-call block, by block index. */
+  private readonly providerIds = new Map<number, string>();
+  /** Open calls' block indexes by the server's id; a server that repeats an id in one response continues the newest. */
+  private readonly byProviderId = new Map<string, number>();
+  private readonly signatures = new Map<number, string>();
+  private message: Message | undefined;
   private readonly argErrors = new Map<string, string>();
 
   constructor(
@@ -46,39 +47,50 @@ export class AssistantBuilder {
       case "text_delta":
       case "thinking_delta": {
         const kind = event.type === "text_delta" ? "text" : "thinking";
-        const last = this.blocks.at(-1);
-        if (last?.type !== kind) this.blocks.push({ type: kind, text: "" });
-        const block = this.blocks.at(-1);
-        if (block?.type === "text" || block?.type === "thinking") block.text += event.text;
+        const blocks = this.streamed?.blocks ?? [];
+        const last = blocks.at(-1);
+        const index = last?.kind === kind ? blocks.length - 1 : blocks.length;
         // The hottest event of a turn: built in one literal (a spread per delta showed in profiles).
-        this.emit({
+        this.send({
           type: "message_delta",
           message_id: this.messageId,
-          block_index: this.blocks.length - 1,
+          block_index: index,
           kind,
           text_delta: event.text,
         });
         return;
       }
       case "thinking_signature": {
-        const last = this.blocks.findLast((b) => b.type === "thinking");
-        if (last?.type === "thinking") last.signature = event.signature;
+        const blocks = this.streamed?.blocks ?? [];
+        const index = blocks.findLastIndex((b) => b.kind === "thinking");
+        if (index >= 0) this.signatures.set(index, event.signature);
         return;
       }
       case "tool_call_start": {
+        const index = this.streamed?.blocks.length ?? 0;
+        this.providerIds.set(index, event.id);
+        this.byProviderId.set(event.id, index);
         const id = this.newToolCallId();
-        this.blocks.push({ type: "tool_call", id, name: event.name, args: {}, provider_id: event.id });
-        const open = { id, index: this.blocks.length - 1, args: "" };
-        this.toolCalls.push(open);
-        this.byProviderId.set(event.id, open);
-        this.delta({ block_index: open.index, kind: "tool_call", tool_call_id: id, name: event.name });
+        this.send({
+          type: "message_delta",
+          message_id: this.messageId,
+          block_index: index,
+          kind: "tool_call",
+          tool_call_id: id,
+          name: event.name,
+        });
         return;
       }
       case "tool_call_delta": {
-        const open = this.byProviderId.get(event.id);
-        if (!open) return;
-        open.args += event.args_delta;
-        this.delta({ block_index: open.index, kind: "tool_call", args_delta: event.args_delta });
+        const index = this.byProviderId.get(event.id);
+        if (index === undefined) return;
+        this.send({
+          type: "message_delta",
+          message_id: this.messageId,
+          block_index: index,
+          kind: "tool_call",
+          args_delta: event.args_delta,
+        });
         return;
       }
       default:
@@ -86,31 +98,16 @@ export class AssistantBuilder {
     }
   }
 
-  /** Parses the accumulated tool arguments; call once the stream has ended. */
+  /** The message the stream built, its tool arguments parsed; call once the stream has ended. */
   finish(): Message {
-    for (const { id, index, args } of this.toolCalls) {
-      const block = this.blocks[index];
-      if (block?.type !== "tool_call") continue;
-      const raw = args.trim();
-      if (raw === "") continue;
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        if (isRecord(parsed)) {
-          block.args = parsed;
-        } else {
-          this.argErrors.set(id, "tool arguments must be a JSON object");
-        }
-      } catch (err) {
-        this.argErrors.set(id, `tool arguments are not valid JSON: ${describeError(err)}`);
-      }
-    }
-    this.toolCalls.length = 0;
     this.byProviderId.clear();
-    return { id: this.messageId, role: "assistant", content: this.blocks };
+    const content = (this.streamed?.blocks ?? []).map((block, index) => this.contentBlock(block, index));
+    this.message = { id: this.messageId, role: "assistant", content };
+    return this.message;
   }
 
   toolCallsToRun(): ParsedToolCall[] {
-    return this.blocks
+    return (this.message?.content ?? [])
       .filter((b): b is ToolCallBlock => b.type === "tool_call")
       .map((block) => {
         const argsError = this.argErrors.get(block.id);
@@ -119,10 +116,45 @@ export class AssistantBuilder {
   }
 
   isEmpty(): boolean {
-    return this.blocks.length === 0;
+    return (this.streamed?.blocks.length ?? 0) === 0;
   }
 
-  private delta(fields: DeltaFields): void {
-    this.emit({ type: "message_delta", message_id: this.messageId, ...fields });
+  private send(delta: MessageDeltaEvent): void {
+    this.streamed = applyDelta(this.streamed, delta);
+    this.emit(delta);
+  }
+
+  private contentBlock(block: StreamingBlock, index: number): ContentBlock {
+    if (block.kind !== "tool_call") {
+      const signature = this.signatures.get(index);
+      if (block.kind === "thinking") {
+        return signature === undefined
+          ? { type: "thinking", text: block.text ?? "" }
+          : { type: "thinking", text: block.text ?? "", signature };
+      }
+      return { type: "text", text: block.text ?? "" };
+    }
+    const id = block.tool_call_id ?? "";
+    const providerId = this.providerIds.get(index);
+    return {
+      type: "tool_call",
+      id,
+      name: block.name ?? "",
+      args: this.parseArgs(id, block.args_text ?? ""),
+      ...(providerId !== undefined ? { provider_id: providerId } : {}),
+    };
+  }
+
+  private parseArgs(id: string, text: string): Record<string, unknown> {
+    const raw = text.trim();
+    if (raw === "") return {};
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (isRecord(parsed)) return parsed;
+      this.argErrors.set(id, "tool arguments must be a JSON object");
+    } catch (err) {
+      this.argErrors.set(id, `tool arguments are not valid JSON: ${describeError(err)}`);
+    }
+    return {};
   }
 }

@@ -1,21 +1,23 @@
 /**
- * A connection's bounded outbound buffer (ARCHITECTURE §6.1, PROTOCOL P2): bytes the peer has
+ * A connection's bounded outbound buffer (ARCHITECTURE §6.1, PROTOCOL P2): lines the peer has
  * not taken yet wait here; past the cap the connection is closed rather than slowing anyone.
  * The cap counts what waits behind the write in progress, so one large message (a long
  * `message_complete`) never closes a client that is reading.
  *
- * Messages queued in one task (say, every event of one chunk of runtime output) leave in one
- * write at the end of it: one syscall per client per chunk, not one per event.
+ * Lines queued in one task (say, every event of one chunk of runtime output) leave in one
+ * write at the end of it: one UTF-8 encode and one syscall per client per chunk, not one per
+ * event. Lines wait as the strings every client shares, so a stalled client holds references,
+ * not copies, until its write.
  */
 export const DEFAULT_OUTBOUND_CAP_BYTES = 8 * 1024 * 1024;
 
 export class OutboundBuffer {
-  /** `queue[0]` is the write in progress while `blocked`; the rest waits behind it. */
-  private queue: Uint8Array[] = [];
-  private queuedBytes = 0;
+  /** Lines not yet handed to the peer, and their size in UTF-8. */
+  private lines: string[] = [];
+  private linesBytes = 0;
+  /** What is left of the write the peer took only part of; set while blocked. */
+  private inFlight: Uint8Array | undefined;
   private scheduled = false;
-  /** The peer took less than offered: wait for its drain before writing again. */
-  private blocked = false;
   private cleared = false;
 
   constructor(
@@ -25,18 +27,19 @@ export class OutboundBuffer {
     private readonly overCap: (queuedBytes: number) => void,
   ) {}
 
+  /** Bytes waiting, including the rest of the write in progress. */
   get size(): number {
-    return this.queuedBytes;
+    return this.linesBytes + (this.inFlight?.length ?? 0);
   }
 
-  push(bytes: Uint8Array): void {
+  /** `line` is one whole message as sent (newline included), `byteLength` its size in UTF-8. */
+  push(line: string, byteLength: number): void {
     if (this.cleared) return;
-    this.queue.push(bytes);
-    this.queuedBytes += bytes.length;
-    if (this.blocked) {
+    this.lines.push(line);
+    this.linesBytes += byteLength;
+    if (this.inFlight) {
       // Only a peer that has not taken the last write can fall behind.
-      const behind = this.queuedBytes - (this.queue[0]?.length ?? 0);
-      if (behind > this.capBytes) this.overCap(this.queuedBytes);
+      if (this.linesBytes > this.capBytes) this.overCap(this.size);
       return;
     }
     if (!this.scheduled) {
@@ -47,28 +50,33 @@ export class OutboundBuffer {
 
   /** The peer can take more (the socket's drain). */
   drain(): void {
-    this.blocked = false;
-    this.flush();
+    const rest = this.inFlight;
+    if (!rest) return;
+    this.inFlight = undefined;
+    if (this.send(rest)) this.flush();
   }
 
   clear(): void {
     this.cleared = true;
-    this.queue = [];
-    this.queuedBytes = 0;
+    this.lines = [];
+    this.linesBytes = 0;
+    this.inFlight = undefined;
   }
 
   private flush(): void {
     this.scheduled = false;
-    if (this.blocked || this.queue.length === 0) return;
-    const blob = this.queue.length === 1 ? (this.queue[0] as Uint8Array) : Buffer.concat(this.queue);
-    const taken = Math.max(0, this.write(blob));
-    if (taken >= blob.length) {
-      this.queue = [];
-      this.queuedBytes = 0;
-      return;
-    }
-    this.queue = [blob.subarray(taken)];
-    this.queuedBytes = blob.length - taken;
-    this.blocked = true;
+    if (this.inFlight || this.lines.length === 0) return;
+    const text = this.lines.join("");
+    this.lines = [];
+    this.linesBytes = 0;
+    this.send(Buffer.from(text));
+  }
+
+  /** True when the peer took all of `bytes`; otherwise the rest waits for its drain. */
+  private send(bytes: Uint8Array): boolean {
+    const taken = Math.max(0, this.write(bytes));
+    if (taken >= bytes.length) return true;
+    this.inFlight = bytes.subarray(taken);
+    return false;
   }
 }

@@ -11,16 +11,24 @@ export class EncodedMessage {
   private byteLengthCache: number | undefined;
 
   /** `line` is one JSONL line, newline included (U+2028/U+2029 escaped). */
-  private constructor(readonly line: string) {}
+  private constructor(
+    readonly line: string,
+    byteLength?: number,
+  ) {
+    this.byteLengthCache = byteLength;
+  }
 
   /** Callers pass a `DaemonMessage` (typed at `DaemonClient.send`, which builds one of these). */
   static of(message: object): EncodedMessage {
     return new EncodedMessage(encodeJsonLine(message));
   }
 
-  /** A line that is already one encoded message (a runtime's checked line, routing spliced in). */
-  static ofLine(line: string): EncodedMessage {
-    return new EncodedMessage(line);
+  /**
+   * A line that is already one encoded message (a runtime's checked line, routing spliced in),
+   * with its UTF-8 size.
+   */
+  static ofLine(line: string, byteLength: number): EncodedMessage {
+    return new EncodedMessage(line, byteLength);
   }
 
   /** The line's size in UTF-8 (what the socket's outbound buffer counts against its cap). */

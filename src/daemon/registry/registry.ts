@@ -28,7 +28,8 @@ export interface GenerationEnded {
 export interface RegistryEvents {
   /** A generation reached hello + sync; called before any of its later messages. */
   ready(agentId: string, epoch: number, ready: RuntimeReady): void;
-  message(agentId: string, message: RuntimeMessage): void;
+  /** `line` is the text the runtime wrote for `message` (forwarded without re-encoding). */
+  message(agentId: string, message: RuntimeMessage, line: string): void;
   stateChanged(agentId: string, state: RuntimeState, ended?: GenerationEnded): void;
 }
 
@@ -274,7 +275,7 @@ export class Registry {
       logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
       startTimeoutMs: this.options.startTimeoutMs,
       onReady: (ready) => this.onReady(record, epoch, ready),
-      onMessage: (message) => this.options.events.message(agentId, message),
+      onMessage: (message, line) => this.options.events.message(agentId, message, line),
       onExit: (exit) => this.onExit(record, process, exit),
     });
     record.process = process;

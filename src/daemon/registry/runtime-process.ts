@@ -37,7 +37,8 @@ export interface RuntimeProcessOptions {
   startTimeoutMs: number;
   /** Called synchronously at readiness, before any later message reaches `onMessage`. */
   onReady: (ready: RuntimeReady) => void;
-  onMessage: (message: RuntimeMessage) => void;
+  /** A checked message after readiness, with `line`, the text the runtime wrote for it. */
+  onMessage: (message: RuntimeMessage, line: string) => void;
   onExit: (exit: RuntimeExit) => void;
 }
 
@@ -135,7 +136,7 @@ export class RuntimeProcess {
 
   private async readStdout(): Promise<void> {
     const decoder = new JsonlDecoder({
-      value: (value) => this.receive(value),
+      value: (value, line) => this.receive(value, line),
       // A runtime never writes a bad line; if one does, the agent log says so and it carries on.
       error: () => {},
     });
@@ -143,12 +144,12 @@ export class RuntimeProcess {
     decoder.end();
   }
 
-  private receive(value: unknown): void {
+  private receive(value: unknown, line: string): void {
     const event = asAgentEvent(value);
     const message = event ?? asResponse(value);
     if (!message) return;
     if (this.readyDone) {
-      this.options.onMessage(message);
+      this.options.onMessage(message, line);
       return;
     }
     if (message.type === "hello") this.hello = message;

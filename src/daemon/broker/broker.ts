@@ -63,7 +63,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   }));
 
   constructor(private readonly options: BrokerOptions) {
-    this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
+    this.forwarder = new RuntimeForwarder((agentId, command) => this.registry.send(agentId, command));
   }
 
   private workspacesLoading: Promise<Workspaces> | undefined;

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
+import type { AgentCommand } from "../../types/catalog.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentManifest } from "./manifest.ts";
@@ -187,11 +188,11 @@ export class Registry {
     return starting;
   }
 
-  /** A line to the live runtime; false when there is none. */
-  send(agentId: string, message: object): boolean {
+  /** A command to the live runtime; false when there is none. */
+  send(agentId: string, command: AgentCommand): boolean {
     const record = this.agents.get(agentId);
     if (!record?.process || !this.isServing(agentId)) return false;
-    return record.process.send(message);
+    return record.process.send(command);
   }
 
   /** The broker tells the registry when the agent's status changed (reaping, deferred terminate). */

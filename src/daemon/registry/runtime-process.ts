@@ -8,7 +8,7 @@ import { constants } from "node:os";
 import { dirname } from "node:path";
 import type { FileSink, Subprocess } from "bun";
 import type { HelloEvent, SyncEvent } from "../../types/agent-events.ts";
-import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand, AgentEvent } from "../../types/catalog.ts";
 import type { Response } from "../../types/response.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
@@ -96,12 +96,12 @@ export class RuntimeProcess {
     return this.exitedFlag;
   }
 
-  /** One JSONL line to the runtime; false when its stdin is gone (it is exiting). */
-  send(message: object): boolean {
+  /** One command to the runtime as a JSONL line; false when its stdin is gone (it is exiting). */
+  send(command: AgentCommand): boolean {
     if (this.exitedFlag) return false;
     try {
       const stdin: FileSink = this.proc.stdin;
-      stdin.write(encodeJsonLine(message));
+      stdin.write(encodeJsonLine(command));
       stdin.flush();
       return true;
     } catch {

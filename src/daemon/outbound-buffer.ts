@@ -5,7 +5,7 @@
  * `message_complete`) never closes a client that is reading.
  *
  * Lines queued in one task (say, every event of one chunk of runtime output) leave in one
- * write at the end of it: one UTF-8 encode and one syscall per client per chunk, not one per
+ * write at the end of it: one buffer and one syscall per client per chunk, not one per
  * event. Lines wait as the strings every client shares, so a stalled client holds references,
  * not copies, until its write.
  */
@@ -32,7 +32,7 @@ export class OutboundBuffer {
     return this.linesBytes + (this.inFlight?.length ?? 0);
   }
 
-  /** `line` is one whole message as sent (newline included), `byteLength` its size in UTF-8. */
+  /** `line` is one whole message as sent (newline included), `byteLength` its exact size in UTF-8. */
   push(line: string, byteLength: number): void {
     if (this.cleared) return;
     this.lines.push(line);
@@ -66,10 +66,13 @@ export class OutboundBuffer {
   private flush(): void {
     this.scheduled = false;
     if (this.inFlight || this.lines.length === 0) return;
-    const text = this.lines.join("");
+    // Each line is encoded straight into one buffer of their summed size: no joined copy.
+    const out = Buffer.allocUnsafe(this.linesBytes);
+    let at = 0;
+    for (const line of this.lines) at += out.write(line, at);
     this.lines = [];
     this.linesBytes = 0;
-    this.send(Buffer.from(text));
+    this.send(out.subarray(0, at));
   }
 
   /** True when the peer took all of `bytes`; otherwise the rest waits for its drain. */

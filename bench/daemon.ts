@@ -2,12 +2,16 @@
  * Daemon benchmarks (issue 8): a real `shard daemon` child, real `shard agent` runtimes, the
  * local streaming server, clients on the unix socket.
  *   - daemon start → socket ready (hello on a connection)
- *   - a 10,000-delta turn through the daemon against the same turn direct on stdio
+ *   - N-delta turns through the daemon against the same turns direct on stdio, in the same
+ *     run (direct, then daemon, per build and repetition), with the daemon's CPU time per turn
  *   - fan-out of one agent to 50 clients (every client gets every delta)
  *   - daemon RSS with 20 durable agents whose runtimes are stopped, and with 5 live ones
- * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard] [--only start,turn,fanout,rss,sync]
+ * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard]... [--sources] [--deltas 10000,50000]
+ *                            [--warm-deltas 1000] [--only start,turn,fanout,rss,sync]
+ * Several builds (`--binary A --binary B`, `--sources`) take turns in each repetition of the turn
+ * measure (A/B on the same machine state); the other measures use the first.
  */
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createSession } from "../src/session/create-session.ts";
@@ -15,12 +19,22 @@ import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 
-const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
+const argv = process.argv.slice(2);
+const runs = Number(argv[argv.indexOf("--runs") + 1]) || 5;
 const MAIN = resolve(import.meta.dir, "../src/cli/main.ts");
-const binaryAt = process.argv.indexOf("--binary");
-const SHARD = binaryAt > 0 ? [resolve(process.argv[binaryAt + 1] ?? "dist/shard")] : [process.execPath, MAIN];
-const onlyAt = process.argv.indexOf("--only");
-const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",")) : undefined;
+const builds: { name: string; command: string[] }[] = [];
+argv.forEach((arg, i) => {
+  const path = argv[i + 1];
+  if (arg === "--binary")
+    builds.push({ name: path ?? "dist/shard", command: [resolve(path ?? "dist/shard")] });
+  if (arg === "--sources") builds.push({ name: "sources", command: [process.execPath, MAIN] });
+});
+if (builds.length === 0) builds.push({ name: "sources", command: [process.execPath, MAIN] });
+const SHARD = builds[0]?.command ?? [process.execPath, MAIN];
+const deltasAt = argv.indexOf("--deltas");
+const DELTA_COUNTS = deltasAt >= 0 ? (argv[deltasAt + 1] ?? "").split(",").map(Number) : [10_000];
+const onlyAt = argv.indexOf("--only");
+const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? "").split(",")) : undefined;
 const measures = (name: string) => only === undefined || only.has(name);
 const server = await startMockLlmServer({ recordRequests: false });
 
@@ -106,12 +120,16 @@ async function socketPeer(path: string): Promise<Peer> {
 
 class Daemon {
   readonly home = freshHome();
-  readonly proc = Bun.spawn([...SHARD, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    env: { ...process.env, SHARD_HOME: this.home, HOME: this.home },
-  });
+  readonly proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+
+  constructor(shard: string[] = SHARD) {
+    this.proc = Bun.spawn([...shard, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      env: { ...process.env, SHARD_HOME: this.home, HOME: this.home },
+    });
+  }
 
   get socket(): string {
     return join(this.home, "daemon.sock");
@@ -128,6 +146,14 @@ class Daemon {
     }
   }
 
+  /** CPU time the daemon process has used so far, all its threads (not its runtimes). */
+  cpuMs(): number {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${this.proc.pid}/task`))
+      ns += Number(readFileSync(`/proc/${this.proc.pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  }
+
   rssMb(): number {
     const status = readFileSync(`/proc/${this.proc.pid}/status`, "utf8");
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -141,43 +167,59 @@ class Daemon {
 
 class DirectAgent {
   readonly peer: Peer;
-  readonly proc = Bun.spawn([...SHARD, "agent", "--cwd", cwd, "--model", "mock/chat"], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "ignore",
-    env: { ...process.env, SHARD_HOME: freshHome() },
-  });
-  constructor() {
-    this.peer = new Peer((text) => {
-      this.proc.stdin.write(text);
-      this.proc.stdin.flush();
+  readonly proc: Bun.Subprocess<"pipe", "pipe", "ignore">;
+  constructor(shard: string[]) {
+    const proc = Bun.spawn([...shard, "agent", "--cwd", cwd, "--model", "mock/chat"], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+      env: { ...process.env, SHARD_HOME: freshHome() },
     });
-    const decoder = new JsonlDecoder({ value: (v) => this.peer.receive(v as Msg), error: () => {} });
+    this.proc = proc;
+    const peer = new Peer((text) => {
+      proc.stdin.write(text);
+      proc.stdin.flush();
+    });
+    this.peer = peer;
+    const decoder = new JsonlDecoder({ value: (v) => peer.receive(v as Msg), error: () => {} });
     void (async () => {
-      for await (const chunk of this.proc.stdout) decoder.push(chunk);
+      for await (const chunk of proc.stdout) decoder.push(chunk);
     })();
   }
 }
 
 const DELTAS = 10_000;
-const flood = () =>
+const flood = (deltas = DELTAS) =>
   server.enqueue({
-    steps: [{ text: "x".repeat(DELTAS), chunks: DELTAS }],
-    usage: { input: 10, output: DELTAS },
+    steps: [{ text: "x".repeat(deltas), chunks: deltas }],
+    usage: { input: 10, output: deltas },
   });
 
-async function timedTurn(peer: Peer, agentId?: string): Promise<number> {
+const warmAt = argv.indexOf("--warm-deltas");
+/** Deltas of the untimed turn before the timed ones (bench/peers runs a 1,000-delta turn first). */
+const WARM_DELTAS = warmAt >= 0 ? Number(argv[warmAt + 1]) : 0;
+
+async function warmUp(peer: Peer, agentId?: string): Promise<void> {
   const routing = agentId ? { agent_id: agentId } : {};
   server.enqueue({ steps: [{ text: "warm" }] });
   const warm = peer.until((m) => m.type === "turn_end");
   await peer.request({ type: "prompt", message: "warm up", ...routing });
   await warm;
-  flood();
+  if (WARM_DELTAS > 0) await streamTurn(peer, WARM_DELTAS, agentId);
+}
+
+/** One timed turn of `deltas` text deltas, from the prompt to `turn_end` at the client. */
+async function streamTurn(peer: Peer, deltas: number, agentId?: string): Promise<number> {
+  const routing = agentId ? { agent_id: agentId } : {};
+  flood(deltas);
+  const before = peer.deltas;
   const t = performance.now();
   const end = peer.until((m) => m.type === "turn_end");
   await peer.request({ type: "prompt", message: "stream", ...routing });
   await end;
-  return performance.now() - t;
+  const ms = performance.now() - t;
+  if (peer.deltas - before !== deltas) throw new Error(`${peer.deltas - before} of ${deltas} deltas arrived`);
+  return ms;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -197,28 +239,61 @@ if (measures("start"))
     `| daemon start → socket ready | median ${fmt(median(starts))} (min ${fmt(Math.min(...starts))}) |`,
   );
 
-// 2. 10,000-delta turn: direct vs through the daemon
-const direct: number[] = [];
-const viaDaemon: number[] = [];
-for (let i = 0; measures("turn") && i < runs; i++) {
-  const agent = new DirectAgent();
-  await agent.peer.until((m) => m.type === "sync");
-  direct.push(await timedTurn(agent.peer));
-  agent.proc.stdin.end();
-  await agent.proc.exited;
-
-  const daemon = new Daemon();
-  const peer = await daemon.ready();
-  const created = await peer.request({ type: "agent.create", cwd, model: "mock/chat" });
-  const agentId = (created.data as { agent_id: string }).agent_id;
-  await peer.request({ type: "agent.attach", agent_id: agentId });
-  viaDaemon.push(await timedTurn(peer, agentId));
-  await daemon.stop(peer);
+// 2. N-delta turns: direct vs through the daemon, each build in turn within a repetition
+interface TurnSamples {
+  direct: number[];
+  daemon: number[];
+  ratio: number[];
+  daemonCpu: number[];
 }
-if (measures("turn"))
-  console.log(
-    `| ${DELTAS.toLocaleString("en-US")}-delta turn | direct ${fmt(median(direct))} · through the daemon ${fmt(median(viaDaemon))} (${(median(viaDaemon) / median(direct)).toFixed(2)}×) |`,
-  );
+const turns = new Map<string, TurnSamples>();
+const samples = (build: string, deltas: number): TurnSamples => {
+  const key = `${build}\u0000${deltas}`;
+  let found = turns.get(key);
+  if (!found) {
+    found = { direct: [], daemon: [], ratio: [], daemonCpu: [] };
+    turns.set(key, found);
+  }
+  return found;
+};
+for (let i = 0; measures("turn") && i < runs; i++) {
+  for (const build of builds) {
+    const agent = new DirectAgent(build.command);
+    await agent.peer.until((m) => m.type === "sync");
+    await warmUp(agent.peer);
+    const direct: number[] = [];
+    for (const deltas of DELTA_COUNTS) direct.push(await streamTurn(agent.peer, deltas));
+    agent.proc.stdin.end();
+    await agent.proc.exited;
+
+    const daemon = new Daemon(build.command);
+    const peer = await daemon.ready();
+    const created = await peer.request({ type: "agent.create", cwd, model: "mock/chat" });
+    const agentId = (created.data as { agent_id: string }).agent_id;
+    await peer.request({ type: "agent.attach", agent_id: agentId });
+    await warmUp(peer, agentId);
+    for (const [k, deltas] of DELTA_COUNTS.entries()) {
+      const cpuBefore = daemon.cpuMs();
+      const ms = await streamTurn(peer, deltas, agentId);
+      const s = samples(build.name, deltas);
+      const directMs = direct[k] ?? 0;
+      s.direct.push(directMs);
+      s.daemon.push(ms);
+      s.ratio.push(ms / directMs);
+      s.daemonCpu.push(daemon.cpuMs() - cpuBefore);
+    }
+    await daemon.stop(peer);
+  }
+}
+if (measures("turn")) {
+  for (const build of builds)
+    for (const deltas of DELTA_COUNTS) {
+      const s = samples(build.name, deltas);
+      console.log(
+        `| ${deltas.toLocaleString("en-US")}-delta turn${builds.length > 1 ? ` (${build.name})` : ""} | direct ${fmt(median(s.direct))} · through the daemon ${fmt(median(s.daemon))} (${(median(s.daemon) / median(s.direct)).toFixed(2)}×; median of the per-run ratios ${median(s.ratio).toFixed(2)}×) | daemon CPU ${fmt(median(s.daemonCpu))} |`,
+      );
+    }
+}
 
 // 3. fan-out to 50 clients
 if (measures("fanout")) {

@@ -1,20 +1,24 @@
 /**
- * The unix socket's bounded outbound buffer (docs/daemon.md): bytes the peer has not taken
- * yet wait here, and past the outbound cap the connection is closed rather than slowing
- * anyone. What one task sends leaves in one write at its end (TaskBatch).
+ * The unix socket's bounded outbound buffer (docs/daemon.md): lines the peer has not taken yet
+ * wait here, and past the outbound cap (outbound-cap.ts) the connection is closed rather than
+ * slowing anyone.
+ *
+ * Lines queued in one task (say, every event of one chunk of runtime output) leave in one
+ * write at the end of it (EndOfTask): one buffer and one syscall per client per chunk, not one
+ * per event. Lines wait as the strings every client shares, so a stalled client holds
+ * references, not copies, until its write.
  */
 import { isOverOutboundCap } from "./outbound-cap.ts";
-import { TaskBatch } from "./task-batch.ts";
+import { EndOfTask } from "./task-batch.ts";
 
 export class OutboundBuffer {
-  /** While `blocked`: `backlog[0]` is the rest of the write in progress, the rest waits behind it. */
-  private backlog: Uint8Array[] = [];
-  /** Everything not yet taken by the peer: this task's batch and the backlog. */
-  private queuedBytes = 0;
-  /** The peer took less than offered: wait for its drain before writing again. */
-  private blocked = false;
+  /** Lines not yet handed to the peer, and their size in UTF-8. */
+  private lines: string[] = [];
+  private linesBytes = 0;
+  /** What is left of the write the peer took only part of; set while blocked. */
+  private inFlight: Uint8Array | undefined;
   private cleared = false;
-  private readonly batch = new TaskBatch<Uint8Array>((parts) => this.writeOut(parts));
+  private readonly endOfTask = new EndOfTask(() => this.flush());
 
   constructor(
     /** Writes what it can, returns how many bytes it took (0 when the peer is full). */
@@ -23,50 +27,55 @@ export class OutboundBuffer {
     private readonly overCap: (queuedBytes: number) => void,
   ) {}
 
+  /** Bytes waiting, including the rest of the write in progress. */
   get size(): number {
-    return this.queuedBytes;
+    return this.linesBytes + (this.inFlight?.length ?? 0);
   }
 
-  push(bytes: Uint8Array): void {
+  /** `line` is one whole message as sent (newline included), `byteLength` its exact size in UTF-8. */
+  push(line: string, byteLength: number): void {
     if (this.cleared) return;
-    this.queuedBytes += bytes.length;
-    if (!this.blocked) {
-      this.batch.push(bytes);
+    this.lines.push(line);
+    this.linesBytes += byteLength;
+    if (this.inFlight) {
+      // Only a peer that has not taken the last write can fall behind.
+      if (isOverOutboundCap(this.size, this.inFlight.length, this.capBytes)) this.overCap(this.size);
       return;
     }
-    this.backlog.push(bytes);
-    // Only a peer that has not taken the last write can fall behind.
-    const inFlight = this.backlog[0]?.length ?? 0;
-    if (isOverOutboundCap(this.queuedBytes, inFlight, this.capBytes)) this.overCap(this.queuedBytes);
+    this.endOfTask.request();
   }
 
   /** The peer can take more (the socket's drain). */
   drain(): void {
-    if (!this.blocked) return;
-    this.blocked = false;
-    const backlog = this.backlog;
-    this.backlog = [];
-    this.writeOut(backlog);
+    const rest = this.inFlight;
+    if (!rest) return;
+    this.inFlight = undefined;
+    if (this.send(rest)) this.flush();
   }
 
   clear(): void {
     this.cleared = true;
-    this.backlog = [];
-    this.queuedBytes = 0;
-    this.batch.clear();
+    this.lines = [];
+    this.linesBytes = 0;
+    this.inFlight = undefined;
   }
 
-  private writeOut(parts: Uint8Array[]): void {
-    if (this.cleared || parts.length === 0) return;
-    const [only] = parts;
-    const blob = parts.length === 1 && only ? only : Buffer.concat(parts);
-    const taken = Math.max(0, this.write(blob));
-    if (taken >= blob.length) {
-      this.queuedBytes -= blob.length;
-      return;
-    }
-    this.backlog = [blob.subarray(taken)];
-    this.queuedBytes -= taken;
-    this.blocked = true;
+  private flush(): void {
+    if (this.cleared || this.inFlight || this.lines.length === 0) return;
+    // Each line is encoded straight into one buffer of their summed size: no joined copy.
+    const out = Buffer.allocUnsafe(this.linesBytes);
+    let at = 0;
+    for (const line of this.lines) at += out.write(line, at);
+    this.lines = [];
+    this.linesBytes = 0;
+    this.send(out.subarray(0, at));
+  }
+
+  /** True when the peer took all of `bytes`; otherwise the rest waits for its drain. */
+  private send(bytes: Uint8Array): boolean {
+    const taken = Math.max(0, this.write(bytes));
+    if (taken >= bytes.length) return true;
+    this.inFlight = bytes.subarray(taken);
+    return false;
   }
 }

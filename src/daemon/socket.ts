@@ -59,7 +59,7 @@ class SocketClient implements DaemonClient {
 
   sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    this.outbound.push(message.bytes);
+    this.outbound.push(message.line, message.byteLength);
   }
 
   shut(): void {

@@ -3,9 +3,31 @@
  * one task (say, every event of one chunk of runtime output) leaves together at the end of
  * it, so a burst costs one write per client instead of one per message. Order is preserved.
  */
+
+/** Runs `run` once at the end of the current task, however often it is asked for during it. */
+export class EndOfTask {
+  private scheduled = false;
+
+  constructor(private readonly run: () => void) {}
+
+  request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.run();
+    });
+  }
+}
+
+/** Collects a task's items and hands them over together at its end. */
 export class TaskBatch<T> {
   private items: T[] = [];
-  private scheduled = false;
+  private readonly end = new EndOfTask(() => {
+    const items = this.items;
+    this.items = [];
+    if (items.length > 0) this.flush(items);
+  });
 
   constructor(
     /** Receives the task's items, in the order they were pushed; never an empty list. */
@@ -14,14 +36,7 @@ export class TaskBatch<T> {
 
   push(item: T): void {
     this.items.push(item);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      const items = this.items;
-      this.items = [];
-      if (items.length > 0) this.flush(items);
-    });
+    this.end.request();
   }
 
   /** Drops what waits (the connection is closing). */

@@ -10,8 +10,8 @@ import type { WireError } from "./errors.ts";
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export interface JsonlSink {
-  /** A complete, parsed line. */
-  value(value: unknown): void;
+  /** A complete, parsed line; `line` is its text (without the LF and one trailing CR). */
+  value(value: unknown, line: string): void;
   /** A line that could not be used; the stream carries on at the next line. */
   error(error: WireError): void;
 }
@@ -141,7 +141,7 @@ export class JsonlDecoder {
       });
       return;
     }
-    this.sink.value(value);
+    this.sink.value(value, text);
   }
 }
 

@@ -2,8 +2,26 @@
 import { expect, test } from "bun:test";
 import { OutboundBuffer } from "../../src/daemon/outbound-buffer.ts";
 
-const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (chunks: Uint8Array[]) => chunks.map((c) => new TextDecoder().decode(c)).join("");
+/** Queues `line` with its UTF-8 size, as the socket transport does. */
+const push = (buffer: OutboundBuffer, line: string) => buffer.push(line, Buffer.byteLength(line));
+
+/** A peer that takes at most `room` bytes until given more; `taken` is what it took, write by write. */
+function limitedPeer(room: number, capBytes: number, overCap: (n: number) => void = () => {}) {
+  const taken: Uint8Array[] = [];
+  const peer = { room, taken };
+  const buffer = new OutboundBuffer(
+    (b) => {
+      const n = Math.min(peer.room, b.length);
+      peer.taken.push(b.slice(0, n));
+      peer.room -= n;
+      return n;
+    },
+    capBytes,
+    overCap,
+  );
+  return { peer, buffer };
+}
 
 test("messages queued in one task leave in one write", async () => {
   const writes: Uint8Array[] = [];
@@ -15,9 +33,9 @@ test("messages queued in one task leave in one write", async () => {
     1024,
     () => {},
   );
-  buffer.push(bytes("a\n"));
-  buffer.push(bytes("b\n"));
-  buffer.push(bytes("c\n"));
+  push(buffer, "a\n");
+  push(buffer, "b\n");
+  push(buffer, "c\n");
   expect(writes).toHaveLength(0);
   await Promise.resolve();
   expect(writes.map((w) => new TextDecoder().decode(w))).toEqual(["a\nb\nc\n"]);
@@ -25,25 +43,14 @@ test("messages queued in one task leave in one write", async () => {
 });
 
 test("a partial write waits for drain and resumes where it stopped; nothing is lost or repeated", async () => {
-  const taken: Uint8Array[] = [];
-  let room = 3;
-  const buffer = new OutboundBuffer(
-    (b) => {
-      const n = Math.min(room, b.length);
-      taken.push(b.slice(0, n));
-      room -= n;
-      return n;
-    },
-    1024,
-    () => {},
-  );
-  buffer.push(bytes("hello\n"));
+  const { peer, buffer } = limitedPeer(3, 1024);
+  push(buffer, "hello\n");
   await Promise.resolve();
-  expect(text(taken)).toBe("hel");
-  buffer.push(bytes("world\n"));
-  room = 100;
+  expect(text(peer.taken)).toBe("hel");
+  push(buffer, "world\n");
+  peer.room = 100;
   buffer.drain();
-  expect(text(taken)).toBe("hello\nworld\n");
+  expect(text(peer.taken)).toBe("hello\nworld\n");
   expect(buffer.size).toBe(0);
 });
 
@@ -55,12 +62,30 @@ test("a peer that stops taking bytes is reported once more than the cap waits be
     (n) => over.push(n),
   );
   // One large message in progress is not over the cap by itself.
-  buffer.push(bytes("x".repeat(50)));
+  push(buffer, "x".repeat(50));
   await Promise.resolve();
   expect(over).toEqual([]);
-  buffer.push(bytes("12345"));
-  buffer.push(bytes("67890"));
+  push(buffer, "12345");
+  push(buffer, "67890");
   expect(over).toEqual([]);
-  buffer.push(bytes("!"));
+  push(buffer, "!");
   expect(over).toEqual([61]);
+});
+
+test("lines leave as UTF-8, counted in bytes: a write that splits a character resumes with the rest of it", async () => {
+  const over: number[] = [];
+  const { peer, buffer } = limitedPeer(2, 10, (n) => over.push(n));
+  push(buffer, "hé—\n");
+  await Promise.resolve();
+  // "h" and the first byte of "é" went out; the rest of it waits.
+  expect(peer.taken.map((t) => t.length)).toEqual([2]);
+  expect(buffer.size).toBe(5);
+  // Five characters but nine bytes behind the write: within the cap; two more bytes are over it.
+  push(buffer, "éééé\n");
+  expect(over).toEqual([]);
+  push(buffer, "..");
+  expect(over).toEqual([16]);
+  peer.room = 100;
+  buffer.drain();
+  expect(new TextDecoder().decode(Buffer.concat(peer.taken))).toBe("hé—\néééé\n..");
 });

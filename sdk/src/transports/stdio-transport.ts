@@ -6,7 +6,7 @@
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 import { ShardError } from "../errors.ts";
-import type { Transport, TransportSink } from "./transport.ts";
+import type { ClientCommand, Transport, TransportSink } from "./transport.ts";
 
 export interface SpawnOptions {
   command: string[];
@@ -58,10 +58,10 @@ export class StdioTransport implements Transport {
     return this.proc.pid;
   }
 
-  send(message: object): void {
+  send(command: ClientCommand): void {
     if (this.ended) return;
     try {
-      this.proc.stdin.write(encodeJsonLine(message));
+      this.proc.stdin.write(encodeJsonLine(command));
       this.proc.stdin.flush();
     } catch {
       // The child is gone; `closed` reports why.

@@ -3,6 +3,7 @@
  * and parsed) and a way to send one. Framing is the transport's: JSONL on stdio and the unix
  * socket, one JSON message per text frame on the WebSocket (PROTOCOL §2).
  */
+import type { AnyCommand, OutboundCommand } from "../../../src/types/command-table.ts";
 import type { WireError } from "../../../src/wire/errors.ts";
 
 export interface TransportSink {
@@ -14,7 +15,10 @@ export interface TransportSink {
   closed(reason: string): void;
 }
 
+/** What a client writes: any command of the protocol, numbered with its request id or not. */
+export type ClientCommand = AnyCommand | OutboundCommand;
+
 export interface Transport {
-  send(message: object): void;
+  send(command: ClientCommand): void;
   close(): void;
 }

@@ -6,7 +6,7 @@ import { createConnection, type Socket } from "node:net";
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 import { ShardError } from "../errors.ts";
-import type { Transport, TransportSink } from "./transport.ts";
+import type { ClientCommand, Transport, TransportSink } from "./transport.ts";
 
 export class UnixSocketTransport implements Transport {
   private closedOnce = false;
@@ -41,9 +41,9 @@ export class UnixSocketTransport implements Transport {
     });
   }
 
-  send(message: object): void {
+  send(command: ClientCommand): void {
     if (this.closedOnce) return;
-    this.socket.write(encodeJsonLine(message));
+    this.socket.write(encodeJsonLine(command));
   }
 
   close(): void {

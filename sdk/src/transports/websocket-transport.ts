@@ -5,7 +5,7 @@
  * Bun, Node ≥ 22 and Node 20 with `--experimental-websocket`; the constructor is injectable.
  */
 import { ShardError } from "../errors.ts";
-import type { Transport, TransportSink } from "./transport.ts";
+import type { ClientCommand, Transport, TransportSink } from "./transport.ts";
 
 export interface WebSocketInit {
   protocols: string[];
@@ -82,9 +82,9 @@ export class WebSocketTransport implements Transport {
     });
   }
 
-  send(message: object): void {
+  send(command: ClientCommand): void {
     if (this.closedOnce || this.ws.readyState !== 1) return;
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(JSON.stringify(command));
   }
 
   close(): void {

@@ -18,9 +18,12 @@ import type { Activity } from "./activity.ts";
 import type { DaemonClient } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
+import { RoutedLines } from "./routed-line.ts";
 
 /** Every agent event carries the routing `agent_id` on a daemon connection except the connection-scoped hello. */
 export type TaggableEvent = Exclude<UnsequencedAgentEvent, { type: "hello" }>;
+/** What a runtime sends after start-up (hello and sync belong to it). */
+export type RuntimeEvent = Exclude<AgentEvent, { type: "hello" | "sync" }>;
 
 export interface Attachment {
   client: DaemonClient;
@@ -37,11 +40,14 @@ export class AgentChannel {
   /** Whether any generation has reached readiness since the daemon started. */
   hasRuntimeState = false;
   private seq = 0;
+  private readonly routed: RoutedLines;
 
   constructor(
     readonly agentId: string,
     readonly requests: RequestArbiter,
-  ) {}
+  ) {
+    this.routed = new RoutedLines(agentId);
+  }
 
   /**
    * A new generation is authoritative: its sync replaces the snapshot, keeping the daemon's
@@ -81,9 +87,27 @@ export class AgentChannel {
     return { ...syncFromSnapshot(this.snapshot), agent_id: this.agentId };
   }
 
+  /**
+   * A runtime's checked event (`line` is the text it came as): stamped and folded like `apply`,
+   * and sent on as that line with the daemon's routing spliced in, re-encoded only when the line
+   * is not in our encoder's shape (./routed-line.ts).
+   */
+  forward(event: RuntimeEvent, line: string): AgentEvent {
+    this.seq += 1;
+    const routed = this.attachments.size > 0 ? this.routed.splice(line, event, this.seq) : undefined;
+    // The event was parsed for the daemon alone: stamping it in place copies nothing.
+    event.seq = this.seq;
+    event.agent_id = this.agentId;
+    this.snapshot = applyEvent(this.snapshot, event);
+    if (this.attachments.size > 0) this.sendToAttached(routed ?? EncodedMessage.of(event));
+    return event;
+  }
+
   fanOut(event: AgentEvent): void {
-    if (this.attachments.size === 0) return;
-    const encoded = EncodedMessage.of(event);
+    if (this.attachments.size > 0) this.sendToAttached(EncodedMessage.of(event));
+  }
+
+  private sendToAttached(encoded: EncodedMessage): void {
     for (const a of this.attachments.values()) a.client.sendEncoded(encoded);
   }
 

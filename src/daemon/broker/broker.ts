@@ -68,7 +68,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   private hooks: AgentHooks | undefined;
 
   constructor(private readonly options: BrokerOptions) {
-    this.forwarder = new RuntimeForwarder((agentId, message) => this.registry.send(agentId, message));
+    this.forwarder = new RuntimeForwarder((agentId, command) => this.registry.send(agentId, command));
   }
 
   /**
@@ -234,7 +234,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     }
   }
 
-  message(agentId: string, message: RuntimeMessage): void {
+  message(agentId: string, message: RuntimeMessage, line: string): void {
     if (message.type === "response") {
       this.forwarder.response(agentId, message);
       return;
@@ -243,8 +243,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     if (message.type === "hello" || message.type === "sync") return;
     const channel = this.channel(agentId);
     const before = channel.snapshot.status;
-    const event = channel.apply(message);
-    channel.fanOut(event);
+    const event = channel.forward(message, line);
     this.hooks?.agentEvent(agentId, event);
     switch (event.type) {
       case "permission_request":

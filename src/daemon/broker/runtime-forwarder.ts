@@ -20,7 +20,7 @@ export class RuntimeForwarder {
   private next = 0;
   private readonly waiting = new Map<string, Waiting>();
 
-  constructor(private readonly sendToRuntime: (agentId: string, message: object) => boolean) {}
+  constructor(private readonly sendToRuntime: (agentId: string, command: AgentCommand) => boolean) {}
 
   /** False when the agent has no live runtime to take it. */
   forward(agentId: string, command: AgentCommand, client?: DaemonClient): boolean {

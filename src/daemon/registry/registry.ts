@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentManifest } from "./manifest.ts";
@@ -28,7 +29,8 @@ export interface GenerationEnded {
 export interface RegistryEvents {
   /** A generation reached hello + sync; called before any of its later messages. */
   ready(agentId: string, epoch: number, ready: RuntimeReady): void;
-  message(agentId: string, message: RuntimeMessage): void;
+  /** `line` is the text the runtime wrote for `message` (forwarded without re-encoding). */
+  message(agentId: string, message: RuntimeMessage, line: string): void;
   stateChanged(agentId: string, state: RuntimeState, ended?: GenerationEnded): void;
 }
 
@@ -188,11 +190,11 @@ export class Registry {
     return starting;
   }
 
-  /** A line to the live runtime; false when there is none. */
-  send(agentId: string, message: object): boolean {
+  /** A command to the live runtime; false when there is none. */
+  send(agentId: string, command: AgentCommand): boolean {
     const record = this.agents.get(agentId);
     if (!record?.process || !this.isServing(agentId)) return false;
-    return record.process.send(message);
+    return record.process.send(command);
   }
 
   /**
@@ -285,7 +287,7 @@ export class Registry {
       logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
       startTimeoutMs: this.options.startTimeoutMs,
       onReady: (ready) => this.onReady(record, epoch, ready),
-      onMessage: (message) => this.options.events.message(agentId, message),
+      onMessage: (message, line) => this.options.events.message(agentId, message, line),
       onExit: (exit) => this.onExit(record, process, exit),
     });
     record.process = process;

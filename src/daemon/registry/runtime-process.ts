@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type { FileSink, Subprocess } from "bun";
 import type { HelloEvent, SyncEvent } from "../../types/agent-events.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
+import type { AgentCommand } from "../../types/command-table.ts";
 import type { Response } from "../../types/response.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
@@ -37,7 +38,8 @@ export interface RuntimeProcessOptions {
   startTimeoutMs: number;
   /** Called synchronously at readiness, before any later message reaches `onMessage`. */
   onReady: (ready: RuntimeReady) => void;
-  onMessage: (message: RuntimeMessage) => void;
+  /** A checked message after readiness, with `line`, the text the runtime wrote for it. */
+  onMessage: (message: RuntimeMessage, line: string) => void;
   onExit: (exit: RuntimeExit) => void;
 }
 
@@ -95,12 +97,12 @@ export class RuntimeProcess {
     return this.exitedFlag;
   }
 
-  /** One JSONL line to the runtime; false when its stdin is gone (it is exiting). */
-  send(message: object): boolean {
+  /** One command to the runtime as a JSONL line; false when its stdin is gone (it is exiting). */
+  send(command: AgentCommand): boolean {
     if (this.exitedFlag) return false;
     try {
       const stdin: FileSink = this.proc.stdin;
-      stdin.write(encodeJsonLine(message));
+      stdin.write(encodeJsonLine(command));
       stdin.flush();
       return true;
     } catch {
@@ -135,7 +137,7 @@ export class RuntimeProcess {
 
   private async readStdout(): Promise<void> {
     const decoder = new JsonlDecoder({
-      value: (value) => this.receive(value),
+      value: (value, line) => this.receive(value, line),
       // A runtime never writes a bad line; if one does, the agent log says so and it carries on.
       error: () => {},
     });
@@ -143,12 +145,12 @@ export class RuntimeProcess {
     decoder.end();
   }
 
-  private receive(value: unknown): void {
+  private receive(value: unknown, line: string): void {
     const event = asAgentEvent(value);
     const message = event ?? asResponse(value);
     if (!message) return;
     if (this.readyDone) {
-      this.options.onMessage(message);
+      this.options.onMessage(message, line);
       return;
     }
     if (message.type === "hello") this.hello = message;

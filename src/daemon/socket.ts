@@ -8,7 +8,7 @@ import type { Socket, UnixSocketListener } from "bun";
 import { newId } from "../support/ids.ts";
 import { JsonlDecoder } from "../wire/jsonl-decoder.ts";
 import type { Broker } from "./broker/broker.ts";
-import type { DaemonClient, DaemonMessage } from "./broker/daemon-client.ts";
+import type { ClientConnection, DaemonMessage } from "./broker/client-connection.ts";
 import { EncodedMessage } from "./broker/encoded-message.ts";
 import { daemonHello } from "./daemon-hello.ts";
 import { OutboundBuffer } from "./outbound-buffer.ts";
@@ -21,7 +21,7 @@ export interface SocketOptions {
   log(line: string): void;
 }
 
-class SocketClient implements DaemonClient {
+class SocketClient implements ClientConnection {
   readonly id = newId("conn");
   /** The 0600 socket is local trust (PROTOCOL §4.2): the auth.* commands are answered here. */
   readonly localTrust = true;

@@ -5,8 +5,8 @@
  */
 import type { ResultMap } from "../../types/command-table.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
+import type { ClientConnection } from "../broker/client-connection.ts";
 import { type Answer, answer, type HandlersOf } from "../broker/command-handlers.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { BrowserAuth } from "./browser-auth.ts";
 
 export interface AuthCommandDeps {
@@ -44,7 +44,7 @@ async function enroll(deps: AuthCommandDeps): Promise<Answer<ResultMap["auth.enr
 }
 
 /** Browser auth is managed from the daemon's machine only. */
-function remoteRefusal(client: DaemonClient, type: string): Failure | undefined {
+function remoteRefusal(client: ClientConnection, type: string): Failure | undefined {
   if (client.localTrust) return undefined;
   return failure(
     "PERMISSION_DENIED",

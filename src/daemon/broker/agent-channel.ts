@@ -15,7 +15,7 @@ import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { AttachRole } from "../../types/orchestrator.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import type { ClientConnection } from "./client-connection.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
 import { RoutedLines } from "./routed-line.ts";
@@ -26,7 +26,7 @@ export type TaggableEvent = Exclude<UnsequencedAgentEvent, { type: "hello" }>;
 export type RuntimeEvent = Exclude<AgentEvent, { type: "hello" | "sync" }>;
 
 export interface Attachment {
-  client: DaemonClient;
+  client: ClientConnection;
   role: AttachRole;
 }
 
@@ -34,7 +34,7 @@ export class AgentChannel {
   snapshot: AgentSnapshot = emptySnapshot();
   readonly attachments = new Map<string, Attachment>();
   /** Clients of an ancestor that were shown a request of this agent, by request id. */
-  readonly delegates = new Map<string, Map<string, DaemonClient>>();
+  readonly delegates = new Map<string, Map<string, ClientConnection>>();
   /** The sanitized overview last broadcast as `agent_activity`. */
   activity: Activity = { phase: "idle" };
   /** Whether any generation has reached readiness since the daemon started. */

@@ -9,7 +9,7 @@ import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 import type { BrokerContext } from "./broker-context.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import type { ClientConnection } from "./client-connection.ts";
 
 /** New work restores a stopped runtime; reads and aborts never wake one (PROTOCOL §9.2). */
 const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
@@ -23,7 +23,7 @@ const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
 
 export async function handleAgentCommand(
   ctx: BrokerContext,
-  client: DaemonClient,
+  client: ClientConnection,
   command: AgentCommand,
 ): Promise<void> {
   const reply = (error: WireError) => client.send(tagged(errorResponse(command, error), command.agent_id));
@@ -77,7 +77,7 @@ export async function handleAgentCommand(
   }
 }
 
-function notRunning(client: DaemonClient, command: AgentCommand, agentId: string): void {
+function notRunning(client: ClientConnection, command: AgentCommand, agentId: string): void {
   if (command.type === "abort") {
     client.send(tagged(okResponse(command), agentId));
     return;
@@ -96,7 +96,7 @@ function notRunning(client: DaemonClient, command: AgentCommand, agentId: string
 /** First valid answer wins; late ones are accepted and dropped silently (PROTOCOL §6.3). */
 function answer(
   ctx: BrokerContext,
-  client: DaemonClient,
+  client: ClientConnection,
   channel: AgentChannel,
   command: PermissionResponse | UiResponse,
 ): void {

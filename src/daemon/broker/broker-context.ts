@@ -4,7 +4,7 @@ import type { AgentCommand } from "../../types/command-table.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { AgentChannel } from "./agent-channel.ts";
-import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
+import type { ClientConnection, OrchestratorEvent } from "./client-connection.ts";
 import type { RuntimeForwarder } from "./runtime-forwarder.ts";
 
 /** How a hook that takes over a per-agent command answers it (tagged with its agent). */
@@ -21,14 +21,14 @@ export interface BrokerContext {
   agentInfo(agentId: string): AgentInfo | undefined;
   broadcast(event: OrchestratorEvent): void;
   /** Whether the client is still connected (an await may outlive it). */
-  isOpen(client: DaemonClient): boolean;
+  isOpen(client: ClientConnection): boolean;
   /**
    * An attachment of `agentId` was added (`joined`) or removed: re-checks the headless timers of
    * it and its descendants, and shows a joining responder the requests routed to it.
    */
-  respondersChanged(agentId: string, joined?: DaemonClient): void;
+  respondersChanged(agentId: string, joined?: ClientConnection): void;
   /** Whether `client` answers for `agentId` as an interactive client of its nearest responding ancestor. */
-  answersFor(client: DaemonClient, agentId: string): boolean;
+  answersFor(client: ClientConnection, agentId: string): boolean;
   /**
    * The subagent jobs' say on a per-agent command of an attached client before the runtime
    * gets it (the lease guard of a leased child; an aborted parent's waits): whether they

@@ -24,8 +24,8 @@ import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
 import type { BrokerContext, CommandReply } from "./broker-context.ts";
+import type { ClientConnection, OrchestratorEvent } from "./client-connection.ts";
 import { type Answer, type DaemonHandlers, isLater, runHandler } from "./command-handlers.ts";
-import type { DaemonClient, OrchestratorEvent } from "./daemon-client.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
@@ -60,7 +60,7 @@ export interface AgentHooks {
 export class Broker implements BrokerContext, RegistryEvents {
   readonly forwarder: RuntimeForwarder;
   private registryRef: Registry | undefined;
-  private readonly clients = new Map<string, DaemonClient>();
+  private readonly clients = new Map<string, ClientConnection>();
   private readonly channels = new Map<string, AgentChannel>();
   /** Last status each agent was announced with, so `agent_status_changed` fires on change only. */
   private readonly announced = new Map<string, string>();
@@ -88,16 +88,16 @@ export class Broker implements BrokerContext, RegistryEvents {
 
   // ── clients ────────────────────────────────────────────────────────────
 
-  open(client: DaemonClient): void {
+  open(client: ClientConnection): void {
     this.clients.set(client.id, client);
   }
 
-  isOpen(client: DaemonClient): boolean {
+  isOpen(client: ClientConnection): boolean {
     return this.clients.get(client.id) === client;
   }
 
   /** A closed connection detaches from everything; its open requests stay open (PROTOCOL §6.4). */
-  close(client: DaemonClient): void {
+  close(client: ClientConnection): void {
     this.clients.delete(client.id);
     this.forwarder.clientClosed(client.id);
     this.hooks?.clientClosed(client.id);
@@ -111,7 +111,7 @@ export class Broker implements BrokerContext, RegistryEvents {
    * per-agent command to its runtime, a daemon command to the handler registered for its type.
    * Every failure is a `response` with `{code, message}`.
    */
-  async receive(client: DaemonClient, raw: unknown): Promise<void> {
+  async receive(client: ClientConnection, raw: unknown): Promise<void> {
     const checked = commandValidator.validate(raw);
     if (!checked.ok) {
       client.send(errorResponse(salvageCorrelation(raw), checked.error));
@@ -135,14 +135,14 @@ export class Broker implements BrokerContext, RegistryEvents {
     }
   }
 
-  private reply(client: DaemonClient, command: DaemonCommand, answer: Answer<object>): void {
+  private reply(client: ClientConnection, command: DaemonCommand, answer: Answer<object>): void {
     // A client gone while its command ran hears nothing, and nothing is done on its behalf.
     if (!this.isOpen(client)) return;
     client.send(answer.ok ? okResponse(command, answer.result) : errorResponse(command, answer.error));
     if (answer.ok) answer.after?.();
   }
 
-  private internalError(client: DaemonClient, command: AnyCommand, err: unknown): void {
+  private internalError(client: ClientConnection, command: AnyCommand, err: unknown): void {
     this.options.log(
       `internal error handling ${command.type}: ${err instanceof Error ? err.stack : String(err)}`,
     );
@@ -150,7 +150,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   /** Input that never parsed (bad JSON, over-size line or frame). */
-  unparsable(client: DaemonClient, error: WireError): void {
+  unparsable(client: ClientConnection, error: WireError): void {
     client.send(errorResponse({ type: "unknown" }, error));
   }
 
@@ -189,7 +189,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     for (const client of this.clients.values()) client.sendEncoded(encoded);
   }
 
-  respondersChanged(agentId: string, joined?: DaemonClient): void {
+  respondersChanged(agentId: string, joined?: ClientConnection): void {
     respondersChanged(this.hierarchy, agentId, joined);
   }
 
@@ -197,7 +197,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     return this.hooks?.beforeAgentCommand(command, reply) ?? Promise.resolve(false);
   }
 
-  answersFor(client: DaemonClient, agentId: string): boolean {
+  answersFor(client: ClientConnection, agentId: string): boolean {
     return responderChannel(this.hierarchy, agentId)?.attachments.get(client.id)?.role === "interactive";
   }
 

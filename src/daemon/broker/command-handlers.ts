@@ -12,7 +12,7 @@ import type {
   ResultMap,
 } from "../../types/command-table.ts";
 import type { Failure } from "../../wire/errors.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import type { ClientConnection } from "./client-connection.ts";
 
 /** What a handler answers: its command's result, or `{code, message}`. */
 export type Answer<R> = Success<R> | Failure;
@@ -43,7 +43,7 @@ export function answer<R>(result: R, after?: () => void): Success<R> {
 }
 
 export type CommandHandler<T extends DaemonCommandType> = (
-  client: DaemonClient,
+  client: ClientConnection,
   command: CommandMap[T],
 ) => Outcome<ResultMap[T]> | Promise<Outcome<ResultMap[T]>>;
 
@@ -58,7 +58,7 @@ export type HandlersOf<O extends Exclude<CommandOwner, "runtime">> = {
 /** Runs the handler of `type` (the pattern that keeps command and handler correlated). */
 export function runHandler<T extends DaemonCommandType>(
   handlers: DaemonHandlers,
-  client: DaemonClient,
+  client: ClientConnection,
   type: T,
   command: CommandMap[T],
 ): Outcome<ResultMap[T]> | Promise<Outcome<ResultMap[T]>> {

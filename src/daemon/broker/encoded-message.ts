@@ -18,7 +18,7 @@ export class EncodedMessage {
     this.byteLengthCache = byteLength;
   }
 
-  /** Callers pass a `DaemonMessage` (typed at `DaemonClient.send`, which builds one of these). */
+  /** Callers pass a `DaemonMessage` (typed at `ClientConnection.send`, which builds one of these). */
   static of(message: object): EncodedMessage {
     return new EncodedMessage(encodeJsonLine(message));
   }

@@ -6,8 +6,8 @@ import type { CommandMap, ResultMap } from "../../types/command-table.ts";
 import { failure } from "../../wire/errors.ts";
 import { spawnAgent } from "./agent-spawn.ts";
 import type { BrokerContext } from "./broker-context.ts";
+import type { ClientConnection } from "./client-connection.ts";
 import { type Answer, answer, type HandlersOf } from "./command-handlers.ts";
-import type { DaemonClient } from "./daemon-client.ts";
 
 export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
   return {
@@ -63,7 +63,7 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
  */
 async function attach(
   ctx: BrokerContext,
-  client: DaemonClient,
+  client: ClientConnection,
   command: CommandMap["agent.attach"],
 ): Promise<Answer<ResultMap["agent.attach"]>> {
   const agentId = command.agent_id;

@@ -6,7 +6,7 @@
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import type { PermissionResolved, UiResolved } from "../../types/permissions.ts";
 import type { AgentChannel } from "./agent-channel.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import type { ClientConnection } from "./client-connection.ts";
 
 export interface Hierarchy {
   parentOf(agentId: string): string | undefined;
@@ -62,7 +62,7 @@ export function closeDelegated(channel: AgentChannel, event: PermissionResolved 
  * responder again (timers stop) or none (the headless timeout runs), and an ancestor client that
  * joined is shown the child requests routed to it — delegation survives a reconnect.
  */
-export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?: DaemonClient): void {
+export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?: ClientConnection): void {
   for (const id of selfAndDescendants(hierarchy, agentId)) {
     const channel = hierarchy.channelOf(id);
     if (!channel || channel.snapshot.pending_requests.length === 0 || !hierarchy.isLive(id)) continue;
@@ -81,7 +81,7 @@ export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?
 }
 
 /** Shows a request to ancestor clients that are not attached to the agent itself. */
-function delegate(channel: AgentChannel, request: PendingRequest, clients: DaemonClient[]): void {
+function delegate(channel: AgentChannel, request: PendingRequest, clients: ClientConnection[]): void {
   for (const client of clients) {
     if (channel.attachments.has(client.id)) continue;
     let shown = channel.delegates.get(request.request_id);
@@ -94,6 +94,6 @@ function delegate(channel: AgentChannel, request: PendingRequest, clients: Daemo
   }
 }
 
-function interactiveClients(channel: AgentChannel): DaemonClient[] {
+function interactiveClients(channel: AgentChannel): ClientConnection[] {
   return [...channel.attachments.values()].filter((a) => a.role === "interactive").map((a) => a.client);
 }

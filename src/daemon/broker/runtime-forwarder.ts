@@ -6,13 +6,13 @@
 import type { AgentCommand } from "../../types/command-table.ts";
 import type { Response } from "../../types/response.ts";
 import { errorResponse } from "../../wire/response.ts";
-import type { DaemonClient } from "./daemon-client.ts";
+import type { ClientConnection } from "./client-connection.ts";
 
 interface Waiting {
   agentId: string;
   type: string;
   /** Absent for the daemon's own commands (headless answers). */
-  client?: DaemonClient;
+  client?: ClientConnection;
   id?: string;
 }
 
@@ -23,7 +23,7 @@ export class RuntimeForwarder {
   constructor(private readonly sendToRuntime: (agentId: string, command: AgentCommand) => boolean) {}
 
   /** False when the agent has no live runtime to take it. */
-  forward(agentId: string, command: AgentCommand, client?: DaemonClient): boolean {
+  forward(agentId: string, command: AgentCommand, client?: ClientConnection): boolean {
     this.next += 1;
     const runtimeId = `daemon-${this.next}`;
     const { agent_id: _routing, id, ...rest } = command;

@@ -7,7 +7,7 @@
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { newId } from "../../support/ids.ts";
 import type { Broker } from "../broker/broker.ts";
-import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import type { ClientConnection, DaemonMessage } from "../broker/client-connection.ts";
 import { EncodedMessage } from "../broker/encoded-message.ts";
 import { daemonHello } from "../daemon-hello.ts";
 import { isOverOutboundCap, overCapLogLine } from "../outbound-cap.ts";
@@ -36,7 +36,7 @@ export const LARGE_FRAME_ALLOWANCE_BYTES = 64 * 1024 * 1024;
 /** Close code for a client whose outbound buffer went over the cap (RFC 6455 1008 policy violation). */
 export const CLOSE_SLOW_CLIENT = 1008;
 
-class WsClient implements DaemonClient {
+class WsClient implements ClientConnection {
   readonly id = newId("conn");
   /** Browser-authenticated, not local: the auth.* commands are refused here. */
   readonly localTrust = false;

@@ -11,7 +11,7 @@ import type { AgentEvent } from "../../types/catalog.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
 import type { RunState } from "../../types/subagent-jobs.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
-import type { DaemonClient, DaemonMessage } from "../broker/daemon-client.ts";
+import type { ClientConnection, DaemonMessage } from "../broker/client-connection.ts";
 import type { EncodedMessage } from "../broker/encoded-message.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { JobCatalog, RunRef } from "./job-catalog.ts";
@@ -53,7 +53,7 @@ interface LiveRun {
 export class Coordinator {
   /** Leased children by agent id. */
   private readonly live = new Map<string, LiveRun>();
-  private readonly client: DaemonClient;
+  private readonly client: ClientConnection;
   private readonly requests = new Map<string, (answer: RuntimeAnswer) => void>();
   private nextRequest = 0;
 

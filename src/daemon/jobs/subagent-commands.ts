@@ -16,8 +16,8 @@ import type {
   SubagentWaitResult,
 } from "../../types/subagent.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
+import type { ClientConnection } from "../broker/client-connection.ts";
 import { type Answer, answer, type HandlersOf, type Outcome } from "../broker/command-handlers.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
 import { buildJob } from "./create-request.ts";
 import { refsOf, resolveAll } from "./handles.ts";
 import type { RunRef } from "./job-catalog.ts";
@@ -49,7 +49,7 @@ export function subagentHandlers(service: SubagentService): HandlersOf<"subagent
  */
 function unknownParent(
   service: SubagentService,
-  client: DaemonClient,
+  client: ClientConnection,
   command: { type: string; parent_agent_id: string },
 ): Failure | undefined {
   if (!service.deps.registry.get(command.parent_agent_id)) {
@@ -101,7 +101,7 @@ function create(service: SubagentService, command: SubagentCreateCommand): Answe
 
 function wait(
   service: SubagentService,
-  client: DaemonClient,
+  client: ClientConnection,
   command: SubagentWaitCommand,
 ): Outcome<SubagentWaitResult> {
   const found = resolveAll(service.catalog, command, command.handles);

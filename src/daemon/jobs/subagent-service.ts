@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../types/catalog.ts";
 import type { SubagentRunChangedEvent } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
+import type { ClientConnection } from "../broker/client-connection.ts";
 import type { Registry } from "../registry/registry.ts";
 import { completionReport } from "./completion-report.ts";
 import { Coordinator } from "./coordinator.ts";
@@ -36,7 +36,7 @@ export class SubagentService {
   readonly coordinator: Coordinator;
   readonly steers: StrictSteers;
   /** Connections that sent commands for a parent: they hear its run changes. */
-  private readonly listeners = new Map<string, Map<string, DaemonClient>>();
+  private readonly listeners = new Map<string, Map<string, ClientConnection>>();
 
   constructor(readonly deps: SubagentServiceDeps) {
     this.store = new JobStore(deps.registry.home);
@@ -65,7 +65,7 @@ export class SubagentService {
   }
 
   /** `client` hears `subagent_run_changed` of this parent from now on. */
-  listen(parentId: string, client: DaemonClient): void {
+  listen(parentId: string, client: ClientConnection): void {
     let clients = this.listeners.get(parentId);
     if (!clients) {
       clients = new Map();

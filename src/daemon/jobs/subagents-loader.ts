@@ -7,8 +7,8 @@ import type { AgentEvent } from "../../types/catalog.ts";
 import type { AgentCommand, CommandMap, CommandTypeOwnedBy } from "../../types/command-table.ts";
 import type { AgentHooks } from "../broker/broker.ts";
 import type { CommandReply } from "../broker/broker-context.ts";
+import type { ClientConnection } from "../broker/client-connection.ts";
 import type { HandlersOf } from "../broker/command-handlers.ts";
-import type { DaemonClient } from "../broker/daemon-client.ts";
 import type { SubagentService, SubagentServiceDeps } from "./subagent-service.ts";
 
 type BeforeAgentCommand = typeof import("./lease-guard.ts").beforeAgentCommand;
@@ -58,7 +58,7 @@ export class SubagentsLoader implements AgentHooks {
       );
     const via =
       <T extends CommandTypeOwnedBy<"subagents">>(type: T) =>
-      async (client: DaemonClient, command: CommandMap[T]) => {
+      async (client: ClientConnection, command: CommandMap[T]) => {
         const handlers: HandlersOf<"subagents"> = await loaded();
         return handlers[type](client, command);
       };

@@ -12,7 +12,7 @@ export type OrchestratorEvent = DaemonEvent;
 /** Everything the daemon sends: tagged agent events, responses, its own hello and registry events. */
 export type DaemonMessage = AgentServerMessage | OrchestratorEvent;
 
-export interface DaemonClient {
+export interface ClientConnection {
   /** Names the client in `permission_resolved.source` when it answers. */
   readonly id: string;
   /** Local trust (the unix socket, PROTOCOL §4.2): only such clients may manage browser auth. */

@@ -4,6 +4,7 @@
  * page Origin the ticket is bound to. Uses only the standard WebSocket API, so it runs under
  * Bun, Node ≥ 22 and Node 20 with `--experimental-websocket`; the constructor is injectable.
  */
+import { deliverFrame } from "../../../src/client/websocket-frame.ts";
 import { ShardError } from "../errors.ts";
 import type { ClientCommand, Transport, TransportSink } from "./transport.ts";
 
@@ -47,23 +48,7 @@ export class WebSocketTransport implements Transport {
         transport = new WebSocketTransport(ws, sink);
         resolve(transport);
       };
-      ws.onmessage = (event: MessageEvent) => {
-        if (typeof event.data !== "string") {
-          sink.invalid({
-            code: "INVALID_REQUEST",
-            message: "the daemon sent a binary frame; frames are JSON text",
-          });
-          return;
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch {
-          sink.invalid({ code: "INVALID_REQUEST", message: "the daemon sent a frame that is not JSON" });
-          return;
-        }
-        sink.message(value);
-      };
+      ws.onmessage = (event: MessageEvent) => deliverFrame(event.data, sink);
       ws.onclose = (event: CloseEvent) => {
         if (!transport) {
           reject(

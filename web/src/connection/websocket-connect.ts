@@ -5,6 +5,7 @@
  * session was revoked gets no ticket: that failure is final (no retry).
  */
 import type { Connect, Connected } from "../../../src/client/channel-transport.ts";
+import { deliverFrame } from "../../../src/client/websocket-frame.ts";
 import { failure } from "../../../src/wire/errors.ts";
 import { fetchTicket } from "../auth/ticket.ts";
 import { closeReason } from "./close-reason.ts";
@@ -43,17 +44,7 @@ export const websocketConnect: Connect = async (sink) => {
         },
       });
     };
-    ws.onmessage = (event) => {
-      if (typeof event.data !== "string") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(event.data);
-      } catch {
-        sink.invalid({ code: "INVALID_REQUEST", message: "a frame from the daemon is not JSON" });
-        return;
-      }
-      sink.message(value);
-    };
+    ws.onmessage = (event) => deliverFrame(event.data, sink);
     ws.onclose = (event) => {
       clearTimeout(openTimer);
       const reason = closeReason(event.code, event.reason);

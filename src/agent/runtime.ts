@@ -30,7 +30,7 @@ import { describeModel, type ModelController } from "./models/model-controller.t
 import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
-import type { PermissionReply } from "./requests/pending-requests.ts";
+import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
@@ -123,8 +123,8 @@ export class AgentRuntime {
   }
 
   /** An answer to an open permission request; one for a request no longer open is dropped. */
-  answerPermission(reply: PermissionReply): void {
-    this.state.pending.answerPermission(reply);
+  answerPermission(reply: PermissionReply): PermissionOutcome {
+    return this.state.pending.answerPermission(reply);
   }
 
   /** An answer to an open UI request; one for a request no longer open is dropped. */

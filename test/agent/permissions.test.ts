@@ -39,7 +39,7 @@ function lastStatus(agent: AgentProcess): string | undefined {
 }
 
 describe("permission requests", () => {
-  test("bash asks with prompt, options, details and structured choices; unknown choice is ignored; late answer is discarded", async () => {
+  test("bash asks with prompt, options, details and structured choices; an unknown choice is refused and leaves it open; a late answer is discarded", async () => {
     const agent = await spawn();
     const { from } = await startToolTurn(agent, "bash", { command: "echo hello-perm" });
     const req = await agent.waitType("permission_request", from);
@@ -61,13 +61,15 @@ describe("permission requests", () => {
     // No tool_call before the answer: the gate runs first.
     expect(agent.typesSince(from)).not.toContain("tool_call");
 
-    // An unknown choice id is ignored: the request stays open.
+    // An unknown choice id is invalid, as through the daemon, and the request stays open.
     const bogus = await agent.request({
       type: "permission_response",
       request_id: req.request_id,
       choice_id: "allow_everything_forever",
     });
-    expect(bogus.success).toBe(true);
+    expect(bogus.success).toBe(false);
+    expect(bogus.error.code).toBe("INVALID_REQUEST");
+    expect(bogus.error.message).toContain("is not a choice of request");
     await agent.barrier();
     expect(agent.typesSince(from)).not.toContain("permission_resolved");
     expect(lastStatus(agent)).toBe("waiting_for_permission");

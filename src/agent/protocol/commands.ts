@@ -15,6 +15,7 @@ import {
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
+import { unknownChoiceError } from "../../wire/unknown-choice.ts";
 import { commandValidator } from "../../wire/validate.ts";
 import { describeModel } from "../models/model-controller.ts";
 import type { AgentRuntime } from "../runtime.ts";
@@ -128,8 +129,13 @@ function answerPermission(
     c.choice_id !== undefined
       ? { ...common, choice_id: c.choice_id }
       : { ...common, decision: c.decision ?? "deny" };
-  // Late or unknown answers are discarded silently (PROTOCOL §6.3); the command is still accepted.
-  runtime.answerPermission(reply);
+  // Late answers are discarded silently (PROTOCOL §6.3); an unknown choice is invalid and the
+  // request stays open (§7), as through the daemon.
+  const outcome = runtime.answerPermission(reply);
+  if (outcome.kind === "unknown_choice" && c.choice_id !== undefined) {
+    const error = unknownChoiceError(c.request_id, c.choice_id, outcome.offered);
+    return fail(error.code, error.message);
+  }
   return ok({});
 }
 

@@ -27,6 +27,12 @@ export type PermissionReply =
   | { request_id: string; choice_id: string; source?: string; reason?: string }
   | { request_id: string; decision: "allow" | "allow_always" | "deny"; source?: string; reason?: string };
 
+/** What became of a permission answer: it won, the request was not open, or it named no offered choice. */
+export type PermissionOutcome =
+  | { kind: "answered"; answer: PermissionAnswer }
+  | { kind: "not_open" }
+  | { kind: "unknown_choice"; offered: string[] };
+
 export class PendingRequests {
   private readonly open = new Map<string, Pending>();
 
@@ -57,16 +63,18 @@ export class PendingRequests {
   }
 
   /**
-   * Applies a permission response. Returns false (and changes nothing) when the request
-   * is not open, is not a permission request, or names an unknown choice id — the
-   * request then stays open so another response may win.
+   * Applies a permission response. Changes nothing when the request is not open, is not a
+   * permission request, or names an unknown choice id — the request then stays open so
+   * another response may win.
    */
-  answerPermission(reply: PermissionReply): PermissionAnswer | undefined {
+  answerPermission(reply: PermissionReply): PermissionOutcome {
     const pending = this.open.get(reply.request_id);
-    if (pending?.kind !== "permission") return undefined;
+    if (pending?.kind !== "permission") return { kind: "not_open" };
     let answer: PermissionAnswer;
     if ("choice_id" in reply) {
-      if (!pending.validChoiceIds.has(reply.choice_id)) return undefined;
+      if (!pending.validChoiceIds.has(reply.choice_id)) {
+        return { kind: "unknown_choice", offered: [...pending.validChoiceIds] };
+      }
       answer = { kind: "choice", choice_id: reply.choice_id, source: reply.source, reason: reply.reason };
     } else {
       answer = { kind: "decision", decision: reply.decision, source: reply.source, reason: reply.reason };
@@ -74,7 +82,7 @@ export class PendingRequests {
     this.open.delete(reply.request_id);
     pending.resolve(answer);
     this.onChange();
-    return answer;
+    return { kind: "answered", answer };
   }
 
   answerUi(requestId: string, value: UiValue): boolean {

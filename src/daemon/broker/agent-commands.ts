@@ -7,6 +7,7 @@ import type { AgentCommand } from "../../types/command-table.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse } from "../../wire/response.ts";
+import { unknownChoiceError } from "../../wire/unknown-choice.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { ClientConnection } from "./client-connection.ts";
@@ -114,13 +115,10 @@ function answer(
   ) {
     const choices = open.choices ?? [];
     if (!choices.some((c) => c.id === command.choice_id)) {
-      const known = choices.map((c) => c.id).join(", ") || "none; answer with decision";
+      const offered = choices.map((c) => c.id);
       client.send(
         tagged(
-          errorResponse(command, {
-            code: "INVALID_REQUEST",
-            message: `permission_response: field "choice_id": "${command.choice_id}" is not a choice of request ${command.request_id} (choices: ${known}); the request stays open`,
-          }),
+          errorResponse(command, unknownChoiceError(command.request_id, command.choice_id, offered)),
           agentId,
         ),
       );

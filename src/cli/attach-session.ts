@@ -1,15 +1,16 @@
 /**
  * What `shard attach` does with one agent's stream: the answer and tool lines through the
- * same renderer as `shard run`, open permission requests asked one at a time on the terminal,
- * and typed lines turned into commands. A request answered by another client is dropped with
- * a note; observers never answer.
+ * same renderer as `shard run`, open permission and UI requests asked one at a time on the
+ * terminal, and typed lines turned into commands. A request answered by another client is
+ * dropped with a note; observers never answer.
  */
 
 import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permission-prompt.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
+import { formatUiPrompt, parseUiAnswer } from "../terminal/ui-prompt.ts";
 import type { AgentEvent } from "../types/catalog.ts";
-import type { PermissionRequest } from "../types/permissions.ts";
+import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { AgentStatus } from "../types/shared.ts";
 import type { CliCommand } from "./daemon-stream.ts";
 
@@ -21,7 +22,7 @@ export interface AttachIo {
 
 export class AttachSession {
   private readonly renderer: RunRenderer;
-  private readonly pending: PermissionRequest[] = [];
+  private readonly pending: (PermissionRequest | UiRequest)[] = [];
   private status: AgentStatus = "idle";
 
   constructor(
@@ -38,27 +39,26 @@ export class AttachSession {
       case "sync":
         this.status = event.status;
         this.pending.length = 0;
-        for (const request of event.pending_requests) {
-          if (request.type === "permission_request") this.ask(request);
-        }
+        for (const request of event.pending_requests) this.ask(request);
         return;
       case "status":
         this.status = event.status;
         return;
       case "permission_request":
+      case "ui_request":
         this.ask(event);
         return;
       case "permission_resolved": {
-        const index = this.pending.findIndex((r) => r.request_id === event.request_id);
-        if (index < 0) return;
-        this.pending.splice(index, 1);
         const by = event.source !== undefined ? ` (${terminalLine(event.source)})` : "";
-        this.io.status(
-          `permission answered from another client${by}: ${event.choice_id ?? event.decision ?? ""}\n`,
+        this.resolved(
+          event.request_id,
+          `permission answered from another client${by}: ${event.choice_id ?? event.decision ?? ""}`,
         );
-        this.showNext(index === 0);
         return;
       }
+      case "ui_resolved":
+        this.resolved(event.request_id, "dialog answered from another client");
+        return;
       case "turn_end":
         this.renderer.handle(event);
         this.renderer.end();
@@ -75,6 +75,22 @@ export class AttachSession {
       return;
     }
     const request = this.pending[0];
+    if (request?.type === "ui_request") {
+      const answer = parseUiAnswer(request, line);
+      if (answer === undefined) {
+        this.io.status(formatUiPrompt(request));
+        return;
+      }
+      this.pending.shift();
+      this.io.send({
+        type: "ui_response",
+        agent_id: this.agentId,
+        request_id: request.request_id,
+        ...answer,
+      });
+      this.showNext(true);
+      return;
+    }
     if (request !== undefined) {
       const answer = parsePermissionAnswer(request, line);
       if (answer === undefined) {
@@ -109,16 +125,33 @@ export class AttachSession {
     );
   }
 
-  private ask(request: PermissionRequest): void {
+  private ask(request: PermissionRequest | UiRequest): void {
     if (this.pending.some((r) => r.request_id === request.request_id)) return;
     this.pending.push(request);
     if (this.pending.length === 1) this.showNext(true);
+  }
+
+  /** Another client answered: drop the request, say so, and ask the next one if it was showing. */
+  private resolved(requestId: string, note: string): void {
+    const index = this.pending.findIndex((r) => r.request_id === requestId);
+    if (index < 0) return;
+    this.pending.splice(index, 1);
+    this.io.status(`${note}\n`);
+    this.showNext(index === 0);
   }
 
   private showNext(headChanged: boolean): void {
     const next = this.pending[0];
     if (next === undefined || !headChanged) return;
     this.renderer.end();
+    if (next.type === "ui_request") {
+      this.io.status(
+        this.interactive
+          ? formatUiPrompt(next)
+          : `waiting for an answer: ${terminalLine(next.title ?? next.kind)}\n`,
+      );
+      return;
+    }
     this.io.status(
       this.interactive
         ? formatPermissionPrompt(next)

@@ -1,7 +1,7 @@
 /**
  * `shard ls` and `shard attach` against a real daemon with real agents on the mock model: the
  * list shows what the daemon has, and attach streams an agent's answer, asks its permission
- * prompts on the terminal, and drops a prompt another client answered first.
+ * prompts and UI dialogs on the terminal, and drops one another client answered first.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { SHARD_MAIN } from "../agent/support/agent-process.ts";
@@ -11,7 +11,7 @@ import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { LiveCli } from "./support/live-cli.ts";
 import { collect, spawnShard } from "./support/shard-cli.ts";
 
-const llm = useMockLlmServer();
+const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
 const clis: LiveCli[] = [];
 afterEach(() => {
@@ -119,6 +119,63 @@ describe("shard attach", () => {
     await cli.waitFor("stderr", "observing: typed lines are ignored");
     const status = await client.ok({ type: "agent.status", agent_id: id });
     expect(status.agents[0].status).toBe("waiting_for_permission");
+  });
+
+  test("answers the ask tool's select by number and its input by text on the terminal", async () => {
+    const h = await startHarness();
+    const client = await h.unixClient();
+    const id = await h.createAgent(client);
+    await client.ok({ type: "agent.attach", agent_id: id });
+    const cli = attach(h.home, id);
+    await cli.waitFor("stderr", "attached to");
+
+    llm().enqueue(
+      {
+        steps: [
+          { tool_call: { name: "ask", args: { question: "Which colour?", options: ["red", "blue"] } } },
+        ],
+      },
+      { steps: [{ tool_call: { name: "ask", args: { question: "File name?" } } }] },
+      { steps: [{ text: "noted" }] },
+    );
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: id, message: "ask me" });
+    await cli.waitFor("stderr", "? choose: Which colour?");
+    expect(cli.output.stderr).toContain("2) blue");
+    cli.writeLine("7"); // not an option: asked again, nothing sent
+    cli.writeLine("2");
+    const select = await client.waitAgent(id, "ui_resolved", from);
+    expect(select.value).toBe("blue");
+
+    await cli.waitFor("stderr", "? answer: File name?");
+    cli.writeLine("notes.md");
+    const input = await client.waitAgent(id, "ui_resolved", from, (m) => m.request_id !== select.request_id);
+    expect(input.value).toBe("notes.md");
+    await client.waitAgent(id, "turn_end", from);
+    // The model got both answers back as the tools' results.
+    const sent = JSON.stringify(llm().requests.at(-1)?.body.messages);
+    expect(sent).toContain("blue");
+    expect(sent).toContain("notes.md");
+  });
+
+  test("a dialog answered by another client is dropped with a note", async () => {
+    const h = await startHarness();
+    const client = await h.unixClient();
+    const id = await h.createAgent(client);
+    await client.ok({ type: "agent.attach", agent_id: id });
+    const cli = attach(h.home, id);
+    await cli.waitFor("stderr", "attached to");
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "ask", args: { question: "Proceed?", options: ["yes", "no"] } } }] },
+      { steps: [{ text: "ok" }] },
+    );
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: id, message: "ask me" });
+    const request = await client.waitAgent(id, "ui_request", from);
+    await cli.waitFor("stderr", "? choose: Proceed?");
+    client.send({ type: "ui_response", agent_id: id, request_id: request.request_id, value: "no" });
+    await cli.waitFor("stderr", "dialog answered from another client");
+    await client.waitAgent(id, "turn_end", from);
   });
 
   test("an unknown agent is one clear line and exit 1", async () => {

@@ -229,6 +229,9 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     enqueue(...replies: MockReply[]) {
       queue.push(...replies);
     },
+    clearQueue() {
+      queue.length = 0;
+    },
     waitForRequests(n: number, timeoutMs = 10_000): Promise<void> {
       if (requestCount >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {

@@ -43,6 +43,8 @@ export interface MockLlmServer {
   url: string;
   /** FIFO; when empty, reply with a short default text turn (or the next script entry). */
   enqueue(...replies: MockReply[]): void;
+  /** Drops the replies no request took (a test that ended mid-turn leaves its later ones). */
+  clearQueue(): void;
   requests: MockRequest[];
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
   /** Resolves once a stream is held at `{ hold: name }` (at once if one is); rejects after `timeoutMs` (10 s). */

@@ -9,6 +9,8 @@ import type { MockLlmServer } from "./types.ts";
 export interface UseMockLlmServerOptions {
   /** Empty `requests` before every test, so indexes into it start at 0. */
   clearRequestsBeforeEach?: boolean;
+  /** Drop replies an earlier test enqueued and never used, so each test starts on its own script. */
+  clearQueueBeforeEach?: boolean;
 }
 
 /** Registers the hooks; the returned accessor gives the running server (only inside hooks and tests). */
@@ -24,6 +26,9 @@ export function useMockLlmServer(options: UseMockLlmServerOptions = {}): () => M
     beforeEach(() => {
       if (server) server.requests.length = 0;
     });
+  }
+  if (options.clearQueueBeforeEach) {
+    beforeEach(() => server?.clearQueue());
   }
   return () => {
     if (!server) throw new Error("the mock LLM server runs only inside this file's hooks and tests");

@@ -75,35 +75,16 @@ export class AttachSession {
       return;
     }
     const request = this.pending[0];
-    if (request?.type === "ui_request") {
-      const answer = parseUiAnswer(request, line);
-      if (answer === undefined) {
-        this.io.status(formatUiPrompt(request));
-        return;
-      }
-      this.pending.shift();
-      this.io.send({
-        type: "ui_response",
-        agent_id: this.agentId,
-        request_id: request.request_id,
-        ...answer,
-      });
-      this.showNext(true);
-      return;
-    }
     if (request !== undefined) {
-      const answer = parsePermissionAnswer(request, line);
+      const answer = this.answerTo(request, line);
       if (answer === undefined) {
-        this.io.status(formatPermissionPrompt(request));
+        this.io.status(
+          request.type === "ui_request" ? formatUiPrompt(request) : formatPermissionPrompt(request),
+        );
         return;
       }
       this.pending.shift();
-      this.io.send({
-        type: "permission_response",
-        agent_id: this.agentId,
-        request_id: request.request_id,
-        ...answer,
-      });
+      this.io.send(answer);
       this.showNext(true);
       return;
     }
@@ -123,6 +104,17 @@ export class AttachSession {
         ? { type: "prompt", agent_id: this.agentId, message: line, streaming_behavior: "follow_up" }
         : { type: "prompt", agent_id: this.agentId, message: line },
     );
+  }
+
+  /** The response a typed line makes to the open request, or undefined when it answers nothing. */
+  private answerTo(request: PermissionRequest | UiRequest, line: string): CliCommand | undefined {
+    const target = { agent_id: this.agentId, request_id: request.request_id };
+    if (request.type === "ui_request") {
+      const answer = parseUiAnswer(request, line);
+      return answer && { type: "ui_response", ...target, ...answer };
+    }
+    const answer = parsePermissionAnswer(request, line);
+    return answer && { type: "permission_response", ...target, ...answer };
   }
 
   private ask(request: PermissionRequest | UiRequest): void {

@@ -48,6 +48,17 @@ describe("shard ls", () => {
   });
 });
 
+/** A daemon with one agent that the test's client and a `shard attach` CLI both have open. */
+async function attachedAgent() {
+  const h = await startHarness();
+  const client = await h.unixClient();
+  const id = await h.createAgent(client);
+  await client.ok({ type: "agent.attach", agent_id: id });
+  const cli = attach(h.home, id);
+  await cli.waitFor("stderr", "attached to");
+  return { client, id, cli };
+}
+
 describe("shard attach", () => {
   test("streams the answer and answers a permission prompt typed on the terminal", async () => {
     const h = await startHarness();
@@ -122,12 +133,7 @@ describe("shard attach", () => {
   });
 
   test("answers the ask tool's select by number and its input by text on the terminal", async () => {
-    const h = await startHarness();
-    const client = await h.unixClient();
-    const id = await h.createAgent(client);
-    await client.ok({ type: "agent.attach", agent_id: id });
-    const cli = attach(h.home, id);
-    await cli.waitFor("stderr", "attached to");
+    const { client, id, cli } = await attachedAgent();
 
     llm().enqueue(
       {
@@ -159,12 +165,7 @@ describe("shard attach", () => {
   });
 
   test("a dialog answered by another client is dropped with a note", async () => {
-    const h = await startHarness();
-    const client = await h.unixClient();
-    const id = await h.createAgent(client);
-    await client.ok({ type: "agent.attach", agent_id: id });
-    const cli = attach(h.home, id);
-    await cli.waitFor("stderr", "attached to");
+    const { client, id, cli } = await attachedAgent();
     llm().enqueue(
       { steps: [{ tool_call: { name: "ask", args: { question: "Proceed?", options: ["yes", "no"] } } }] },
       { steps: [{ text: "ok" }] },

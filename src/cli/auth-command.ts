@@ -3,8 +3,10 @@
  * daemon's unix socket (local trust). The enrollment code is printed here, on the terminal,
  * and nowhere else.
  */
+
 import type { CallOf } from "../client/command-result.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { writeEnrollmentQr } from "../terminal/enrollment-qr.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import type { CommandType } from "../types/command-table.ts";
 import { daemonRequest, requestResult } from "./daemon-request.ts";
@@ -60,6 +62,7 @@ export async function authCommand(argv: string[]): Promise<number> {
       const data = await request({ type: "auth.enroll" });
       if (data === undefined) return 1;
       process.stdout.write(`${data.url}\n`);
+      writeEnrollmentQr(data.url, process.stdout);
       return 0;
     }
     case "list": {

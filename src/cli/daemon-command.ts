@@ -9,6 +9,7 @@ import {
 } from "../daemon/daemon.ts";
 import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { writeEnrollmentQr } from "../terminal/enrollment-qr.ts";
 import { DAEMON_OPTIONS } from "./daemon-options.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
@@ -120,7 +121,10 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   for (const warning of daemon.warnings) process.stderr.write(`shard daemon: ${warning}\n`);
   // The bound address first (one line), then the enrollment URL: the code lives on this terminal only.
   process.stdout.write(`${daemon.url}\n`);
-  if (daemon.enrollmentUrl !== undefined) process.stdout.write(`${daemon.enrollmentUrl}\n`);
+  if (daemon.enrollmentUrl !== undefined) {
+    process.stdout.write(`${daemon.enrollmentUrl}\n`);
+    writeEnrollmentQr(daemon.enrollmentUrl, process.stdout);
+  }
   const onSignal = () => void daemon.stop(false).then(() => stopped());
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);

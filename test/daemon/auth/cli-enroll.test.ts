@@ -6,8 +6,9 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../../agent/support/agent-process.ts";
-import { shard } from "../../cli/support/shard-cli.ts";
+import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { SCRIPT, shard, shardOnTerminal } from "../../cli/support/shard-cli.ts";
+import { decodeTerminalQr } from "../../support/terminal-qr.ts";
 import { DaemonProcess } from "../support/daemon-harness.ts";
 import { codeOf } from "./auth-daemon.ts";
 import { rawRequest, upgradeHeaders } from "./raw-http.ts";
@@ -167,6 +168,63 @@ test(
     expect(daemon.stdout).toMatch(new RegExp(`^${url}\\n${url}/#enroll=[A-Za-z0-9_-]{43}\\n$`));
     await control.ok({ type: "daemon.shutdown" });
     expect(await daemon.exited).toBe(0);
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
+
+test.skipIf(SCRIPT === null)(
+  "on a terminal, shard auth enroll also prints the link as a QR code that decodes to it; piped, the link alone",
+  async () => {
+    const home = tempDir("home");
+    const daemon = new DaemonProcess(home);
+    await daemon.url();
+    try {
+      const piped = await shardOn(home, ["auth", "enroll"]);
+      expect(piped.stdout.trim().split("\n")).toHaveLength(1);
+      expect(decodeTerminalQr(piped.stdout)).toBeNull();
+
+      const onTerminal = await shardOnTerminal(["auth", "enroll"], { HOME: home, SHARD_HOME: home });
+      expect(onTerminal.code).toBe(0);
+      const link = onTerminal.stdout.split(/\r?\n/)[0] ?? "";
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#enroll=[A-Za-z0-9_-]{43}$/);
+      expect(decodeTerminalQr(onTerminal.stdout)).toBe(link);
+    } finally {
+      await daemon.stop();
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
+
+test(
+  "on a terminal, shard daemon prints the first enrollment link and its QR code",
+  async () => {
+    const home = tempDir("home");
+    const utf8 = new TextDecoder();
+    let screen = "";
+    let seen: () => void = () => {};
+    const printed = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", "--port", "0"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+      terminal: {
+        cols: 120,
+        rows: 60,
+        data: (_terminal, bytes) => {
+          screen += utf8.decode(bytes, { stream: true });
+          if (decodeTerminalQr(screen) !== null) seen();
+        },
+      },
+    });
+    try {
+      await printed;
+      const link = screen.split(/\r?\n/).find((line) => line.includes("#enroll=")) ?? "";
+      expect(decodeTerminalQr(screen)).toBe(link.trim());
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      proc.terminal?.close();
+    }
   },
   CLI_TEST_TIMEOUT_MS,
 );

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
+import { SCRIPT, shardOnTerminal } from "../../cli/support/shard-cli.ts";
+import { decodeTerminalQr } from "../../support/terminal-qr.ts";
 import { AuthDaemon, cookieOf } from "./auth-daemon.ts";
 import { rawRequest, upgradeHeaders } from "./raw-http.ts";
 
@@ -35,6 +37,12 @@ describe("behind a trusted proxy on loopback", () => {
   test("the daemon prints its bound address and the public enrollment URL", () => {
     expect(d.daemon.url).toBe(`http://127.0.0.1:${d.port}`);
     expect(d.daemon.enrollmentUrl).toMatch(/^https:\/\/shard\.test:8443\/#enroll=[A-Za-z0-9_-]{43}$/);
+  });
+
+  test.skipIf(SCRIPT === null)("shard auth enroll's QR code holds the public origin", async () => {
+    const ran = await shardOnTerminal(["auth", "enroll"], { HOME: d.home, SHARD_HOME: d.home });
+    expect(ran.code).toBe(0);
+    expect(decodeTerminalQr(ran.stdout)).toMatch(/^https:\/\/shard\.test:8443\/#enroll=[A-Za-z0-9_-]{43}$/);
   });
 
   test("the loopback Host and the loopback origin are refused: no silent fallback to loopback trust", async () => {

@@ -22,8 +22,20 @@ describe.skipIf(!HAVE_CHROMIUM)("enroll and connect in Chromium", () => {
 
       const context = await openContext();
       const page = await context.newPage();
+      const failed: string[] = [];
+      page.on("response", (r) => {
+        if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+      });
       await page.goto(daemon.enrollmentUrl);
       await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+      // The page names its icon, and the daemon serves it: no 404 on any load.
+      const icon = await page.evaluate(async () => {
+        const href = document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? "";
+        const r = await fetch(href);
+        return { href, status: r.status, type: r.headers.get("content-type") };
+      });
+      expect(icon).toEqual({ href: `${daemon.url}/favicon.svg`, status: 200, type: "image/svg+xml" });
+      expect(failed).toEqual([]);
       // The code is gone from the address bar and history.
       expect(page.url()).toBe(`${daemon.url}/`);
 

@@ -3,6 +3,7 @@
  * mode policy → persisted grants → read-only inside cwd → ask.
  */
 import type { PermissionChoice, PermissionDecision, PermissionDetail } from "../types/permissions.ts";
+import type { RenderDescriptor } from "../types/shared.ts";
 import type { AnyTool } from "./tool.ts";
 
 export interface ModePolicy {
@@ -31,6 +32,8 @@ export interface PermissionAsk {
   options: PermissionDecision[];
   details?: PermissionDetail[];
   choices?: PermissionChoice[];
+  /** What the call would change (the tool's `preview`), shown with the question. */
+  preview?: RenderDescriptor;
 }
 
 /** How a pending request was answered. Unknown `choice_id`s never reach the gate. */

@@ -54,8 +54,16 @@ export interface Tool<P extends TSchema = TSchema> {
    * permission gate can resolve them through symlinks and check they stay inside cwd.
    */
   paths?(args: Static<P>): string[];
+  /**
+   * What the call would change, computed without changing anything, for the permission request
+   * (an edit's diff). Undefined when there is nothing to show; the call's own errors are left to
+   * `execute`. Given the gate's judged paths, so it reads what the call would write.
+   */
+  preview?(args: Static<P>, ctx: PreviewContext): Promise<RenderDescriptor | undefined>;
   execute(args: Static<P>, ctx: ToolContext): Promise<ToolResult>;
 }
+
+export type PreviewContext = Pick<ToolContext, "cwd" | "signal" | "judgedPaths">;
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter shape.
 export type AnyTool = Tool<any>;

@@ -15,8 +15,9 @@ import type {
   PermissionCheck,
   PermissionGate,
 } from "../contracts/permission-gate.ts";
-import type { AnyTool } from "../contracts/tool.ts";
+import type { AnyTool, PreviewContext } from "../contracts/tool.ts";
 import { resolveRealPath } from "../support/real-path.ts";
+import type { RenderDescriptor } from "../types/shared.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";
@@ -84,7 +85,15 @@ async function decide(
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
   const bash = request.bash && { command: args.command as string, analysis: request.bash };
-  const permissionAsk = buildPermissionAsk({ toolName: tool.name, args, cwd, paths: paths ?? [], bash });
+  const preview = await previewOf(tool, args, { cwd, signal: check.signal, ...judged });
+  const permissionAsk = buildPermissionAsk({
+    toolName: tool.name,
+    args,
+    cwd,
+    paths: paths ?? [],
+    bash,
+    ...(preview !== undefined ? { preview } : {}),
+  });
   const offered = new Set(permissionAsk.choices?.map((c) => c.id));
   let answer: PermissionAnswer;
   try {
@@ -219,4 +228,18 @@ function cancelled(toolName: string, why: string): GateDecision {
 
 function unknownChoice(): GateDecision {
   return { allowed: false, source: "policy", reason: "Unrecognized permission choice; treated as deny." };
+}
+
+/** The tool's preview of the change; a failing preview only means the question shows none. */
+async function previewOf(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  ctx: PreviewContext,
+): Promise<RenderDescriptor | undefined> {
+  if (tool.preview === undefined) return undefined;
+  try {
+    return await tool.preview(args, ctx);
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import { relative } from "node:path";
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import { escapeForDisplay, summaryLine } from "../support/display-text.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
+import type { RenderDescriptor } from "../types/shared.ts";
 import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
@@ -31,6 +32,8 @@ export interface AskInput {
   paths: RequestPath[];
   /** For `bash` with a string command. */
   bash?: { command: string; analysis: BashAnalysis };
+  /** The tool's preview of the change. */
+  preview?: RenderDescriptor;
 }
 
 export function buildPermissionAsk(input: AskInput): PermissionAsk {
@@ -42,6 +45,7 @@ export function buildPermissionAsk(input: AskInput): PermissionAsk {
     options: ["allow", "allow_always", "deny"],
     details: bash ? bashDetails(input.cwd, bash) : pathDetails(input),
     choices: choicesFor(bash),
+    ...(input.preview !== undefined ? { preview: input.preview } : {}),
   };
 }
 

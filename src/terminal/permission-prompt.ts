@@ -16,6 +16,8 @@ interface Offered {
 }
 
 const DETAIL_LINES = 12;
+/** The most lines of a change's preview shown above the choices. */
+const PREVIEW_LINES = 40;
 
 function offered(request: PermissionRequest): Offered[] {
   if (request.choices !== undefined && request.choices.length > 0) {
@@ -43,6 +45,7 @@ export function formatPermissionPrompt(request: PermissionRequest): string {
     }
     if (valueLines.length > DETAIL_LINES) lines.push(`    … ${valueLines.length - DETAIL_LINES} more lines`);
   }
+  lines.push(...previewLines(request.preview));
   for (const [i, choice] of offered(request).entries()) {
     const key = choice.key !== undefined ? ` [${terminalLine(choice.key)}]` : "";
     lines.push(`  ${i + 1}) ${terminalLine(choice.label)}${key}`);
@@ -64,4 +67,27 @@ export function parsePermissionAnswer(
   if (byKey !== undefined) return byKey.answer;
   const intent = { y: "allow", a: "persist", n: "deny" }[text.toLowerCase()];
   return choices.find((c) => c.intent === intent)?.answer;
+}
+
+/** The change the call would make (a diff, a new file's head, or a sentence), cut to PREVIEW_LINES. */
+function previewLines(preview: PermissionRequest["preview"]): string[] {
+  if (preview === undefined) return [];
+  let body: string[];
+  switch (preview.kind) {
+    case "diff":
+      body = preview.hunks.flatMap((h) => [
+        `@@ -${h.old_start},${h.old_lines} +${h.new_start},${h.new_lines} @@`,
+        ...h.lines,
+      ]);
+      break;
+    case "code":
+    case "text":
+      body = preview.text.split("\n");
+      break;
+    default:
+      return [];
+  }
+  const shown = body.slice(0, PREVIEW_LINES).map((line) => `    ${terminalLine(line)}`);
+  if (body.length > PREVIEW_LINES) shown.push(`    … ${body.length - PREVIEW_LINES} more lines`);
+  return ["  change:", ...shown];
 }

@@ -1,5 +1,6 @@
 /** Permission and UI requests (PROTOCOL §9.5). */
 import { type Static, Type } from "@sinclair/typebox";
+import { RenderDescriptorSchema } from "./shared.ts";
 
 const agentId = Type.Optional(Type.String({ minLength: 1 }));
 const id = Type.Optional(Type.String());
@@ -42,6 +43,11 @@ export const PermissionRequestSchema = Type.Object(
     options: Type.Array(PermissionDecisionSchema),
     details: Type.Optional(Type.Array(PermissionDetailSchema)),
     choices: Type.Optional(Type.Array(PermissionChoiceSchema)),
+    /**
+     * Additive: what the call would change, computed before asking — `edit`'s diff, `write`'s
+     * diff against the file there or its new content — so the change is seen before it is allowed.
+     */
+    preview: Type.Optional(RenderDescriptorSchema),
   },
   { $id: "PermissionRequest" },
 );

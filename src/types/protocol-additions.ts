@@ -11,6 +11,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set(["tool_output", "q
 export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   steer: ["turn_id"],
   permission_response: ["source"],
+  permission_request: ["preview"],
   "subagent.create": ["timeout"],
   sync: ["session_id", "model", "reasoning_level", "turn_id", "streaming_message", "usage", "tool_calls"],
   tool_result: ["images", "message_id"],

@@ -3,17 +3,16 @@
  * the live window, fork at a message into a new session.
  */
 
+import { type SessionOpResultOf, sessionOpResult } from "../../src/client/session-op-result.ts";
 import type { SessionSummary } from "../../src/types/session-first.ts";
-import {
-  type CompactResult,
-  CompactResultSchema,
-  type ForkResult,
-  ForkResultSchema,
-  type SessionOpArgs,
-  SessionOpListResultSchema,
-  type SessionOpResult,
+import type {
+  CompactResult,
+  ForkResult,
+  SessionOpArgs,
+  SessionOpName,
+  SessionOpResult,
 } from "../../src/types/session-op.ts";
-import { schemaGuard } from "../../src/wire/validate.ts";
+import { sharedCheck } from "../../src/wire/schema-check.ts";
 import type { AgentCallOf } from "./agent-link.ts";
 import { ShardError } from "./errors.ts";
 
@@ -23,36 +22,28 @@ export interface AgentSessionList {
   active: string;
 }
 
-const asList = schemaGuard(SessionOpListResultSchema);
-const asCompact = schemaGuard(CompactResultSchema);
-const asFork = schemaGuard(ForkResultSchema);
-
 export class AgentSessions {
   constructor(private readonly call: (command: AgentCallOf<"session_op">) => Promise<SessionOpResult>) {}
 
   async list(): Promise<AgentSessionList> {
-    return answerOf("list", asList(await this.call({ type: "session_op", op: "list" })));
+    return answerOf("list", await this.call({ type: "session_op", op: "list" }));
   }
 
   /** Compacts the live window now (between turns only: CONFLICT while one runs). */
   async compact(args: Pick<SessionOpArgs, "keep_recent_tokens"> = {}): Promise<CompactResult> {
-    return answerOf("compact", asCompact(await this.call({ type: "session_op", op: "compact", args })));
+    return answerOf("compact", await this.call({ type: "session_op", op: "compact", args }));
   }
 
   /** Forks at an entry or message id (from `state.live_window`) into a new session. */
   async fork(fromId: string): Promise<ForkResult> {
     const data = await this.call({ type: "session_op", op: "fork", args: { from_entry_id: fromId } });
-    return answerOf("fork", asFork(data));
+    return answerOf("fork", data);
   }
 }
 
 /** `session_op` answers by op: the one asked for, or the server is out of step with the SDK. */
-function answerOf<R>(op: string, result: R | undefined): R {
-  if (result === undefined) {
-    throw new ShardError(
-      "INTERNAL_ERROR",
-      `session_op ${op}: the answer is not the ${op} result; check that the SDK and server versions match`,
-    );
-  }
-  return result;
+function answerOf<O extends SessionOpName>(op: O, data: SessionOpResult): SessionOpResultOf<O> {
+  const checked = sessionOpResult(op, data, sharedCheck);
+  if (!checked.ok) throw ShardError.from(checked.error);
+  return checked.result;
 }

@@ -19,6 +19,7 @@ import type {
 import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { WireError } from "../../src/wire/errors.ts";
+import { sharedCheck } from "../../src/wire/schema-check.ts";
 import type { AgentCallOf, AgentLink, AgentOutbound } from "./agent-link.ts";
 import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 import { AgentSessions } from "./agent-sessions.ts";
@@ -282,7 +283,7 @@ export class Agent {
     this.throwIfEnded();
     const response = await this.link.request(command);
     if (!response.success) throw failed(response);
-    const checked = checkResult(command.type, response.data);
+    const checked = checkResult(command.type, response.data, sharedCheck);
     if (!checked.ok) throw ShardError.from(checked.error);
     return checked.result;
   }

@@ -10,6 +10,7 @@ import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { CommandType, OutboundCommand, ResultMap } from "../../src/types/command-table.ts";
 import type { Response } from "../../src/types/response.ts";
 import type { WireError } from "../../src/wire/errors.ts";
+import { sharedCheck } from "../../src/wire/schema-check.ts";
 import { asResponse } from "../../src/wire/validate.ts";
 import { ShardError } from "./errors.ts";
 import { classify } from "./inbound.ts";
@@ -73,7 +74,7 @@ export class Connection {
     const sent = await this.channel.request(command, options);
     if (!sent.ok) throw ShardError.from(sent.error);
     if (!sent.response.success) throw failed(sent.response);
-    const checked = checkResult(command.type, sent.response.data);
+    const checked = checkResult(command.type, sent.response.data, sharedCheck);
     if (!checked.ok) throw ShardError.from(checked.error);
     return checked.result;
   }

@@ -7,7 +7,8 @@ import { ShardError } from "./errors.ts";
 
 export const DEFAULT_EVENT_BUFFER = 100_000;
 
-export class EventQueue<T> implements AsyncIterableIterator<T> {
+/** `T` is an object type (every event is): an empty slot reads as `undefined`, never as an item. */
+export class EventQueue<T extends object> implements AsyncIterableIterator<T> {
   private items: T[] = [];
   private head = 0;
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
@@ -63,8 +64,8 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.head < this.items.length) {
-      const value = this.items[this.head] as T;
+    const value = this.items[this.head];
+    if (value !== undefined) {
       this.head++;
       if (this.head > 1024 && this.head * 2 > this.items.length) {
         this.items = this.items.slice(this.head);

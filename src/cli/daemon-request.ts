@@ -8,6 +8,7 @@ import type { Command } from "../client/request-channel.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import type { CommandType, ResultMap } from "../types/command-table.ts";
 import { failure } from "../wire/errors.ts";
+import { sharedCheck } from "../wire/schema-check.ts";
 import { DaemonStream, type RequestResult } from "./daemon-stream.ts";
 
 export type Requester = (command: Command) => Promise<RequestResult>;
@@ -39,7 +40,7 @@ export async function requestResult<T extends CommandType>(
     );
     return undefined;
   }
-  const checked = checkResult(command.type, response.data);
+  const checked = checkResult(command.type, response.data, sharedCheck);
   if (!checked.ok) {
     process.stderr.write(`${name}: ${terminalLine(checked.error.message)}\n`);
     return undefined;

@@ -2,11 +2,13 @@
  * Typed calls for every client: a command as a client writes it (`CallOf`), and the success
  * `data` of its response checked against the result schema of its type in the command table
  * (src/types/command-table.ts). A server answering with the wrong shape is an INTERNAL_ERROR
- * naming the command, never a value of the wrong type.
+ * naming the command and the field, never a value of the wrong type. The caller picks the
+ * check: the shared one in Bun, the interpreted one in the page (src/wire/schema-checker.ts).
  */
 import type { CommandMap, CommandType, ResultMap } from "../types/command-table.ts";
 import { type Failure, failure } from "../wire/errors.ts";
-import { checkResultData } from "../wire/validate.ts";
+import { checkResultData } from "../wire/result-data.ts";
+import type { SchemaChecker } from "../wire/schema-checker.ts";
 
 type WithoutCorrelation<C> = C extends unknown ? Omit<C, "id" | "type"> : never;
 
@@ -22,8 +24,9 @@ export type TypedCall<Base extends CommandType = CommandType> = <T extends Base>
 export function checkResult<T extends CommandType>(
   type: T,
   data: unknown,
+  check: SchemaChecker,
 ): { ok: true; result: ResultMap[T] } | Failure {
-  const checked = checkResultData(type, data);
+  const checked = checkResultData(type, data, check);
   if (checked.ok) return { ok: true, result: checked.message };
   return failure(
     "INTERNAL_ERROR",

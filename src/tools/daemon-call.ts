@@ -9,6 +9,7 @@ import { RequestChannel } from "../client/request-channel.ts";
 import { unixSocketConnect } from "../client/unix-socket-connect.ts";
 import type { CommandType, ResultMap } from "../types/command-table.ts";
 import { type Failure, failure } from "../wire/errors.ts";
+import { sharedCheck } from "../wire/schema-check.ts";
 import { asResponse } from "../wire/validate.ts";
 
 export async function daemonCall<T extends CommandType>(
@@ -36,7 +37,7 @@ export async function daemonCall<T extends CommandType>(
         error: response.error ?? { code: "INTERNAL_ERROR", message: "failed without an error" },
       };
     }
-    return checkResult(command.type, response.data);
+    return checkResult(command.type, response.data, sharedCheck);
   } finally {
     channel.close("the tool call is over");
   }

@@ -13,16 +13,11 @@ import {
   messageType,
   RESPONSE_SCHEMA,
 } from "../types/catalog.ts";
-import {
-  type AnyCommand,
-  COMMANDS,
-  type CommandType,
-  isCommandType,
-  type ResultMap,
-} from "../types/command-table.ts";
+import { type AnyCommand, isCommandType } from "../types/command-table.ts";
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
-import { schemaCheck } from "./schema-check.ts";
+import { checkResultData } from "./result-data.ts";
+import { schemaCheck, sharedCheck } from "./schema-check.ts";
 import { describeFailure } from "./schema-failure.ts";
 
 export type Validation<T = Record<string, unknown>> =
@@ -132,18 +127,5 @@ export const asResponse: (message: unknown) => Response | undefined = schemaGuar
  * result is an empty object answers without `data`). A type outside the table passes.
  */
 export function validateResult(command: string, data: unknown): Validation<unknown> {
-  return isCommandType(command) ? checkResultData(command, data) : { ok: true, message: data };
-}
-
-/** `data` of a successful `type` response, checked against the result schema of `type`. */
-export function checkResultData<T extends CommandType>(type: T, data: unknown): Validation<ResultMap[T]> {
-  const value = data ?? {};
-  if (isResultOf(type, value)) return { ok: true, message: value };
-  const why = describeFailure(COMMANDS[type].result, value).replace('field "', 'field "data.');
-  return invalid(`${type} response: ${why}`);
-}
-
-/** The table pairs each type with its result schema: passing that schema's check is being `ResultMap[T]`. */
-function isResultOf<T extends CommandType>(type: T, value: unknown): value is ResultMap[T] {
-  return schemaCheck(COMMANDS[type].result).check(value);
+  return isCommandType(command) ? checkResultData(command, data, sharedCheck) : { ok: true, message: data };
 }

@@ -6,10 +6,12 @@
  * stops for good (not enrolled) instead of retrying.
  */
 import { Value } from "@sinclair/typebox/value";
+import { type CallOf, checkResult } from "../../../src/client/command-result.ts";
 import { type ChannelState, RequestChannel } from "../../../src/client/request-channel.ts";
 import { RESPONSE_SCHEMA } from "../../../src/types/catalog.ts";
-import type { OutboundCommand } from "../../../src/types/command-table.ts";
+import type { CommandType, OutboundCommand, ResultMap } from "../../../src/types/command-table.ts";
 import type { Response } from "../../../src/types/response.ts";
+import { interpretedCheck } from "../../../src/wire/schema-checker.ts";
 import { classify, type Inbound } from "./inbound.ts";
 import { onPageWake } from "./page-lifecycle.ts";
 import { websocketConnect } from "./websocket-connect.ts";
@@ -86,8 +88,13 @@ export class DaemonConnection {
     this.channel?.retryNow();
   }
 
-  /** A request whose failure is thrown as a RequestError carrying the daemon's `{code, message}`. */
-  async call(message: Outbound, timeoutMs?: number): Promise<unknown> {
+  /**
+   * A typed request: resolves with its result, checked against the result schema of its type in
+   * the command table (interpreted: the CSP forbids compiled checks). A failure is thrown as a
+   * RequestError carrying the daemon's `{code, message}`; an answer of the wrong shape as an
+   * INTERNAL_ERROR naming the command and field, so the page says so instead of showing nothing.
+   */
+  async call<T extends CommandType>(message: CallOf<T>, timeoutMs?: number): Promise<ResultMap[T]> {
     const channel = this.channel;
     if (channel === undefined) throw new RequestError("NOT_ATTACHED", `${message.type}: not connected`);
     const result = await channel.request(message, timeoutMs === undefined ? {} : { timeoutMs });
@@ -100,7 +107,9 @@ export class DaemonConnection {
         response.error?.data,
       );
     }
-    return response.data;
+    const checked = checkResult(message.type, response.data, interpretedCheck);
+    if (!checked.ok) throw new RequestError(checked.error.code, checked.error.message);
+    return checked.result;
   }
 
   private changed(state: ChannelState): void {

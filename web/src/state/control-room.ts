@@ -6,18 +6,16 @@
  * whose snapshot is published to one signal at most once per animation frame; views derive
  * memos from it, so a delta repaints only what it changed.
  */
-
-import { Value } from "@sinclair/typebox/value";
 import { type Accessor, batch, createSignal, onCleanup, type Signal } from "solid-js";
 import { createStore, produce } from "solid-js/store";
 import { AgentFeed } from "../../../src/snapshot/agent-feed.ts";
 import type { AgentSnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../../src/types/catalog.ts";
-import { AgentListResultSchema } from "../../../src/types/orchestrator.ts";
 import type { AgentActivityEvent } from "../../../src/types/orchestrator-events.ts";
 import { type ConnectionState, DaemonConnection, RequestError } from "../connection/daemon-connection.ts";
 import type { Inbound } from "../connection/inbound.ts";
+import type { Attempt } from "./attempt.ts";
 import { type DelegatedRequest, DelegatedRequests } from "./delegated-requests.ts";
 import { FrameBatch } from "./frame-batch.ts";
 import { WatchedAgents } from "./watched-agents.ts";
@@ -55,6 +53,8 @@ export interface ControlRoom {
   onDaemonEvent(listener: (event: DaemonEvent) => void): () => void;
   /** Runs a command and turns its failure into a notice (the daemon's own message). */
   run(action: () => Promise<unknown>, agentId?: string): Promise<boolean>;
+  /** `run`, keeping the value or the error's text for a view that shows it in place. */
+  attempt<T>(action: () => Promise<T>, agentId?: string): Promise<Attempt<T>>;
 }
 
 export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
@@ -101,20 +101,23 @@ export function createControlRoom(): ControlRoom {
     setNotices((list) => [...list, notice].slice(-MAX_NOTICES));
   }
 
-  async function run(action: () => Promise<unknown>, agentId?: string): Promise<boolean> {
+  async function attempt<T>(action: () => Promise<T>, agentId?: string): Promise<Attempt<T>> {
     try {
-      await action();
-      return true;
+      return { ok: true, value: await action() };
     } catch (err) {
       const text = err instanceof RequestError ? `${err.code}: ${err.message}` : String(err);
       notify(text, agentId);
-      return false;
+      return { ok: false, error: text };
     }
   }
 
+  async function run(action: () => Promise<unknown>, agentId?: string): Promise<boolean> {
+    return (await attempt(action, agentId)).ok;
+  }
+
   async function refreshList(): Promise<void> {
-    const data = await connection.call({ type: "agent.list" });
-    const list = agentList(data);
+    // A failed or malformed answer throws: the rows stay as they were, never wiped to none.
+    const list = (await connection.call({ type: "agent.list" })).agents;
     const seen = new Set(list.map((info) => info.agent_id));
     setAgents(
       produce((rows) => {
@@ -286,11 +289,8 @@ export function createControlRoom(): ControlRoom {
       return () => daemonListeners.delete(listener);
     },
     run,
+    attempt,
   };
-}
-
-function agentList(data: unknown): AgentInfo[] {
-  return Value.Check(AgentListResultSchema, data) ? data.agents : [];
 }
 
 function rememberSelection(agentId: string | undefined): void {

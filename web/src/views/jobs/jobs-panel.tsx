@@ -1,14 +1,15 @@
 /**
  * The selected agent's subagent jobs (`subagent.status` for it as parent): each job with its
  * strategy and state, and under it the runs — alias, state, error — with Stop for a run still
- * going. Kept current by `subagent_run_changed`. Shown only when the agent has jobs. Task text
- * never reaches the page (the daemon keeps it private); names and errors are text only.
+ * going. Kept current by `subagent_run_changed`. Shown only when the agent has jobs, or when they
+ * could not be listed (the error is said, not hidden as "no jobs"). Task text never reaches the
+ * page (the daemon keeps it private); names and errors are text only.
  */
-import { Value } from "@sinclair/typebox/value";
 import { createResource, For, onCleanup, Show } from "solid-js";
-import { SubagentStatusResultSchema } from "../../../../src/types/subagent.ts";
-import type { JobSnapshot, RunSnapshot } from "../../../../src/types/subagent-jobs.ts";
+import type { RunSnapshot } from "../../../../src/types/subagent-jobs.ts";
+import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { LoadError } from "../shell/load-error.tsx";
 import "./jobs.css";
 
 const RUNNING: ReadonlySet<RunSnapshot["state"]> = new Set(["queued", "starting", "active"]);
@@ -16,15 +17,14 @@ const RUNNING: ReadonlySet<RunSnapshot["state"]> = new Set(["queued", "starting"
 export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
   const [jobs, { refetch }] = createResource(
     () => props.agentId,
-    async (parent): Promise<JobSnapshot[]> => {
-      let list: JobSnapshot[] = [];
-      await props.room.run(async () => {
+    (parent) =>
+      props.room.attempt(async () => {
+        // `jobs` is omitted only when `targets` is given, which the panel never sends.
         const data = await props.room.connection.call({ type: "subagent.status", parent_agent_id: parent });
-        if (Value.Check(SubagentStatusResultSchema, data)) list = data.jobs ?? [];
-      });
-      return list;
-    },
+        return data.jobs ?? [];
+      }),
   );
+  const list = () => loaded(jobs()) ?? [];
   const stopListening = props.room.onDaemonEvent((event) => {
     if (event.type === "subagent_run_changed" && event.parent_agent_id === props.agentId) void refetch();
   });
@@ -41,9 +41,10 @@ export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
       .then(() => refetch());
 
   return (
-    <Show when={(jobs() ?? []).length > 0}>
+    <Show when={list().length > 0 || failed(jobs()) !== undefined}>
       <section class="jobs-panel" aria-label="subagent jobs" data-testid="jobs-panel">
-        <For each={jobs()}>
+        <Show when={failed(jobs())}>{(error) => <LoadError what="The subagent jobs" error={error()} />}</Show>
+        <For each={list()}>
           {(job) => (
             <div class="job" data-testid="job" data-state={job.state}>
               <span class="agent-meta">

@@ -5,16 +5,15 @@
  * value a picker shows comes from the snapshot, which `mode_changed` / `model_changed` /
  * `reasoning_level_changed` keep current for every client.
  */
-import { Value } from "@sinclair/typebox/value";
 import { type Accessor, createResource, type Resource } from "solid-js";
-import {
-  type ListModelsResult,
-  ListModelsResultSchema,
-  type ListModesResult,
-  ListModesResultSchema,
-  type ListReasoningLevelsResult,
-  ListReasoningLevelsResultSchema,
+import type { CallOf } from "../../../../src/client/command-result.ts";
+import type {
+  ListModelsResult,
+  ListModesResult,
+  ListReasoningLevelsResult,
 } from "../../../../src/types/agent-results.ts";
+import type { ResultMap } from "../../../../src/types/command-table.ts";
+import { loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 
 export const CAPABILITIES = {
@@ -45,41 +44,27 @@ function keyOf(room: ControlRoom, agentId: Accessor<string | undefined>, control
   return `${id}\n${snapshot.runtime_epoch ?? 0}\n${model}`;
 }
 
-async function fetchChecked<T>(
+/** The catalog, checked by the typed call; a failure is a notice and the picker stays hidden. */
+async function fetchCatalog<T extends "list_modes" | "list_models" | "list_reasoning_levels">(
   room: ControlRoom,
-  agentId: string,
-  command: "list_modes" | "list_models" | "list_reasoning_levels",
-  check: (data: unknown) => data is T,
-): Promise<T | undefined> {
-  let data: unknown;
-  const ok = await room.run(async () => {
-    data = await room.connection.call({ type: command, agent_id: agentId });
-  }, agentId);
-  return ok && check(data) ? data : undefined;
+  call: CallOf<T> & { agent_id: string },
+): Promise<ResultMap[T] | undefined> {
+  return loaded(await room.attempt(() => room.connection.call(call), call.agent_id));
 }
 
 export function createCatalogs(room: ControlRoom, agentId: Accessor<string | undefined>): Catalogs {
   const idOf = (key: string) => key.split("\n")[0] ?? "";
   const [modes] = createResource(
     () => keyOf(room, agentId, "modes"),
-    (key) =>
-      fetchChecked(room, idOf(key), "list_modes", (d): d is ListModesResult =>
-        Value.Check(ListModesResultSchema, d),
-      ),
+    (key) => fetchCatalog(room, { type: "list_modes", agent_id: idOf(key) }),
   );
   const [models] = createResource(
     () => keyOf(room, agentId, "models"),
-    (key) =>
-      fetchChecked(room, idOf(key), "list_models", (d): d is ListModelsResult =>
-        Value.Check(ListModelsResultSchema, d),
-      ),
+    (key) => fetchCatalog(room, { type: "list_models", agent_id: idOf(key) }),
   );
   const [reasoning] = createResource(
     () => keyOf(room, agentId, "reasoning"),
-    (key) =>
-      fetchChecked(room, idOf(key), "list_reasoning_levels", (d): d is ListReasoningLevelsResult =>
-        Value.Check(ListReasoningLevelsResultSchema, d),
-      ),
+    (key) => fetchCatalog(room, { type: "list_reasoning_levels", agent_id: idOf(key) }),
   );
   return { modes, models, reasoning };
 }

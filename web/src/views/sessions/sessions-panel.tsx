@@ -5,7 +5,9 @@
  */
 import { createResource, createSignal, For, Show } from "solid-js";
 import type { Message } from "../../../../src/types/shared.ts";
+import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { LoadError } from "../shell/load-error.tsx";
 import { compactNow, forkAt, listSessions, resumeSession } from "./session-actions.ts";
 
 const PREVIEW_CHARS = 60;
@@ -13,13 +15,9 @@ const PREVIEW_CHARS = 60;
 export function SessionsPanel(props: { room: ControlRoom; agentId: string; onClose: () => void }) {
   const snapshot = () => props.room.snapshot(props.agentId)();
   const cwd = () => props.room.agents[props.agentId]?.info.cwd;
-  const [sessions, { refetch }] = createResource(cwd, async (dir) => {
-    let list: Awaited<ReturnType<typeof listSessions>> = [];
-    await props.room.run(async () => {
-      list = await listSessions(props.room, dir);
-    }, props.agentId);
-    return list;
-  });
+  const [sessions, { refetch }] = createResource(cwd, (dir) =>
+    props.room.attempt(() => listSessions(props.room, dir), props.agentId),
+  );
   const [forkFrom, setForkFrom] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [said, setSaid] = createSignal("");
@@ -34,8 +32,8 @@ export function SessionsPanel(props: { room: ControlRoom; agentId: string; onClo
   const compact = () =>
     act(async () => {
       const result = await compactNow(props.room, props.agentId);
-      if (result?.compacted === false) setSaid("Nothing to compact yet: the conversation is too short.");
-      else if (result?.compacted === true)
+      if (!result.compacted) setSaid("Nothing to compact yet: the conversation is too short.");
+      else
         setSaid(
           `Compacted: ${result.tokens_before.toLocaleString("en")} → ${result.tokens_after.toLocaleString("en")} tokens.`,
         );
@@ -44,12 +42,13 @@ export function SessionsPanel(props: { room: ControlRoom; agentId: string; onClo
     act(async () => {
       const from = forkFrom() || messages().at(-1)?.id;
       if (from === undefined) return;
-      const opened = await forkAt(props.room, props.agentId, from);
-      if (opened !== undefined) props.onClose();
+      await forkAt(props.room, props.agentId, from);
+      props.onClose();
     });
   const resume = (sessionId: string) =>
     act(async () => {
-      if ((await resumeSession(props.room, sessionId)) !== undefined) props.onClose();
+      await resumeSession(props.room, sessionId);
+      props.onClose();
     });
 
   return (
@@ -90,8 +89,18 @@ export function SessionsPanel(props: { room: ControlRoom; agentId: string; onClo
           {said()}
         </p>
       </Show>
+      <Show when={failed(sessions.latest)}>
+        {(error) => <LoadError what="The sessions" error={error()} />}
+      </Show>
       <ul class="session-list">
-        <For each={sessions.latest ?? []} fallback={<li class="muted">No sessions recorded here yet.</li>}>
+        <For
+          each={loaded(sessions.latest) ?? []}
+          fallback={
+            <Show when={loaded(sessions.latest) !== undefined}>
+              <li class="muted">No sessions recorded here yet.</li>
+            </Show>
+          }
+        >
           {(session) => (
             <li class="session" data-testid="session-row" data-session-id={session.session_id}>
               <span class="session-title">{session.title || "(no messages yet)"}</span>

@@ -1,10 +1,7 @@
 /** Asks the daemon (`provider.status`) whether new agents have a model provider, on every connect. */
-import { Value } from "@sinclair/typebox/value";
 import { createResource, type Resource } from "solid-js";
-import {
-  type ProviderStatusResult,
-  ProviderStatusResultSchema,
-} from "../../../../src/types/provider-status.ts";
+import type { ProviderStatusResult } from "../../../../src/types/provider-status.ts";
+import { loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 
 export function createProviderStatus(room: ControlRoom): {
@@ -15,11 +12,8 @@ export function createProviderStatus(room: ControlRoom): {
     () => room.state().kind === "open",
     async (open) => {
       if (!open) return undefined;
-      let data: unknown;
-      const ok = await room.run(async () => {
-        data = await room.connection.call({ type: "provider.status" });
-      });
-      return ok && Value.Check(ProviderStatusResultSchema, data) ? data : undefined;
+      // A failure is a notice; the first-run help is shown only on a status the daemon gave.
+      return loaded(await room.attempt(() => room.connection.call({ type: "provider.status" })));
     },
   );
   return { status, recheck: () => void refetch() };

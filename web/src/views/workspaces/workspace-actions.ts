@@ -1,14 +1,9 @@
 /**
  * The daemon's workspace commands from the page (PROTOCOL §10.1a), each answer checked against
- * its schema. A refused retire comes back as its typed conflict, so the panel can offer the one
- * retry that `confirmation_required` names.
+ * its result schema by the connection's typed call. A refused retire comes back as its typed
+ * conflict, so the panel can offer the one retry that `confirmation_required` names.
  */
 import { Value } from "@sinclair/typebox/value";
-import {
-  WorkspaceLaunchResultSchema,
-  WorkspaceListResultSchema,
-  WorkspaceRetireResultSchema,
-} from "../../../../src/types/workspace.ts";
 import {
   type WorkspaceRetireConflict,
   WorkspaceRetireConflictSchema,
@@ -18,22 +13,17 @@ import { RequestError } from "../../connection/daemon-connection.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 
 export async function listWorkspaces(room: ControlRoom): Promise<WorkspaceSummary[]> {
-  const data = await room.connection.call({ type: "workspace.list" });
-  return Value.Check(WorkspaceListResultSchema, data) ? data.workspaces : [];
+  return (await room.connection.call({ type: "workspace.list" })).workspaces;
 }
 
 /** Creates a workspace and returns its fresh agent's id. */
-export async function createWorkspace(
-  room: ControlRoom,
-  cwd: string,
-  label: string,
-): Promise<string | undefined> {
+export async function createWorkspace(room: ControlRoom, cwd: string, label: string): Promise<string> {
   const data = await room.connection.call({
     type: "workspace.create",
     cwd,
     ...(label !== "" ? { label } : {}),
   });
-  return Value.Check(WorkspaceLaunchResultSchema, data) ? data.agent_id : undefined;
+  return data.agent_id;
 }
 
 export type RetireOutcome =
@@ -51,11 +41,9 @@ export async function retireWorkspace(
       workspace_id: workspaceId,
       branch_disposition: disposition,
     });
-    return {
-      kind: "retired",
-      branchDeleted: Value.Check(WorkspaceRetireResultSchema, data) && data.branch_deleted,
-    };
+    return { kind: "retired", branchDeleted: data.branch_deleted };
   } catch (err) {
+    // The refusal is the error's typed `data` (not a result): checked against its own schema.
     if (err instanceof RequestError && Value.Check(WorkspaceRetireConflictSchema, err.data)) {
       return { kind: "refused", refusal: err.data };
     }

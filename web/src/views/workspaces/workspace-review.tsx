@@ -3,10 +3,10 @@
  * transcript's diff renderer, so a user can review before retiring. File names and lines are
  * untrusted: text only, as everywhere.
  */
-import { Value } from "@sinclair/typebox/value";
 import { createResource, For, Show } from "solid-js";
-import { type WorkspaceDiffResult, WorkspaceDiffResultSchema } from "../../../../src/types/workspace.ts";
+import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { LoadError } from "../shell/load-error.tsx";
 import { DiffView } from "../transcript/diff-view.tsx";
 import { createExpansions, TranscriptContext } from "../transcript/transcript-context.ts";
 
@@ -15,19 +15,23 @@ const NO_RECORDS = new Map();
 export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string }) {
   const [diff] = createResource(
     () => props.workspaceId,
-    async (workspaceId) => {
-      let result: WorkspaceDiffResult | undefined;
-      await props.room.run(async () => {
-        const data = await props.room.connection.call({ type: "workspace.diff", workspace_id: workspaceId });
-        if (Value.Check(WorkspaceDiffResultSchema, data)) result = data;
-      });
-      return result;
-    },
+    (workspaceId) =>
+      props.room.attempt(() =>
+        props.room.connection.call({ type: "workspace.diff", workspace_id: workspaceId }),
+      ),
   );
   const parts = { results: () => NO_RECORDS, records: () => NO_RECORDS, expansions: createExpansions() };
   return (
     <div class="workspace-review" data-testid="workspace-review">
-      <Show when={diff()} fallback={<p class="muted">{diff.loading ? "Loading the diff…" : "No diff."}</p>}>
+      <Show when={failed(diff())}>{(error) => <LoadError what="The diff" error={error()} />}</Show>
+      <Show
+        when={loaded(diff())}
+        fallback={
+          <Show when={diff.loading}>
+            <p class="muted">Loading the diff…</p>
+          </Show>
+        }
+      >
         {(d) => (
           <TranscriptContext.Provider value={parts}>
             <p class="agent-meta">

@@ -9,19 +9,17 @@ import type {
   WorkspaceRetireConflict,
   WorkspaceSummary,
 } from "../../../../src/types/workspace-projection.ts";
+import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { LoadError } from "../shell/load-error.tsx";
 import { byRepository, createWorkspace, listWorkspaces, retireWorkspace } from "./workspace-actions.ts";
 import { WorkspaceReview } from "./workspace-review.tsx";
 import "./workspaces.css";
 
 export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void }) {
-  const [workspaces, { refetch }] = createResource(async () => {
-    let list: WorkspaceSummary[] = [];
-    await props.room.run(async () => {
-      list = await listWorkspaces(props.room);
-    });
-    return list;
-  });
+  const [workspaces, { refetch }] = createResource(() =>
+    props.room.attempt(() => listWorkspaces(props.room)),
+  );
   const [cwd, setCwd] = createSignal("");
   const [label, setLabel] = createSignal("");
   const [busy, setBusy] = createSignal(false);
@@ -40,8 +38,7 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
     event.preventDefault();
     if (cwd().trim() === "") return;
     void act(async () => {
-      const agentId = await createWorkspace(props.room, cwd().trim(), label().trim());
-      if (agentId !== undefined) props.room.select(agentId);
+      props.room.select(await createWorkspace(props.room, cwd().trim(), label().trim()));
       setLabel("");
     });
   };
@@ -91,7 +88,17 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
           {said()}
         </p>
       </Show>
-      <For each={byRepository(workspaces() ?? [])} fallback={<p class="muted">No workspaces yet.</p>}>
+      <Show when={failed(workspaces())}>
+        {(error) => <LoadError what="The workspaces" error={error()} />}
+      </Show>
+      <For
+        each={byRepository(loaded(workspaces()) ?? [])}
+        fallback={
+          <Show when={loaded(workspaces()) !== undefined}>
+            <p class="muted">No workspaces yet.</p>
+          </Show>
+        }
+      >
         {([repository, list]) => (
           <div class="workspace-group" data-testid="workspace-group">
             <h3 class="path">{repository}</h3>

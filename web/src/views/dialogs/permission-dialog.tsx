@@ -6,6 +6,8 @@
 import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { DescriptorView } from "../transcript/descriptor-view.tsx";
+import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
 import { AskedBy } from "./asked-by.tsx";
 import { useDialogKeys } from "./dialog-keys.ts";
@@ -39,6 +41,8 @@ export function PermissionDialog(props: {
   log: ResolvedLog;
 }) {
   let section: HTMLElement | undefined;
+  // The preview's own expand state: it lives as long as the dialog.
+  const previewParts = standaloneParts();
   const buttons = createMemo((): AnswerButton[] => {
     const choices = props.request.choices;
     if (choices !== undefined && choices.length > 0) {
@@ -129,6 +133,16 @@ export function PermissionDialog(props: {
             )}
           </For>
         </dl>
+      </Show>
+      <Show when={props.request.preview}>
+        {(preview) => (
+          <div class="permission-preview" data-testid="permission-preview">
+            <p class="preview-label">The change</p>
+            <TranscriptContext.Provider value={previewParts}>
+              <DescriptorView partKey={`preview:${props.request.request_id}`} descriptor={preview()} />
+            </TranscriptContext.Provider>
+          </div>
+        )}
       </Show>
       <div class="choices">
         <For each={buttons()}>

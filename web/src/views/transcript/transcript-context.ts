@@ -42,6 +42,13 @@ export function createExpansions(): Expansions {
 
 export const TranscriptContext = createContext<TranscriptParts>();
 
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+
+/** Parts for a descriptor shown outside a transcript (a dialog's preview, a review): no calls, own expansions. */
+export function standaloneParts(): TranscriptParts {
+  return { results: () => NONE, records: () => NONE, expansions: createExpansions() };
+}
+
 export function useTranscript(): TranscriptParts {
   const parts = useContext(TranscriptContext);
   if (parts === undefined) throw new Error("transcript parts used outside a Transcript");

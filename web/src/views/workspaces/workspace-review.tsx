@@ -8,9 +8,7 @@ import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { LoadError } from "../shell/load-error.tsx";
 import { DiffView } from "../transcript/diff-view.tsx";
-import { createExpansions, TranscriptContext } from "../transcript/transcript-context.ts";
-
-const NO_RECORDS = new Map();
+import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
 
 export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string }) {
   const [diff] = createResource(
@@ -20,7 +18,7 @@ export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string 
         props.room.connection.call({ type: "workspace.diff", workspace_id: workspaceId }),
       ),
   );
-  const parts = { results: () => NO_RECORDS, records: () => NO_RECORDS, expansions: createExpansions() };
+  const parts = standaloneParts();
   return (
     <div class="workspace-review" data-testid="workspace-review">
       <Show when={failed(diff())}>{(error) => <LoadError what="The diff" error={error()} />}</Show>

@@ -3,9 +3,10 @@
  * persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd →
  * ask the user.
  *
- * Headless policy lives in the runtime's asker, not here: grants already run before asking,
- * so `allow_if_rule_matches` is simply "deny when asked", `deny` likewise, and `queue` keeps
- * the ask pending until a responder attaches or the timeout answers `cancelled`.
+ * Headless policy lives in the daemon's broker (docs/architecture.md §5.4), not here: grants
+ * already run before asking, so `allow_if_rule_matches` is simply "deny when asked", `deny`
+ * likewise, and `queue` keeps the ask pending until a responder attaches or the headless
+ * timeout denies it.
  */
 import type {
   GateDecision,

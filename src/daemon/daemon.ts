@@ -132,7 +132,7 @@ export async function startDaemon(
     ...registryHandlers(broker),
     ...sessionHandlers(broker, write),
     ...providerHandlers(broker),
-    ...workspaceHandlers(broker, write),
+    ...workspaceHandlers(broker, options.home, write),
     ...subagents.handlers(),
     ...authHandlers({
       auth: browserAuth,

@@ -4,17 +4,25 @@
  * ticket opens one WebSocket. Raw secrets exist only in the response that carries them and in
  * the request that presents them: the store keeps hashes, memory keeps hashes, logs keep ids.
  */
+import { describeError } from "../../support/describe-error.ts";
+import { storageFault } from "../../support/storage-fault.ts";
 import type { BrowserInfo } from "../../types/auth.ts";
 import type { Authenticator, UpgradeDecision } from "./authenticator.ts";
 import type { Clock } from "./clock.ts";
-import { EnrollmentCodes } from "./enrollment-codes.ts";
+import { EnrollmentCodes, type Redemption } from "./enrollment-codes.ts";
 import { hashSecret, newSecret } from "./secrets.ts";
 import type { SecurityStore } from "./security-store.ts";
 import { COOKIE_MAX_AGE_S, readSessionCookie, type Scheme, setCookieHeader } from "./session-cookie.ts";
 import { parseTicketProtocols, SHARD_SUBPROTOCOL } from "./ticket-protocol.ts";
 import { WsTickets } from "./ws-tickets.ts";
 
-export type AuthRefusal = { ok: false; status: 401 | 409 | 429; message: string; retryAfterS?: number };
+/** 503: the daemon cannot save what the request would create (a full disk); nothing changed. */
+export type AuthRefusal = {
+  ok: false;
+  status: 401 | 409 | 429 | 503;
+  message: string;
+  retryAfterS?: number;
+};
 
 export interface BrowserAuthOptions {
   store: SecurityStore;
@@ -44,7 +52,8 @@ export class BrowserAuth implements Authenticator {
 
   /**
    * Redeems a code from `source` (the peer address) for a new browser and returns the
-   * Set-Cookie header of its session. A store write that fails throws, and the code stays good.
+   * Set-Cookie header of its session. A store write that fails (a full disk) is a 503 that
+   * says why, and the code stays good for a retry.
    */
   enroll(
     code: string,
@@ -61,9 +70,20 @@ export class BrowserAuth implements Authenticator {
       };
     }
     const token = newSecret();
-    const redeemed = this.codes.redeem(code, source, () =>
-      store.enroll(label, hashSecret(token), scheme === "https", this.options.clock()),
-    );
+    let redeemed: Redemption<{ browserId: string; sessionId: string }>;
+    try {
+      redeemed = this.codes.redeem(code, source, () =>
+        store.enroll(label, hashSecret(token), scheme === "https", this.options.clock()),
+      );
+    } catch (err) {
+      this.options.log(`enrollment not saved: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return {
+        ok: false,
+        status: 503,
+        message: `the daemon cannot save the new browser: ${cause}; then enroll again (this code still works)`,
+      };
+    }
     if (redeemed.ok) {
       const { browserId } = redeemed.value;
       this.options.log(`browser ${browserId} enrolled`);

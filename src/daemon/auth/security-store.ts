@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { readOwnerOnlyFile } from "../../permissions/owner-only-file.ts";
-import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
 import { newId } from "../../support/ids.ts";
 import type { BrowserInfo } from "../../types/auth.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
@@ -49,10 +49,14 @@ export class SecurityStore {
   private constructor(
     private readonly path: string,
     private data: StoreFile,
+    private readonly io: WriteIo | undefined,
   ) {}
 
   /** Opens (or starts) the store; a store that is unsafe or unreadable is refused, never reset. */
-  static open(home: string): { ok: true; store: SecurityStore } | { ok: false; message: string } {
+  static open(
+    home: string,
+    io?: WriteIo,
+  ): { ok: true; store: SecurityStore } | { ok: false; message: string } {
     const dir = join(home, "security");
     const checked = secureSecurityDir(dir);
     if (!checked.ok) return checked;
@@ -61,7 +65,7 @@ export class SecurityStore {
     if (read.kind === "missing") {
       return {
         ok: true,
-        store: new SecurityStore(path, { version: SECURITY_STORE_VERSION, browsers: [], sessions: [] }),
+        store: new SecurityStore(path, { version: SECURITY_STORE_VERSION, browsers: [], sessions: [] }, io),
       };
     }
     const broken = (why: string) => ({
@@ -84,7 +88,7 @@ export class SecurityStore {
           : "does not match its format",
       );
     }
-    return { ok: true, store: new SecurityStore(path, parsed) };
+    return { ok: true, store: new SecurityStore(path, parsed, io) };
   }
 
   browsers(): BrowserInfo[] {
@@ -150,7 +154,7 @@ export class SecurityStore {
 
   /** Written first, then adopted: memory never holds what the disk refused (a full disk throws). */
   private commit(next: StoreFile): void {
-    atomicWriteFileSync(this.path, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+    atomicWriteFileSync(this.path, `${JSON.stringify(next, null, 2)}\n`, 0o600, this.io);
     this.data = next;
   }
 }

@@ -77,7 +77,7 @@ function refusal(c: Context<DaemonEnv>, refused: AuthRefusal) {
   return httpError(
     c,
     refused.status,
-    refused.status === 409 ? "CONFLICT" : "PERMISSION_DENIED",
+    refused.status === 409 ? "CONFLICT" : refused.status === 503 ? "INTERNAL_ERROR" : "PERMISSION_DENIED",
     refused.message,
   );
 }

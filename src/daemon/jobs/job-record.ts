@@ -4,6 +4,7 @@
  * each run's task text, which never leaves the daemon.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { idPattern } from "../../support/ids.ts";
 import type { JobSnapshot, JobState, RunSnapshot, RunState } from "../../types/subagent-jobs.ts";
 import { JobStrategySchema, RunStateSchema } from "../../types/subagent-jobs.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
@@ -11,10 +12,10 @@ import { schemaCheck } from "../../wire/schema-check.ts";
 export const JOB_RECORD_VERSION = 1;
 
 const RunRecordSchema = Type.Object({
-  run_id: Type.String({ pattern: "^run_[A-Za-z0-9_-]+$" }),
+  run_id: Type.String({ pattern: idPattern("run") }),
   index: Type.Integer({ minimum: 0 }),
   name: Type.String(),
-  agent_id: Type.String({ pattern: "^agent_[A-Za-z0-9_-]+$" }),
+  agent_id: Type.String({ pattern: idPattern("agent") }),
   alias: Type.String({ minLength: 1 }),
   /** Private: only the child's prompt ever carries it. */
   task: Type.String({ minLength: 1 }),
@@ -32,7 +33,7 @@ export type RunRecord = Static<typeof RunRecordSchema>;
 
 export const JobRecordSchema = Type.Object({
   version: Type.Literal(JOB_RECORD_VERSION),
-  job_id: Type.String({ pattern: "^job_[A-Za-z0-9_-]+$" }),
+  job_id: Type.String({ pattern: idPattern("job") }),
   parent_agent_id: Type.String({ minLength: 1 }),
   strategy: JobStrategySchema,
   /** Child launch settings, applied when each run's agent is materialized. */

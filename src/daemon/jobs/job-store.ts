@@ -5,7 +5,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { idPattern } from "../../support/ids.ts";
 import { type JobRecord, parseJobRecord } from "./job-record.ts";
+
+/** `job-….json`, or `job_….json` as records written before the protocol's separator are named. */
+const JOB_FILE = new RegExp(idPattern("job", "\\.json"));
 
 export interface JobProblem {
   file: string;
@@ -34,7 +38,7 @@ export class JobStore {
       return { jobs, problems };
     }
     for (const file of names.sort()) {
-      if (!/^job_[A-Za-z0-9_-]+\.json$/.test(file)) continue;
+      if (!JOB_FILE.test(file)) continue;
       let text: string;
       try {
         text = readFileSync(join(this.dir, file), "utf8");

@@ -1,7 +1,7 @@
 /** Reads and writes agent manifests under `$SHARD_HOME/agents/` (one directory per agent). */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
 import { AGENT_ID_PATTERN, type AgentManifest, parseManifest } from "./manifest.ts";
 
 export interface ManifestProblem {
@@ -12,27 +12,40 @@ export interface ManifestProblem {
 export class ManifestStore {
   private readonly dir: string;
 
-  constructor(home: string) {
+  constructor(
+    home: string,
+    private readonly io?: WriteIo,
+  ) {
     this.dir = join(home, "agents");
   }
 
-  /** Atomic: a reader (or a crash) never sees half a manifest. */
+  /**
+   * Atomic: a reader (or a crash) never sees half a manifest, and a write that fails (a full
+   * disk) throws and leaves no `agents/<id>/` folder behind.
+   */
   save(manifest: AgentManifest): void {
     atomicWriteFileSync(
       join(this.dir, manifest.agent_id, "manifest.json"),
       `${JSON.stringify(manifest, null, 2)}\n`,
+      0o600,
+      this.io,
     );
   }
 
-  /** Every readable manifest; unreadable ones are reported, not fatal (the other agents still load). */
-  loadAll(): { manifests: AgentManifest[]; problems: ManifestProblem[] } {
+  /**
+   * Every readable manifest; unreadable ones are reported, not fatal (the other agents still
+   * load). A folder with no manifest and nothing but temp files in it is what an older daemon's
+   * failed first write left: it is removed (and named in `removed`), not reported at every start.
+   */
+  loadAll(): { manifests: AgentManifest[]; problems: ManifestProblem[]; removed: string[] } {
     const manifests: AgentManifest[] = [];
     const problems: ManifestProblem[] = [];
+    const removed: string[] = [];
     let names: string[];
     try {
       names = readdirSync(this.dir);
     } catch {
-      return { manifests, problems };
+      return { manifests, problems, removed };
     }
     for (const name of names.sort()) {
       if (!AGENT_ID_PATTERN.test(name)) continue;
@@ -40,7 +53,8 @@ export class ManifestStore {
       try {
         text = readFileSync(join(this.dir, name, "manifest.json"), "utf8");
       } catch (err) {
-        problems.push({ agent_id: name, reason: (err as Error).message });
+        if (this.removeIfHalfMade(name)) removed.push(name);
+        else problems.push({ agent_id: name, reason: (err as Error).message });
         continue;
       }
       const parsed = parseManifest(text);
@@ -52,6 +66,19 @@ export class ManifestStore {
         });
       else manifests.push(parsed.manifest);
     }
-    return { manifests, problems };
+    return { manifests, problems, removed };
+  }
+
+  private removeIfHalfMade(name: string): boolean {
+    const folder = join(this.dir, name);
+    try {
+      const entries = readdirSync(folder);
+      if (!entries.every((e) => e.startsWith("manifest.json.") && e.endsWith(".tmp"))) return false;
+      for (const e of entries) rmSync(join(folder, e), { force: true });
+      rmdirSync(folder);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

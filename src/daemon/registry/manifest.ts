@@ -4,12 +4,13 @@
  * is rebuilt from it alone, so a daemon restart lists every agent again.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { idPattern } from "../../support/ids.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
 
 export const AgentManifestSchema = Type.Object({
   version: Type.Literal(1),
-  agent_id: Type.String({ pattern: "^agent_[A-Za-z0-9_-]+$" }),
+  agent_id: Type.String({ pattern: idPattern("agent") }),
   /** Canonical (realpath) working directory. */
   cwd: Type.String({ minLength: 1 }),
   /** Epoch milliseconds. */
@@ -53,4 +54,4 @@ export function parseManifest(
   };
 }
 
-export const AGENT_ID_PATTERN = /^agent_[A-Za-z0-9_-]+$/;
+export const AGENT_ID_PATTERN = new RegExp(idPattern("agent"));

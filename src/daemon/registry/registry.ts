@@ -5,6 +5,8 @@
  * `RegistryEvents`.
  */
 import { join } from "node:path";
+import { describeError } from "../../support/describe-error.ts";
+import { storageFault } from "../../support/storage-fault.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
@@ -85,7 +87,9 @@ export class Registry {
     const killed = this.groups.reapLeftovers();
     if (killed.length > 0)
       this.options.log(`killed ${killed.length} leftover process group(s): ${killed.join(", ")}`);
-    const { manifests, problems } = this.manifests.loadAll();
+    const { manifests, problems, removed } = this.manifests.loadAll();
+    for (const id of removed)
+      this.options.log(`agent ${id}: removed its empty folder (a manifest write failed)`);
     for (const p of problems) this.options.log(`agent ${p.agent_id}: manifest skipped: ${p.reason}`);
     for (const manifest of manifests) {
       this.agents.set(manifest.agent_id, {
@@ -152,7 +156,9 @@ export class Registry {
     try {
       this.manifests.save(manifest);
     } catch (err) {
-      return failure("INTERNAL_ERROR", `could not write the agent manifest: ${(err as Error).message}`);
+      this.options.log(`agent ${manifest.agent_id}: could not write its manifest: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return failure("INTERNAL_ERROR", `could not save the new agent: ${cause}; nothing was created`);
     }
     this.agents.set(manifest.agent_id, {
       manifest,

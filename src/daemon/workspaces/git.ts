@@ -21,13 +21,19 @@ const GIT_TIMEOUT_MS = 60_000;
 
 export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
   const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
-  const proc = Bun.spawn(["git", ...args], {
-    cwd,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
-  });
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(["git", ...args], {
+      cwd,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+    });
+  } catch (err) {
+    // An argument no process can take (a NUL byte) or a cwd that is gone: an answer, not a throw.
+    return { ok: false, code: -1, stdout: "", stderr: String(err) };
+  }
   const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
   try {
     const [out, stderr, code] = await Promise.all([

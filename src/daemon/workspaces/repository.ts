@@ -56,12 +56,23 @@ export async function currentBranch(repo: string): Promise<string | undefined> {
   return head.ok ? head.stdout.trim() : undefined;
 }
 
+/** The full ref HEAD names (`refs/heads/…`), or undefined when HEAD is detached. */
+export async function headRef(worktree: string): Promise<string | undefined> {
+  const head = await git(worktree, ["symbolic-ref", "--quiet", "HEAD"]);
+  return head.ok ? head.stdout.trim() : undefined;
+}
+
 export async function branchExists(repo: string, branch: string): Promise<boolean> {
   return (await git(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).ok;
 }
 
+/**
+ * A name git takes for a new branch, and not one that reads as a full ref (`refs/heads/x`
+ * would become `refs/heads/refs/heads/x`) or that no process argument can carry (NUL).
+ */
 export async function validBranchName(repo: string, branch: string): Promise<boolean> {
-  return !branch.startsWith("-") && (await git(repo, ["check-ref-format", "--branch", branch])).ok;
+  if (branch.startsWith("-") || branch.startsWith("refs/") || branch.includes("\0")) return false;
+  return (await git(repo, ["check-ref-format", "--branch", branch])).ok;
 }
 
 /** Uncommitted or untracked changes in a worktree, as git's short status lines. */

@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { BranchDisposition, WorkspaceRetireConflict } from "../../types/workspace-projection.ts";
 import { mergeState } from "./merge-check.ts";
-import { currentBranch, dirtyState, worktreeFingerprint } from "./repository.ts";
+import { dirtyState, headRef, worktreeFingerprint } from "./repository.ts";
 import type { WorkspaceRecord } from "./workspace-record.ts";
 
 export interface AgentLiveness {
@@ -18,7 +18,7 @@ export interface AgentLiveness {
 }
 
 export type RetirePlan =
-  | { ok: true; worktreePresent: boolean; deleteBranch: boolean }
+  | { ok: true; deleteBranch: boolean }
   | { ok: false; refusal: WorkspaceRetireConflict };
 
 export async function planRetire(
@@ -42,7 +42,7 @@ export async function planRetire(
   const present = (await worktreeFingerprint(record.worktree_path)) === record.fingerprints.worktree;
   if (!present) {
     // Nothing uncommitted can be lost any more; the branch (the commits) is kept.
-    if (disposition === "keep") return { ok: true, worktreePresent: false, deleteBranch: false };
+    if (disposition === "keep") return { ok: true, deleteBranch: false };
     return refuse(
       "missing_authority",
       "the worktree was removed or replaced outside the daemon; retire with branch_disposition keep to drop the record and keep the branch",
@@ -51,7 +51,8 @@ export async function planRetire(
   if (!isInside(record.worktree_path, worktreesDir)) {
     return refuse("unsafe", "the worktree is no longer where the daemon created it");
   }
-  if ((await currentBranch(record.worktree_path)) !== record.branch) {
+  // Full ref names: a branch named like a tag (`v1` and a tag `v1`) is `heads/v1` in short form.
+  if ((await headRef(record.worktree_path)) !== `refs/heads/${record.branch}`) {
     return refuse("unsafe", `the worktree no longer has ${record.branch} checked out`);
   }
   const dirty = await dirtyState(record.worktree_path);
@@ -63,10 +64,10 @@ export async function planRetire(
     );
   }
 
-  if (disposition === "keep") return { ok: true, worktreePresent: true, deleteBranch: false };
-  if (disposition === "delete_confirmed") return { ok: true, worktreePresent: true, deleteBranch: true };
+  if (disposition === "keep") return { ok: true, deleteBranch: false };
+  if (disposition === "delete_confirmed") return { ok: true, deleteBranch: true };
   const merged = await mergeState(record.repository_cwd, record.branch, record.integration_target);
-  if (merged.merged) return { ok: true, worktreePresent: true, deleteBranch: true };
+  if (merged.merged) return { ok: true, deleteBranch: true };
   return {
     ok: false,
     refusal: {
@@ -78,7 +79,8 @@ export async function planRetire(
   };
 }
 
-function isInside(path: string, dir: string): boolean {
+/** Whether `path` is (still) below `dir`, symlinks resolved. */
+export function isInside(path: string, dir: string): boolean {
   try {
     const real = realpathSync(path);
     const root = realpathSync(dir);

@@ -2,19 +2,32 @@
  * `workspace.create | attach | list | status | retire` (PROTOCOL §10.1a): daemon-level, no
  * routing agent_id. Create and attach launch a fresh agent in the worktree through the registry.
  */
+import { describeError } from "../../support/describe-error.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { spawnAgent } from "../broker/agent-spawn.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import { type Answer, answer, type HandlersOf } from "../broker/command-handlers.ts";
+import { intentFiles, intentsDir } from "./workspace-intents.ts";
 import type { LaunchOptions, WorkspaceDeps, Workspaces } from "./workspaces.ts";
 
-/** The workspace commands; the manager loads on the first one (an idle daemon never pays for it). */
-export function workspaceHandlers(ctx: BrokerContext, log: (line: string) => void): HandlersOf<"workspaces"> {
+/**
+ * The workspace commands; the manager loads on the first one (an idle daemon never pays for
+ * it), or at start when an intent is left over.
+ */
+export function workspaceHandlers(
+  ctx: BrokerContext,
+  home: string,
+  log: (line: string) => void,
+): HandlersOf<"workspaces"> {
   let loading: Promise<Workspaces> | undefined;
   const workspaces = () => {
-    loading ??= import("./workspaces.ts").then(({ Workspaces }) => new Workspaces(workspaceDeps(ctx, log)));
+    loading ??= import("./workspaces.ts").then(({ Workspaces }) => Workspaces.open(workspaceDeps(ctx, log)));
     return loading;
   };
+  // An operation a killed daemon left half done is finished or undone now, not at the next command.
+  if (intentFiles(intentsDir(home)).length > 0) {
+    void workspaces().catch((err) => log(`workspaces: could not load: ${describeError(err)}`));
+  }
   return {
     "workspace.create": async (_client, command) => fromResult(await (await workspaces()).create(command)),
     "workspace.attach": async (_client, command) => fromResult(await (await workspaces()).attach(command)),

@@ -5,7 +5,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
+import { storageFault } from "../../support/storage-fault.ts";
 import type {
   WorkspaceAttachCommand,
   WorkspaceAttachedEvent,
@@ -21,6 +23,7 @@ import type { WorkspaceDetail, WorkspaceSummary } from "../../types/workspace-pr
 import { type Failure, failure } from "../../wire/errors.ts";
 import { branchDiff } from "./branch-diff.ts";
 import { git, gitComplaint } from "./git.ts";
+import { branchTip, retireSteps, undoCreate } from "./intent-steps.ts";
 import {
   branchExists,
   currentBranch,
@@ -30,6 +33,12 @@ import {
   worktreeFingerprint,
 } from "./repository.ts";
 import { type AgentLiveness, planRetire } from "./retire-checks.ts";
+import {
+  type CreateIntent,
+  type RetireIntent,
+  type WorkspaceIntent,
+  WorkspaceIntents,
+} from "./workspace-intents.ts";
 import { detailOf, summaryOf, WORKSPACE_RECORD_VERSION, type WorkspaceRecord } from "./workspace-record.ts";
 import { WorkspaceStore } from "./workspace-store.ts";
 
@@ -69,14 +78,23 @@ export interface Launched {
 
 export class Workspaces {
   private readonly store: WorkspaceStore;
+  private readonly intents: WorkspaceIntents;
   private readonly records = new Map<string, WorkspaceRecord>();
   private readonly worktreesDir: string;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: WorkspaceDeps) {
+  private constructor(private readonly deps: WorkspaceDeps) {
     this.store = new WorkspaceStore(deps.home);
+    this.intents = new WorkspaceIntents(deps.home);
     this.worktreesDir = join(deps.home, "worktrees");
     for (const record of this.store.load(deps.log)) this.records.set(record.workspace_id, record);
+  }
+
+  /** Loads the records, then finishes or undoes what a daemon killed mid-operation left. */
+  static async open(deps: WorkspaceDeps): Promise<Workspaces> {
+    const workspaces = new Workspaces(deps);
+    await workspaces.recover();
+    return workspaces;
   }
 
   list(command: Omit<WorkspaceListCommand, "id" | "type">): WorkspaceSummary[] {
@@ -155,11 +173,30 @@ export class Workspaces {
         );
       }
       const path = join(this.worktreesDir, workspaceId);
+      const intent: CreateIntent = {
+        version: 1,
+        kind: "create",
+        workspace_id: workspaceId,
+        repository_cwd: root,
+        branch,
+        base_commit: base.value,
+        started_at: this.now(),
+      };
+      // Recorded before git makes anything, so a crash from here on is undone at the next start.
+      const noted = this.noteIntent(intent);
+      if (!noted.ok) return noted;
       mkdirSync(this.worktreesDir, { recursive: true, mode: 0o700 });
       const added = await git(root, ["worktree", "add", "--quiet", "-b", branch, path, base.value]);
-      if (!added.ok) return failure("INTERNAL_ERROR", `git worktree add failed: ${gitComplaint(added)}`);
-      const worktreeFp = await worktreeFingerprint(path);
-      if (worktreeFp === undefined) return failure("INTERNAL_ERROR", "the new worktree cannot be read back");
+      const worktreeFp = added.ok ? await worktreeFingerprint(path) : undefined;
+      if (worktreeFp === undefined) {
+        await this.undoCreate(intent);
+        return failure(
+          "INTERNAL_ERROR",
+          added.ok
+            ? "the new worktree cannot be read back"
+            : `git worktree add failed: ${gitComplaint(added)}`,
+        );
+      }
       const now = this.now();
       const record: WorkspaceRecord = {
         version: WORKSPACE_RECORD_VERSION,
@@ -177,7 +214,11 @@ export class Workspaces {
         bindings: [],
       };
       const saved = this.save(record);
-      if (!saved.ok) return saved;
+      if (!saved.ok) {
+        await this.undoCreate(intent);
+        return saved;
+      }
+      this.intents.remove(workspaceId);
       this.deps.broadcast({ type: "workspace_created", workspace: summaryOf(record) });
       return this.launchIn(record, command);
     });
@@ -206,6 +247,8 @@ export class Workspaces {
         return invalid(`workspace.retire: workspace ${record.workspace_id} is already retired`);
       }
       const disposition = command.branch_disposition ?? "delete_if_merged";
+      // The tip the checks see: only this commit is deleted, a branch that moves since is kept.
+      const tip = await branchTip(record.repository_cwd, record.branch);
       const plan = await planRetire(record, disposition, this.deps.agents, this.worktreesDir);
       if (!plan.ok) {
         if (plan.refusal.kind === "missing_authority") {
@@ -217,30 +260,107 @@ export class Workspaces {
         }
         return failure("CONFLICT", `workspace.retire: ${plan.refusal.reason}`, plan.refusal);
       }
-      const root = record.repository_cwd;
-      const removed = plan.worktreePresent
-        ? await git(root, ["worktree", "remove", record.worktree_path])
-        : await git(root, ["worktree", "prune"]);
-      if (!removed.ok)
-        return failure("INTERNAL_ERROR", `git could not remove the worktree: ${gitComplaint(removed)}`);
-      let branchDeleted = false;
-      if (plan.deleteBranch) {
-        const deleted = await git(root, ["branch", "-D", "--", record.branch]);
-        branchDeleted = deleted.ok;
-        if (!deleted.ok)
-          this.deps.log(`workspace ${record.workspace_id}: branch kept, git said: ${gitComplaint(deleted)}`);
-      }
-      const now = this.now();
-      const retired: WorkspaceRecord = {
-        ...record,
-        updated_at: now,
-        tombstone: { retired_at: now, branch_disposition: disposition, branch_deleted: branchDeleted },
+      const intent: RetireIntent = {
+        version: 1,
+        kind: "retire",
+        workspace_id: record.workspace_id,
+        branch_disposition: disposition,
+        delete_branch: plan.deleteBranch,
+        branch_commit: tip ?? "",
+        started_at: this.now(),
       };
-      const saved = this.save(retired);
-      if (!saved.ok) return saved;
-      this.deps.broadcast({ type: "workspace_retired", workspace: summaryOf(retired) });
-      return { ok: true, value: { workspace: detailOf(retired, undefined), branch_deleted: branchDeleted } };
+      // Recorded before git removes anything: a crash from here on is finished at the next start.
+      const noted = this.noteIntent(intent);
+      if (!noted.ok) return noted;
+      const retired = await this.finishRetire(record, intent);
+      if (!retired.ok) return retired;
+      return {
+        ok: true,
+        value: {
+          workspace: detailOf(retired.value, undefined),
+          branch_deleted: retired.value.tombstone?.branch_deleted === true,
+        },
+      };
     });
+  }
+
+  /** Carries out a retire intent: worktree, branch, tombstone, then the intent goes. */
+  private async finishRetire(
+    record: WorkspaceRecord,
+    intent: RetireIntent,
+  ): Promise<Result<WorkspaceRecord>> {
+    const steps = await retireSteps(record, intent.delete_branch, intent.branch_commit, this.deps.log);
+    if (!steps.ok) {
+      // Nothing was removed: the workspace stays active, as it was.
+      this.intents.remove(record.workspace_id);
+      return failure("INTERNAL_ERROR", steps.message);
+    }
+    const now = this.now();
+    const retired: WorkspaceRecord = {
+      ...record,
+      updated_at: now,
+      tombstone: {
+        retired_at: now,
+        branch_disposition: intent.branch_disposition,
+        branch_deleted: steps.branchDeleted,
+      },
+    };
+    const saved = this.save(retired);
+    if (!saved.ok) return saved;
+    this.intents.remove(record.workspace_id);
+    this.deps.broadcast({ type: "workspace_retired", workspace: summaryOf(retired) });
+    return saved;
+  }
+
+  private async undoCreate(intent: CreateIntent): Promise<void> {
+    await undoCreate(intent, this.worktreesDir, this.deps.log);
+    this.intents.remove(intent.workspace_id);
+  }
+
+  /** Finishes each retire and undoes each create a killed daemon left half done. */
+  private async recover(): Promise<void> {
+    for (const intent of this.intents.load(this.deps.log)) {
+      try {
+        await this.recoverOne(intent);
+      } catch (err) {
+        // Left in place for the next start; the other workspaces still load.
+        this.deps.log(
+          `workspace ${intent.workspace_id}: cannot recover its ${intent.kind}: ${describeError(err)}`,
+        );
+      }
+    }
+  }
+
+  private async recoverOne(intent: WorkspaceIntent): Promise<void> {
+    const record = this.records.get(intent.workspace_id);
+    if (intent.kind === "create") {
+      // Saved means created: the workspace is listed and can be attached.
+      if (record !== undefined) this.intents.remove(intent.workspace_id);
+      else {
+        await this.undoCreate(intent);
+        this.deps.log(`workspace ${intent.workspace_id}: undid a create cut short (branch ${intent.branch})`);
+      }
+    } else if (record === undefined || record.tombstone !== undefined) {
+      this.intents.remove(intent.workspace_id);
+    } else {
+      const retired = await this.finishRetire(record, intent);
+      this.deps.log(
+        `workspace ${intent.workspace_id}: ${retired.ok ? "finished a retire cut short" : `could not finish a retire cut short (${retired.error.message}); still active`}`,
+      );
+    }
+  }
+
+  private noteIntent(intent: WorkspaceIntent): Result<WorkspaceIntent> {
+    try {
+      this.intents.save(intent);
+    } catch (err) {
+      const cause = storageFault(err) ?? describeError(err);
+      return failure(
+        "INTERNAL_ERROR",
+        `could not record the workspace operation: ${cause}; nothing was changed`,
+      );
+    }
+    return { ok: true, value: intent };
   }
 
   private async launchIn(record: WorkspaceRecord, options: LaunchOptions): Promise<Result<Launched>> {

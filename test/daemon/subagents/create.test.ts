@@ -44,9 +44,9 @@ describe("subagent.create", () => {
       runs: [{ index: 0, name: "solo", state: "queued" }],
     });
     const run: Msg = created.runs[0];
-    expect(created.job_id).toMatch(/^job_/);
-    expect(run.run_id).toMatch(/^run_/);
-    expect(run.agent_id).toMatch(/^agent_/);
+    expect(created.job_id).toMatch(/^job-/);
+    expect(run.run_id).toMatch(/^run-/);
+    expect(run.agent_id).toMatch(/^agent-/);
     expect(run.alias).toBe("ada");
     expect(record.runs[0]).toMatchObject({ run_id: run.run_id, agent_id: run.agent_id, alias: "ada" });
 

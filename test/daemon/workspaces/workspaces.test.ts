@@ -223,6 +223,30 @@ describe("refusals", () => {
     const unknown = await c.request({ type: "workspace.status", workspace_id: "ws_nope" });
     expect(unknown.error.code).toBe("NOT_FOUND");
   });
+
+  test("a branch that reads as a full ref or holds a NUL is INVALID_REQUEST, and nothing is made", async () => {
+    const { h, c, repo } = await setUp();
+    for (const branch of ["refs/heads/x", "refs/tags/v2", "a\u0000b"]) {
+      const refused = await c.request({ type: "workspace.create", cwd: repo, branch });
+      expect({ branch, code: refused.error.code }).toEqual({ branch, code: "INVALID_REQUEST" });
+      expect(refused.error.message).toContain('field "branch"');
+    }
+    const nulRef = await c.request({ type: "workspace.create", cwd: repo, base_ref: "main\u0000" });
+    expect(nulRef.error).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(sh(repo, "branch", "--list")).toBe("* main");
+    expect(existsSync(join(h.home, "worktrees"))).toBe(false);
+  });
+
+  test("a branch named like a tag (v1, and a tag v1) retires: refs are compared in full", async () => {
+    const { c, repo } = await setUp();
+    sh(repo, "tag", "v1");
+    const created = await c.ok({ type: "workspace.create", cwd: repo, branch: "v1", model: "mock/chat" });
+    await stopAgent(c, created.agent_id);
+    const retired = await c.ok({ type: "workspace.retire", workspace_id: created.workspace.workspace_id });
+    expect(retired.branch_deleted).toBe(true);
+    expect(sh(repo, "branch", "--list", "v1")).toBe("");
+    expect(sh(repo, "tag", "--list", "v1")).toBe("v1");
+  });
 });
 
 describe("list and durability", () => {

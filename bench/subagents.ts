@@ -89,7 +89,6 @@ const parent = (
     type: "agent.create",
     cwd,
     model: "mock/chat",
-    launch_policy: { maxTasks: 10, maxDepth: 2 },
   })
 ).data as {
   agent_id: string;
@@ -125,19 +124,23 @@ console.log(`subagent.create → response: ${stats(toResponse)}`);
 console.log(`create → run active (child started, prompt taken): ${stats(toActive)}`);
 console.log(`create → run completed: ${stats(toCompleted)}`);
 
-// 3: a parallel batch of 10.
+// 3: ten parallel tasks, as two jobs (8 + 2): the default launch policy allows 8 a job, and a
+// client cannot raise it (agent.create refuses launch_policy).
 const tasks = Array.from({ length: 10 }, (_, i) => ({ name: `p${i}`, task: `parallel task ${i}` }));
 const t0 = performance.now();
-const batch = await request({
-  type: "subagent.create",
-  parent_agent_id: parentId,
-  strategy: "parallel",
-  tasks,
-});
-const jobId = (batch.data as { job_id: string }).job_id;
+const jobIds: string[] = [];
+for (const part of [tasks.slice(0, 8), tasks.slice(8)]) {
+  const batch = await request({
+    type: "subagent.create",
+    parent_agent_id: parentId,
+    strategy: "parallel",
+    tasks: part,
+  });
+  jobIds.push((batch.data as { job_id: string }).job_id);
+}
 let peak = { daemon: 0, children: 0, count: 0 };
 let settled = false;
-const waited = request({ type: "subagent.wait", parent_agent_id: parentId, handles: [jobId] }).then(() => {
+const waited = request({ type: "subagent.wait", parent_agent_id: parentId, handles: jobIds }).then(() => {
   settled = true;
 });
 while (!settled) {

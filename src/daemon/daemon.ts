@@ -137,8 +137,7 @@ export async function startDaemon(
     ...authHandlers({
       auth: browserAuth,
       enrollmentBase,
-      closeConnections: (browserId) =>
-        connections.closeAll(browserId, "this browser was revoked; enroll it again (shard auth enroll)"),
+      closeConnections: (browserId) => connections.closeAll(browserId),
     }),
   };
   broker.bind(registry, handlers, subagents);

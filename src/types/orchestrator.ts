@@ -42,8 +42,9 @@ export const AgentCreateCommandSchema = Type.Object(
     skills: Type.Optional(Type.Array(Type.String())),
     headless_policy: Type.Optional(HeadlessPolicySchema),
     name: Type.Optional(Type.String()),
+    // Managed-child manifest fields: set by the daemon's subagent coordinator. From a client,
+    // parent_agent_id, depth, launch_policy and alias are refused (INVALID_REQUEST).
     parent_agent_id: Type.Optional(Type.String({ minLength: 1 })),
-    // Managed-child manifest fields: the daemon sets these, clients do not.
     system_prompt: Type.Optional(Type.String()),
     depth: Type.Optional(Type.Integer({ minimum: 0 })),
     launch_policy: Type.Optional(LaunchPolicySchema),

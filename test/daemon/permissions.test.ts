@@ -6,6 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { askBash as askBashOf } from "./support/ask-bash.ts";
+import { childAgent } from "./support/child-agent.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
 
@@ -191,8 +192,8 @@ describe("hierarchical routing", () => {
     const parentClient = await harness.unixClient();
     const childWatcher = await harness.unixClient();
     const grandparent = await harness.createAgent(parentClient);
-    const parent = await harness.createAgent(parentClient, { parent_agent_id: grandparent });
-    const child = await harness.createAgent(parentClient, { parent_agent_id: parent });
+    const parent = await childAgent(llm(), parentClient, grandparent);
+    const child = await childAgent(llm(), parentClient, parent);
     await parentClient.ok({ type: "agent.attach", agent_id: parent });
     // Observers do not count: without routing, the headless path would deny at once.
     await childWatcher.ok({ type: "agent.attach", agent_id: child, role: "observer" });
@@ -220,8 +221,9 @@ describe("hierarchical routing", () => {
     harness = await startHarness();
     const first = await harness.unixClient();
     const watcher = await harness.unixClient();
-    const parent = await harness.createAgent(first);
-    const child = await harness.createAgent(first, { parent_agent_id: parent, headless_policy: "queue" });
+    // A child inherits its parent's headless policy: queue, so its request waits for the ancestor.
+    const parent = await harness.createAgent(first, { headless_policy: "queue" });
+    const child = await childAgent(llm(), first, parent);
     await first.ok({ type: "agent.attach", agent_id: parent });
     await watcher.ok({ type: "agent.attach", agent_id: child, role: "observer" });
     const req = await askBash(watcher, child);

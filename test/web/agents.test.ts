@@ -6,6 +6,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { childAgent } from "../daemon/support/child-agent.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { typeAndSend } from "./support/composer-input.ts";
@@ -52,10 +53,7 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
 
     // A subagent is listed right under its parent, indented.
     const control = await daemon.client();
-    const child = String(
-      (await control.ok({ type: "agent.create", cwd: daemon.cwd, parent_agent_id: first, name: "helper" }))
-        .agent_id,
-    );
+    const child = await childAgent(llm(), control, first, "helper");
     await agentRow(page, child).waitFor();
     expect(await agentRow(page, child).getAttribute("data-depth")).toBe("1");
     const order = await page

@@ -1,14 +1,13 @@
 /**
  * Failed-attempt limiter: at most `maxFailures` failures in any `windowMs`; past that it is
- * locked until the oldest failure leaves the window. It remembers when (in code-minting order)
- * its current lock began, so codes minted after that can be told apart. It keeps at most
- * `maxFailures` timestamps: memory stays bounded whatever the attacker sends.
+ * locked until the oldest failure leaves the window. It keeps at most `maxFailures` timestamps:
+ * memory stays bounded whatever the attacker sends. Which codes a lock refuses is decided
+ * by the caller (./lock-episode.ts), not here.
  */
 import type { Clock } from "./clock.ts";
 
 export class AttemptLimiter {
   private failures: number[] = [];
-  private lockMark = 0;
 
   constructor(
     private readonly maxFailures: number,
@@ -22,18 +21,11 @@ export class AttemptLimiter {
     return this.failures.length < this.maxFailures;
   }
 
-  /** Records a failure; `mark` (the current minting sequence) is kept if this one locks. True if it did. */
-  recordFailure(mark: number): boolean {
+  /** Records a failure (none while locked). True if this one began a lock. */
+  recordFailure(): boolean {
     if (!this.allows()) return false;
     this.failures.push(this.clock());
-    if (this.allows()) return false;
-    this.lockMark = mark;
-    return true;
-  }
-
-  /** While locked, the minting sequence number at which the lock began; otherwise undefined. */
-  lockedSince(): number | undefined {
-    return this.allows() ? undefined : this.lockMark;
+    return !this.allows();
   }
 
   /** Milliseconds until the lock ends (0 when not locked). */

@@ -5,14 +5,16 @@
  *
  * Rate limit (docs/auth.md): 5 failures a minute from one source (the peer address) lock that
  * source, 20 from all sources lock everyone. A lock refuses, unchecked, every code that was
- * open when it began, right or wrong, so guessing faster gains nothing. It does not refuse a
- * code minted after it began (`shard auth enroll` on the daemon's machine): whoever floods the
- * port with wrong codes — another local user shares 127.0.0.1 with the browser — cannot keep
- * the machine's owner from enrolling. Attempts refused by a lock are not counted, so a locked
+ * open when the attack's first lock began, right or wrong, so guessing faster gains nothing.
+ * It does not refuse a code minted after that (`shard auth enroll` on the daemon's machine),
+ * however long the attack keeps renewing the lock (./lock-episode.ts): whoever floods the port
+ * with wrong codes — another local user shares 127.0.0.1 with the browser — cannot keep the
+ * machine's owner from enrolling. Attempts refused by a lock are not counted, so a locked
  * source cannot push the others into the global lock.
  */
 import { AttemptLimiter } from "./attempt-limiter.ts";
 import type { Clock } from "./clock.ts";
+import { LockEpisode } from "./lock-episode.ts";
 import { hashSecret, newSecret, SECRET_PATTERN } from "./secrets.ts";
 
 export const ENROLLMENT_CODE_TTL_MS = 10 * 60 * 1000;
@@ -37,7 +39,7 @@ export type Redemption<T> =
 
 interface OpenCode {
   expiresAt: number;
-  /** Minting order: tells a code minted after a lock began from one open while it was earned. */
+  /** Minting order: tells a code minted after an attack's first lock from one open before it. */
   seq: number;
 }
 
@@ -47,9 +49,12 @@ export class EnrollmentCodes {
   private minted = 0;
   private readonly global: AttemptLimiter;
   private readonly bySource = new Map<string, AttemptLimiter>();
+  /** One for every source: forgetting a source (MAX_TRACKED_SOURCES) never moves the mark. */
+  private readonly episode: LockEpisode;
 
   constructor(private readonly clock: Clock) {
     this.global = new AttemptLimiter(MAX_FAILED_REDEMPTIONS_GLOBAL, FAILED_REDEMPTION_WINDOW_MS, clock);
+    this.episode = new LockEpisode(FAILED_REDEMPTION_WINDOW_MS, clock);
   }
 
   mint(): { code: string; expires_at: number } {
@@ -75,19 +80,20 @@ export class EnrollmentCodes {
     this.prune();
     const hash = SECRET_PATTERN.test(code) ? hashSecret(code) : undefined;
     const found = hash === undefined ? undefined : this.open.get(hash);
-    const sourceLimiter = this.bySource.get(source);
-    const locks = [this.global.lockedSince(), sourceLimiter?.lockedSince()].filter(
-      (mark): mark is number => mark !== undefined,
-    );
-    if (locks.length > 0) {
-      if (found === undefined || hash === undefined || found.seq <= Math.max(...locks)) {
+    const locked = !this.global.allows() || this.bySource.get(source)?.allows() === false;
+    if (locked) {
+      // A lock in force implies an episode with a mark; were it missing, refuse every open code.
+      const mark = this.episode.lockMark() ?? this.minted;
+      if (found === undefined || hash === undefined || found.seq <= mark) {
         return { ok: false, reason: "rate_limited" };
       }
     } else if (found === undefined || hash === undefined) {
-      const sourceLocked = this.limiterOf(source).recordFailure(this.minted);
-      const globalLocked = this.global.recordFailure(this.minted);
-      const locked = globalLocked ? "global" : sourceLocked ? "source" : undefined;
-      return { ok: false, reason: "invalid", ...(locked !== undefined ? { locked } : {}) };
+      this.episode.recordFailure();
+      const sourceLocked = this.limiterOf(source).recordFailure();
+      const globalLocked = this.global.recordFailure();
+      const began = globalLocked ? "global" : sourceLocked ? "source" : undefined;
+      if (began !== undefined) this.episode.recordLock(this.minted);
+      return { ok: false, reason: "invalid", ...(began !== undefined ? { locked: began } : {}) };
     }
     const value = spend();
     this.open.delete(hash);

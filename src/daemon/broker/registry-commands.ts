@@ -9,6 +9,14 @@ import type { BrokerContext } from "./broker-context.ts";
 import type { ClientConnection } from "./client-connection.ts";
 import { type Answer, answer, type HandlersOf } from "./command-handlers.ts";
 
+/**
+ * Fields of a managed child's manifest. From a client they would lift the subagent caps
+ * (`launch_policy`, `depth`) or attach a fake child to any agent, whose permission requests
+ * would then show in that agent's view (`parent_agent_id`, `alias`). The subagent coordinator
+ * sets them through the registry, never through this command.
+ */
+const DAEMON_ONLY_CREATE_FIELDS = ["parent_agent_id", "depth", "launch_policy", "alias"] as const;
+
 export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
   return {
     "agent.list": () => answer({ agents: allInfo(ctx) }),
@@ -19,10 +27,11 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
     },
     "agent.create": async (_client, command) => {
       const { type: _type, id: _id, ...params } = command;
-      if (params.parent_agent_id !== undefined && !ctx.registry.get(params.parent_agent_id)) {
+      const daemonOnly = DAEMON_ONLY_CREATE_FIELDS.find((field) => params[field] !== undefined);
+      if (daemonOnly !== undefined) {
         return failure(
           "INVALID_REQUEST",
-          `agent.create: field "parent_agent_id": no agent ${params.parent_agent_id}; agent.list shows the agents`,
+          `agent.create: field "${daemonOnly}" is set by the daemon only (a subagent's place under its parent); use subagent.create to start a child agent`,
         );
       }
       const created = await spawnAgent(ctx, params);

@@ -3,6 +3,12 @@
  * an over-size one gets INVALID_REQUEST and the connection carries on; a frame past Bun's
  * `maxPayloadLength` (twice our limit) is closed by Bun with 1009. The server pings shortly
  * before `idleTimeout` and drops a peer that stops answering.
+ *
+ * The daemon ends a connection itself (its browser was revoked, or it is over the outbound cap)
+ * with `terminate()`: the TCP connection is closed at once, without a close frame. Bun's
+ * `close()` sends the frame and then keeps the socket until the peer answers or Bun's own
+ * timeout (seconds, from `idleTimeout`) fires, and a `terminate()` after it does nothing, so
+ * a peer that never answered would keep the connection (docs/daemon.md).
  */
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { newId } from "../../support/ids.ts";
@@ -33,8 +39,6 @@ export interface WebSocketOptions {
 export const WS_IDLE_TIMEOUT_S = 30;
 /** Bun's own backpressure limit sits this far above the cap. */
 export const LARGE_FRAME_ALLOWANCE_BYTES = 64 * 1024 * 1024;
-/** Close code for a client whose outbound buffer went over the cap (RFC 6455 1008 policy violation). */
-export const CLOSE_SLOW_CLIENT = 1008;
 
 class WsClient implements ClientConnection {
   readonly id = newId("conn");
@@ -84,9 +88,7 @@ class WsClient implements ClientConnection {
 
   private overCap(buffered: number): void {
     this.options.log(overCapLogLine(this.id, buffered, this.options.outboundCapBytes));
-    this.shut(
-      `outbound buffer over ${this.options.outboundCapBytes} bytes; reconnect and agent.attach again`,
-    );
+    this.shut();
   }
 
   receive(frame: string | Buffer): void {
@@ -122,11 +124,18 @@ class WsClient implements ClientConnection {
     this.enqueue(() => this.broker.receive(this, value));
   }
 
-  shut(reason?: string): void {
-    if (this.closed) return;
+  /** The daemon ends the connection (revoked, over the cap): the TCP connection closes now. */
+  shut(): void {
+    if (!this.forget()) return;
+    this.ws.terminate();
+  }
+
+  /** The connection closed (by the peer, or by `shut`): it gets nothing more. False if it already had. */
+  forget(): boolean {
+    if (this.closed) return false;
     this.closed = true;
     this.broker.close(this);
-    if (reason !== undefined) this.ws.close(CLOSE_SLOW_CLIENT, reason);
+    return true;
   }
 
   private enqueue(work: () => Promise<void>): void {
@@ -159,7 +168,7 @@ export function websocketHandler(broker: Broker, options: WebSocketOptions): Web
       const client = ws.data.client;
       if (!client) return;
       options.connections.remove(ws.data.principal, client);
-      client.shut();
+      client.forget();
     },
   };
 }

@@ -1,7 +1,8 @@
 /** The open WebSocket connections of each principal, so revoking a browser closes them (§4.1). */
 
 export interface Closable {
-  shut(reason: string): void;
+  /** Closes the TCP connection at once (src/daemon/http/websocket.ts says why without a close frame). */
+  shut(): void;
 }
 
 export class WsConnections {
@@ -24,11 +25,11 @@ export class WsConnections {
   }
 
   /** Closes every connection of the principal; returns how many there were. */
-  closeAll(principal: string, reason: string): number {
+  closeAll(principal: string): number {
     const set = this.byPrincipal.get(principal);
     if (!set) return 0;
     this.byPrincipal.delete(principal);
-    for (const connection of set) connection.shut(reason);
+    for (const connection of set) connection.shut();
     return set.size;
   }
 }

@@ -16,6 +16,7 @@ export interface AuthDaemonOptions {
   clock?: Clock;
   home?: string;
   webDir?: string;
+  wsIdleTimeoutS?: number;
 }
 
 export class AuthDaemon {
@@ -40,6 +41,7 @@ export class AuthDaemon {
       env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
       ...(options.web ? { web: options.web } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),
       // Never the checkout's web/dist, which may or may not be built.
       webDir: options.webDir ?? tempDir("auth-web"),
     });

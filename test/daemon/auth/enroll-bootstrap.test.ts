@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ENROLLMENT_CODE_TTL_MS, MAX_FAILED_REDEMPTIONS } from "../../../src/daemon/auth/enrollment-codes.ts";
+import {
+  ENROLLMENT_CODE_TTL_MS,
+  FAILED_REDEMPTION_WINDOW_MS,
+  MAX_FAILED_REDEMPTIONS,
+} from "../../../src/daemon/auth/enrollment-codes.ts";
 import { COOKIE_MAX_AGE_S } from "../../../src/daemon/auth/session-cookie.ts";
 import { HttpErrorSchema } from "../../../src/types/errors.ts";
 import { schemaGuard } from "../../../src/wire/validate.ts";
@@ -135,6 +139,41 @@ describe("POST /enroll", () => {
     expect((await d.enroll(before)).status).toBe(429);
     now += 61_000;
     expect((await d.enroll(before)).status).toBe(200);
+  });
+});
+
+describe("an attack that keeps renewing the enrollment lock", () => {
+  test("wrong codes from 127.0.0.1 and spread over 127.0.0.x for minutes: a code minted after it began enrolls", async () => {
+    // A quiet window first: the attacks of the tests above are over.
+    now += 2 * FAILED_REDEMPTION_WINDOW_MS;
+    const wrongFrom = (localAddress: string) =>
+      rawRequest(d.port, {
+        method: "POST",
+        path: "/enroll",
+        headers: { Host: d.host, Origin: d.origin, "Content-Type": "application/json" },
+        body: JSON.stringify({ code: "A".repeat(43) }),
+        localAddress,
+      });
+    const before = await d.mintCode();
+    let spread = 0;
+    const statuses = new Set<number>();
+    // One wrong code from the owner's address and one from the next 127.0.0.x, every 3 s:
+    // the owner's address and then every address are locked again as soon as a lock ends.
+    const attack = async () => {
+      for (const source of ["127.0.0.1", `127.0.0.${2 + (spread++ % 250)}`])
+        statuses.add((await wrongFrom(source)).status);
+      now += 3_000;
+    };
+    while (!statuses.has(429)) await attack();
+    const fresh = await d.mintCode();
+    statuses.clear();
+    // 8.5 minutes of it, the code's lifetime being 10.
+    for (let step = 0; step < 170; step++) await attack();
+    expect([...statuses].sort()).toEqual([401, 429]);
+    await wrongFrom("127.0.0.1");
+    expect((await wrongFrom("127.0.0.1")).status).toBe(429);
+    expect((await d.enroll(before)).status).toBe(429);
+    expect((await d.enroll(fresh)).status).toBe(200);
   });
 });
 

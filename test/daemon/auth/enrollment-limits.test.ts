@@ -1,20 +1,25 @@
 /**
  * The enrollment rate limit (docs/auth.md): per source and global, a lock refuses every code
- * that was open while it was earned, and never a code minted after it began. The class itself,
+ * that was open when the attack's first lock began, and never a code minted after that, however
+ * long the attack keeps renewing the lock. The class itself, on an injected clock,
  * with sources named freely (over HTTP every test request comes from 127.0.0.1; the one-source
  * case over HTTP is in enroll-bootstrap.test.ts). And a code whose enrollment failed to be
  * written stays good.
  */
 import { describe, expect, test } from "bun:test";
 import {
+  ENROLLMENT_CODE_TTL_MS,
   EnrollmentCodes,
   FAILED_REDEMPTION_WINDOW_MS,
   MAX_FAILED_REDEMPTIONS,
   MAX_FAILED_REDEMPTIONS_GLOBAL,
   MAX_TRACKED_SOURCES,
+  type Redemption,
 } from "../../../src/daemon/auth/enrollment-codes.ts";
 
 const spend = () => "enrolled";
+/** Which lock a refused attempt began, if any. */
+const lockBegun = (redemption: Redemption<string>) => (redemption.ok ? undefined : redemption.locked);
 const WRONG = "A".repeat(43);
 
 function setup() {
@@ -86,6 +91,82 @@ describe("the global limit", () => {
     expect(codes.redeem(fresh, "127.0.0.1", spend)).toEqual({ ok: true, value: "enrolled" });
     // Still single use.
     expect(codes.redeem(fresh, "127.0.0.1", spend).ok).toBe(false);
+  });
+});
+
+describe("an attack that keeps renewing the lock", () => {
+  // Just under the code's lifetime: the fresh code is redeemed as late as it can be.
+  const ATTACK_MS = ENROLLMENT_CODE_TTL_MS - 30_000;
+
+  test("one wrong code every 12 s from the owner's address: a code minted meanwhile enrolls minutes later", () => {
+    const { codes, fail, advance } = setup();
+    const before = codes.mint().code;
+    const step = FAILED_REDEMPTION_WINDOW_MS / MAX_FAILED_REDEMPTIONS;
+    let lockBegan = false;
+    for (let i = 0; i < MAX_FAILED_REDEMPTIONS; i++) {
+      lockBegan = lockBegun(codes.redeem(WRONG, "127.0.0.1", spend)) === "source";
+      advance(step);
+    }
+    expect(lockBegan).toBe(true);
+    const fresh = codes.mint().code;
+    // Each time the oldest failure leaves the window, the next wrong code locks the address again.
+    let renewals = 0;
+    for (let t = 0; t < ATTACK_MS; t += step) {
+      if (lockBegun(codes.redeem(WRONG, "127.0.0.1", spend)) === "source") renewals++;
+      advance(step);
+    }
+    fail("127.0.0.1", 1);
+    expect(renewals).toBeGreaterThan(10);
+    // The lock is in force: a wrong code and the code open before the attack are refused unchecked.
+    expect(codes.redeem(WRONG, "127.0.0.1", spend)).toEqual({ ok: false, reason: "rate_limited" });
+    expect(codes.redeem(before, "127.0.0.1", spend)).toEqual({ ok: false, reason: "rate_limited" });
+    expect(codes.redeem(fresh, "127.0.0.1", spend)).toEqual({ ok: true, value: "enrolled" });
+  });
+
+  test("wrong codes spread over 127.0.0.x, more addresses than are remembered: the fresh code still enrolls", () => {
+    const { codes, advance } = setup();
+    const before = codes.mint().code;
+    const step = FAILED_REDEMPTION_WINDOW_MS / MAX_FAILED_REDEMPTIONS_GLOBAL;
+    let spread = 0;
+    const began = new Set<string>();
+    // Each step one wrong code from the owner's address (locked, forgotten as the other addresses
+    // push it out, locked again) and one from the next of 127.0.0.2 … 127.0.0.254.
+    const attack = () => {
+      for (const source of ["127.0.0.1", `127.0.0.${2 + (spread++ % 253)}`]) {
+        const locked = lockBegun(codes.redeem(WRONG, source, spend));
+        if (locked !== undefined) began.add(locked);
+      }
+    };
+    while (!began.has("global")) {
+      attack();
+      advance(step);
+    }
+    const fresh = codes.mint().code;
+    began.clear();
+    for (let t = 0; t < ATTACK_MS; t += step) {
+      attack();
+      advance(step);
+    }
+    attack();
+    expect([...began].sort()).toEqual(["global", "source"]);
+    expect(spread).toBeGreaterThan(MAX_TRACKED_SOURCES * 2);
+    expect(codes.redeem(WRONG, "127.0.0.1", spend)).toEqual({ ok: false, reason: "rate_limited" });
+    expect(codes.redeem(before, "127.0.0.1", spend)).toEqual({ ok: false, reason: "rate_limited" });
+    expect(codes.redeem(fresh, "127.0.0.1", spend)).toEqual({ ok: true, value: "enrolled" });
+  });
+
+  test("a new attack after a quiet window refuses the codes open when its own first lock began", () => {
+    const { codes, fail, advance } = setup();
+    fail("10.0.0.66", MAX_FAILED_REDEMPTIONS);
+    const between = codes.mint().code;
+    advance(FAILED_REDEMPTION_WINDOW_MS);
+    fail("10.0.0.66", MAX_FAILED_REDEMPTIONS);
+    expect(codes.redeem(between, "10.0.0.66", spend)).toEqual({ ok: false, reason: "rate_limited" });
+    // The same attack going on (less than a window between failures): no new mark.
+    const during = codes.mint().code;
+    advance(FAILED_REDEMPTION_WINDOW_MS - 1);
+    fail("10.0.0.66", MAX_FAILED_REDEMPTIONS);
+    expect(codes.redeem(during, "10.0.0.66", spend)).toEqual({ ok: true, value: "enrolled" });
   });
 });
 

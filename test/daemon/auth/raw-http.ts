@@ -1,7 +1,9 @@
 /**
  * HTTP/1.1 over a raw TCP socket, so a test controls every header byte: Host (or none at all),
- * Origin, Sec-WebSocket-Protocol. An upgrade is read up to the end of its response headers.
+ * Origin, Sec-WebSocket-Protocol, and the source address. An upgrade is read up to the end of
+ * its response headers.
  */
+import { createConnection } from "node:net";
 
 export interface RawResponse {
   status: number;
@@ -19,6 +21,8 @@ export interface RawRequest {
   body?: string;
   /** "1.1" unless given; HTTP/1.0 allows a request without Host. */
   httpVersion?: "1.0" | "1.1";
+  /** The source address, e.g. "127.0.0.7" (all of 127/8 is loopback); the kernel's choice if unset. */
+  localAddress?: string;
 }
 
 export async function rawRequest(port: number, request: RawRequest): Promise<RawResponse> {
@@ -53,20 +57,18 @@ export async function rawRequest(port: number, request: RawRequest): Promise<Raw
       return settle({ ...parsed, body: rest.subarray(0, length).toString() });
     if (closed) settle({ ...parsed, body: rest.toString() });
   };
-  const socket = await Bun.connect({
-    hostname: "127.0.0.1",
+  const socket = createConnection({
+    host: "127.0.0.1",
     port,
-    socket: {
-      data: (_s, chunk) => {
-        received = Buffer.concat([received, chunk]);
-        tryParse(false);
-      },
-      close: () => tryParse(true),
-      error: (_s, err) => fail(err),
-    },
+    ...(request.localAddress !== undefined ? { localAddress: request.localAddress } : {}),
   });
+  socket.on("data", (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    tryParse(false);
+  });
+  socket.on("close", () => tryParse(true));
+  socket.on("error", (err) => fail(err));
   socket.write(text);
-  socket.flush();
   try {
     return await done;
   } finally {

@@ -75,7 +75,8 @@ describe("subagent.create", () => {
   test("an invalid request changes nothing: both forms, no strategy, unknown parent, depth and task limits", async () => {
     const harness = await startHarness();
     const a = await harness.unixClient();
-    const parent = await parentAgent(harness, a, { launch_policy: { maxTasks: 2, maxDepth: 1 } });
+    // The default launch policy: 8 tasks a job, children to depth 2 (a client cannot set another).
+    const parent = await parentAgent(harness, a);
     const task = { name: "x", task: "never run" };
     const cases: [Record<string, unknown>, string, string][] = [
       [{ name: "x", task: "t", tasks: [task] }, "INVALID_REQUEST", "not both"],
@@ -83,7 +84,7 @@ describe("subagent.create", () => {
       [{ tasks: [task, task], strategy: "single" }, "INVALID_REQUEST", '"single" takes one task'],
       [{ name: "x" }, "INVALID_REQUEST", '"task"'],
       [{ name: "x", task: "t", strategy: "chain" }, "INVALID_REQUEST", "batch form"],
-      [{ tasks: [task, task, task], strategy: "parallel" }, "PERMISSION_DENIED", "at most 2"],
+      [{ tasks: Array(9).fill(task), strategy: "parallel" }, "PERMISSION_DENIED", "at most 8"],
       [{ tasks: [], strategy: "parallel" }, "INVALID_REQUEST", "tasks"],
     ];
     for (const [fields, code, text] of cases) {
@@ -97,26 +98,38 @@ describe("subagent.create", () => {
     const listed = await a.ok({ type: "agent.list" });
     expect(listed.agents.map((x: Msg) => x.agent_id)).toEqual([parent]);
 
-    // maxDepth 1: the parent's child may not launch children of its own.
-    llm().enqueue({ when: "TASK-DEPTH", steps: [{ hold: "depth" }, { text: "ok" }] });
+    // maxDepth 2: the parent's grandchild may not launch children of its own.
+    llm().enqueue(
+      { when: "TASK-DEPTH-1", steps: [{ hold: "depth-1" }, { text: "ok" }] },
+      { when: "TASK-DEPTH-2", steps: [{ hold: "depth-2" }, { text: "ok" }] },
+    );
     const created = await a.ok({
       type: "subagent.create",
       parent_agent_id: parent,
       name: "d",
-      task: "TASK-DEPTH",
+      task: "TASK-DEPTH-1",
     });
     const child = created.runs[0].agent_id;
-    await llm().waitForHold("depth");
-    const nested = await a.request({
+    await llm().waitForHold("depth-1");
+    const grand = await a.ok({
       type: "subagent.create",
       parent_agent_id: child,
+      name: "e",
+      task: "TASK-DEPTH-2",
+    });
+    await llm().waitForHold("depth-2");
+    const nested = await a.request({
+      type: "subagent.create",
+      parent_agent_id: grand.runs[0].agent_id,
       name: "y",
       task: "deeper",
     });
     expect(nested.error.code).toBe("PERMISSION_DENIED");
-    expect(nested.error.message).toContain("depth 1");
-    expect(jobFiles(harness.home)).toHaveLength(1);
-    llm().release("depth");
+    expect(nested.error.message).toContain("depth 2");
+    expect(jobFiles(harness.home)).toHaveLength(2);
+    llm().release("depth-2");
+    await runState(a, grand.runs[0].run_id, "completed");
+    llm().release("depth-1");
     await runState(a, created.runs[0].run_id, "completed");
   });
 

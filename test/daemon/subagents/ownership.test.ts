@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { useDaemonHarnesses } from "../support/daemon-harness.ts";
-import { parentAgent, runState } from "./support.ts";
+import { jobFiles, parentAgent, runState } from "./support.ts";
 
 setDefaultTimeout(60_000);
 
@@ -24,6 +24,46 @@ function logsUnder(dir: string): string {
   }
   return out;
 }
+
+describe("fields only the daemon sets", () => {
+  for (const transport of ["unix", "websocket"] as const) {
+    test(`agent.create over ${transport} refuses parent_agent_id, depth, launch_policy and alias; the caps hold`, async () => {
+      const harness = await startHarness();
+      const a = await harness.client(transport);
+      const victim = await parentAgent(harness, a);
+      const attempts: Record<string, unknown>[] = [
+        { parent_agent_id: victim },
+        { depth: 0 },
+        { launch_policy: { maxTasks: 20, maxDepth: 9 } },
+        { alias: "ada" },
+      ];
+      for (const fields of attempts) {
+        const res = await a.request({
+          type: "agent.create",
+          cwd: harness.cwd,
+          model: "mock/chat",
+          ...fields,
+        });
+        const [field] = Object.keys(fields);
+        expect({ field, code: res.error?.code }).toEqual({ field, code: "INVALID_REQUEST" });
+        expect(res.error.message).toContain(`"${field}"`);
+      }
+      // Nothing was created: no fake child under the victim, no agent with lifted caps.
+      const listed = await a.ok({ type: "agent.list" });
+      expect(listed.agents.map((x: Msg) => x.agent_id)).toEqual([victim]);
+      // And a 20-task job is refused by the launch policy a client could not raise.
+      const task = { name: "t", task: "never run" };
+      const big = await a.request({
+        type: "subagent.create",
+        parent_agent_id: victim,
+        tasks: Array(20).fill(task),
+        strategy: "parallel",
+      });
+      expect(big.error?.code).toBe("PERMISSION_DENIED");
+      expect(jobFiles(harness.home)).toEqual([]);
+    });
+  }
+});
 
 describe("ownership, privacy and the lease", () => {
   test("another parent gets NOT_FOUND for every handle of the first parent's job", async () => {

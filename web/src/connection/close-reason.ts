@@ -3,8 +3,8 @@ const POLICY_VIOLATION = 1008;
 
 export function closeReason(code: number, reason: string): string {
   if (code === POLICY_VIOLATION) {
-    // The daemon closes a client that reads too slowly, and every socket of a revoked browser,
-    // with 1008; the next /bootstrap tells the two apart (a revoked browser gets no ticket).
+    // A policy close with its reason (a proxy's, say). The daemon itself ends a slow client and
+    // a revoked browser without a close frame (1006); the next /bootstrap tells those apart.
     return `the daemon closed the connection: ${reason || "policy violation"}`;
   }
   if (reason !== "") return reason;

@@ -8,7 +8,7 @@
 import { INITIAL_DELAY_MS, MAX_DELAY_MS } from "../src/client/backoff.ts";
 import { SHARD_SUBPROTOCOL, TICKET_PREFIX } from "../src/daemon/auth/ticket-protocol.ts";
 import { TICKET_TTL_MS } from "../src/daemon/auth/ws-tickets.ts";
-import { CLOSE_SLOW_CLIENT, WS_IDLE_TIMEOUT_S } from "../src/daemon/http/websocket.ts";
+import { WS_IDLE_TIMEOUT_S } from "../src/daemon/http/websocket.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "../src/daemon/outbound-cap.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../src/wire/jsonl-decoder.ts";
 
@@ -77,7 +77,7 @@ export function conceptSections(): string[] {
     "",
     "### 5.2 Fan-out and slow clients",
     "",
-    `Every event of an agent goes to every attachment of that agent, each exactly once and in \`seq\` order; registry events (\`agent_spawned\`, \`agent_exited\`, \`agent_status_changed\`, \`agent_activity\`, workspace events) go to every connection. A client that stops reading never slows the agent or the other clients: once more than ${DEFAULT_OUTBOUND_CAP_BYTES / MIB} MiB waits for it (not counting the message being written), it is closed — a WebSocket with close code ${CLOSE_SLOW_CLIENT} and a reason — and it resyncs by reconnecting and attaching again.`,
+    `Every event of an agent goes to every attachment of that agent, each exactly once and in \`seq\` order; registry events (\`agent_spawned\`, \`agent_exited\`, \`agent_status_changed\`, \`agent_activity\`, workspace events) go to every connection. A client that stops reading never slows the agent or the other clients: once more than ${DEFAULT_OUTBOUND_CAP_BYTES / MIB} MiB waits for it (not counting the message being written), it is disconnected — a WebSocket is cut at once, without a close frame the client could not read behind its backlog (it sees 1006) — and it resyncs by reconnecting and attaching again.`,
     "",
     "### 5.3 Permission and UI requests",
     "",

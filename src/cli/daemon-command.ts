@@ -3,9 +3,11 @@
 import {
   DEFAULT_HEADLESS_TIMEOUT_MS,
   DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
+  DEFAULT_MAX_RUNTIMES,
   DEFAULT_MAX_SUBAGENT_RUNS,
   DEFAULT_PORT,
   startDaemon,
+  subagentRunsWithin,
 } from "../daemon/daemon.ts";
 import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
@@ -24,7 +26,10 @@ Options:
   --headless-timeout SECONDS       how long a "queue" agent's request waits for an interactive client
                                    before it is denied (default ${DEFAULT_HEADLESS_TIMEOUT_MS / 1000})
   --max-subagent-runs N            subagent runs that may be starting or active at once, over all
-                                   parents (default ${DEFAULT_MAX_SUBAGENT_RUNS}; the rest wait queued)
+                                   parents (default ${DEFAULT_MAX_SUBAGENT_RUNS}; the rest wait queued; below --max-runtimes)
+  --max-runtimes N                 agent runtimes alive at once, subagents included (default ${DEFAULT_MAX_RUNTIMES},
+                                   2-1024); past it the oldest idle one is stopped, and with none idle
+                                   a start fails saying so
 
 Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --web-host IP                    bind the HTTP server to this address instead of 127.0.0.1
@@ -53,6 +58,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   let idleSeconds: number;
   let headlessSeconds: number;
   let maxSubagentRuns: number;
+  let maxRuntimes: number;
   let web: WebConfig;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
@@ -74,13 +80,20 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       31_536_000,
     );
     if (headlessSeconds === 0) throw new UsageError("--headless-timeout must be at least 1 second");
+    maxRuntimes = nonNegativeInteger("max-runtimes", values["max-runtimes"], DEFAULT_MAX_RUNTIMES, 1024);
+    if (maxRuntimes < 2)
+      throw new UsageError("--max-runtimes must be at least 2 (a parent and one subagent)");
     maxSubagentRuns = nonNegativeInteger(
       "max-subagent-runs",
       values["max-subagent-runs"],
-      DEFAULT_MAX_SUBAGENT_RUNS,
+      subagentRunsWithin(DEFAULT_MAX_SUBAGENT_RUNS, maxRuntimes),
       64,
     );
     if (maxSubagentRuns === 0) throw new UsageError("--max-subagent-runs must be at least 1");
+    if (maxSubagentRuns >= maxRuntimes)
+      throw new UsageError(
+        `--max-subagent-runs (${maxSubagentRuns}) must be below --max-runtimes (${maxRuntimes}): each run's runtime counts toward the cap, and its parent needs one too`,
+      );
     const checked = webConfigFromFlags({
       ...(values["web-host"] !== undefined ? { webHost: values["web-host"] } : {}),
       ...(values["public-host"] !== undefined ? { publicHost: values["public-host"] } : {}),
@@ -110,6 +123,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     idleRuntimeTimeoutMs: idleSeconds * 1000,
     headlessTimeoutMs: headlessSeconds * 1000,
     maxSubagentRuns,
+    maxRuntimes,
     web,
     onShutdown: () => stopped(),
   });

@@ -7,6 +7,7 @@ export const DAEMON_OPTIONS = {
   "idle-runtime-timeout": { type: "string" },
   "headless-timeout": { type: "string" },
   "max-subagent-runs": { type: "string" },
+  "max-runtimes": { type: "string" },
   "web-host": { type: "string" },
   "public-host": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },

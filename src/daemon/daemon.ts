@@ -20,6 +20,7 @@ import { DaemonLog } from "./daemon-log.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
 import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
 import { WsConnections } from "./http/ws-connections.ts";
+import { DEFAULT_INBOUND_LIMITS, type InboundLimits } from "./inbound-queue.ts";
 import { SubagentsLoader } from "./jobs/subagents-loader.ts";
 import { DEFAULT_OUTBOUND_CAP_BYTES } from "./outbound-cap.ts";
 import { Registry } from "./registry/registry.ts";
@@ -36,11 +37,15 @@ export interface DaemonOptions {
   /** Inactive runtimes are stopped after this long; 0 never. */
   idleRuntimeTimeoutMs?: number;
   headlessTimeoutMs?: number;
-  /** Subagent runs starting or active at once (default 4). */
+  /** Subagent runs starting or active at once (default 4, at most `maxRuntimes - 1`). */
   maxSubagentRuns?: number;
+  /** Live runtimes at most (default DEFAULT_MAX_RUNTIMES); subagent children count too. */
+  maxRuntimes?: number;
   startTimeoutMs?: number;
   maxMessageBytes?: number;
   outboundCapBytes?: number;
+  /** Per connection: queued inbound messages and bytes at which reading pauses. */
+  inboundLimits?: InboundLimits;
   /** WebSocket keepalive: seconds of silence before a ping (default 30). */
   wsIdleTimeoutS?: number;
   /** Loopback unless the remote flags chose otherwise (validated by webConfigFromFlags). */
@@ -73,6 +78,17 @@ export const DEFAULT_IDLE_RUNTIME_TIMEOUT_S = 900;
 export const DEFAULT_HEADLESS_TIMEOUT_MS = 300_000;
 /** Subagent runs starting or active at once, over all parents (the rest wait queued). */
 export const DEFAULT_MAX_SUBAGENT_RUNS = 4;
+/**
+ * Live runtimes at most: sized for a 2-core, 4 GB machine (docs/daemon.md, "Runtime cap"). A
+ * runtime is ~50 MB; 16 of them are ~0.85 GB, about a fifth of the memory, leaving the rest to
+ * the tools the agents run, which dwarf the runtimes.
+ */
+export const DEFAULT_MAX_RUNTIMES = 16;
+
+/** Subagent runs count toward the runtime cap, and a parent needs a runtime of its own. */
+export function subagentRunsWithin(maxSubagentRuns: number, maxRuntimes: number): number {
+  return Math.max(1, Math.min(maxSubagentRuns, maxRuntimes - 1));
+}
 
 export async function startDaemon(
   options: DaemonOptions,
@@ -88,6 +104,8 @@ export async function startDaemon(
   const write = (line: string) => log.write(line);
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
   const outboundCapBytes = options.outboundCapBytes ?? DEFAULT_OUTBOUND_CAP_BYTES;
+  const inboundLimits = options.inboundLimits ?? DEFAULT_INBOUND_LIMITS;
+  const maxRuntimes = options.maxRuntimes ?? DEFAULT_MAX_RUNTIMES;
 
   const web = options.web ?? { mode: "loopback" };
   let policy: WebPolicy | undefined;
@@ -118,6 +136,7 @@ export async function startDaemon(
     env: options.env ?? process.env,
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     idleTimeoutMs: options.idleRuntimeTimeoutMs ?? DEFAULT_IDLE_RUNTIME_TIMEOUT_S * 1000,
+    maxRuntimes,
     events: broker,
     log: write,
   });
@@ -125,7 +144,7 @@ export async function startDaemon(
   const subagents = new SubagentsLoader(() => ({
     ctx: broker,
     registry,
-    maxConcurrentRuns: options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS,
+    maxConcurrentRuns: subagentRunsWithin(options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS, maxRuntimes),
     log: write,
   }));
   const handlers = {
@@ -147,6 +166,7 @@ export async function startDaemon(
     path: socketPath,
     maxMessageBytes,
     outboundCapBytes,
+    inboundLimits,
     log: write,
   });
   // The HTTP side loads once the unix socket listens: local clients need not wait for Hono.
@@ -172,6 +192,7 @@ export async function startDaemon(
       websocket: websocketHandler(broker, {
         maxMessageBytes,
         outboundCapBytes,
+        inboundLimits,
         connections,
         log: write,
         ...(options.wsIdleTimeoutS !== undefined ? { idleTimeoutS: options.wsIdleTimeoutS } : {}),

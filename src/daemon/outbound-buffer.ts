@@ -74,7 +74,8 @@ export class OutboundBuffer {
   /** True when the peer took all of `bytes`; otherwise the rest waits for its drain. */
   private send(bytes: Uint8Array): boolean {
     const taken = Math.max(0, this.write(bytes));
-    if (taken >= bytes.length) return true;
+    // `write` may have found the peer gone and cleared the buffer.
+    if (taken >= bytes.length || this.cleared) return true;
     this.inFlight = bytes.subarray(taken);
     return false;
   }

@@ -1,7 +1,9 @@
 /**
  * The unix socket transport: `$SHARD_HOME/daemon.sock`, JSONL both ways (PROTOCOL §2.1),
  * 0600 in a 0700 home even under `umask 000`. Each connection gets the daemon hello, then its
- * lines go to the broker one at a time, in order.
+ * lines go to the broker one at a time, in order, through a bounded queue: while it is full the
+ * socket is not read (the client's writes block), and a closed connection's queued lines are
+ * dropped.
  */
 import { chmodSync } from "node:fs";
 import type { Socket, UnixSocketListener } from "bun";
@@ -11,6 +13,8 @@ import type { Broker } from "./broker/broker.ts";
 import type { ClientConnection, DaemonMessage } from "./broker/client-connection.ts";
 import { EncodedMessage } from "./broker/encoded-message.ts";
 import { daemonHello } from "./daemon-hello.ts";
+import { droppedLogLine, pausedLogLine } from "./inbound-log.ts";
+import { type InboundLimits, InboundQueue } from "./inbound-queue.ts";
 import { OutboundBuffer } from "./outbound-buffer.ts";
 import { overCapLogLine } from "./outbound-cap.ts";
 
@@ -18,6 +22,7 @@ export interface SocketOptions {
   path: string;
   maxMessageBytes: number;
   outboundCapBytes: number;
+  inboundLimits: InboundLimits;
   log(line: string): void;
 }
 
@@ -28,26 +33,44 @@ class SocketClient implements ClientConnection {
   readonly decoder: JsonlDecoder;
   readonly outbound: OutboundBuffer;
   /** Inbound messages are handled one after another (an attach finishes before the next line). */
-  private chain: Promise<void> = Promise.resolve();
+  private readonly inbound: InboundQueue;
   private closed = false;
+  private pauseLogged = false;
+  private readonly log: (line: string) => void;
 
   constructor(
     private readonly socket: Socket<SocketClient | undefined>,
     private readonly broker: Broker,
     options: SocketOptions,
   ) {
+    this.log = options.log;
     this.outbound = new OutboundBuffer(
-      (bytes) => socket.write(bytes),
+      (bytes) => {
+        const written = socket.write(bytes);
+        // -1: the peer is gone. While reading is paused Bun does not report the close, so the
+        // first write after it is where the daemon learns of it (and drops the queue).
+        if (written < 0) this.shut();
+        return Math.max(0, written);
+      },
       options.outboundCapBytes,
       (queued) => {
         options.log(overCapLogLine(this.id, queued, options.outboundCapBytes));
         this.shut();
       },
     );
+    this.inbound = new InboundQueue(options.inboundLimits, {
+      pause: (queued) => {
+        socket.pause();
+        if (this.pauseLogged) return;
+        this.pauseLogged = true;
+        options.log(pausedLogLine(this.id, queued));
+      },
+      resume: () => socket.resume(),
+    });
     this.decoder = new JsonlDecoder(
       {
-        value: (value) => this.enqueue(() => this.broker.receive(this, value)),
-        error: (error) => this.enqueue(async () => this.broker.unparsable(this, error)),
+        value: (value, line) => this.inbound.push(line.length, () => this.broker.receive(this, value)),
+        error: (error) => this.inbound.push(0, async () => this.broker.unparsable(this, error)),
       },
       { maxLineBytes: options.maxMessageBytes },
     );
@@ -65,13 +88,11 @@ class SocketClient implements ClientConnection {
   shut(): void {
     if (this.closed) return;
     this.closed = true;
+    const dropped = this.inbound.close();
+    if (dropped > 0) this.log(droppedLogLine(this.id, dropped));
     this.outbound.clear();
     this.broker.close(this);
     this.socket.end();
-  }
-
-  private enqueue(work: () => Promise<void>): void {
-    this.chain = this.chain.then(work).catch(() => undefined);
   }
 }
 

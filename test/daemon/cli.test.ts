@@ -4,7 +4,7 @@ import { shard } from "../cli/support/shard-cli.ts";
 
 const run = (args: string[]) => shard(["daemon", ...args]);
 
-test("a bad --port, --idle-runtime-timeout, --headless-timeout or --max-subagent-runs is a usage error", async () => {
+test("a bad --port, --idle-runtime-timeout, --headless-timeout, --max-subagent-runs or --max-runtimes is a usage error", async () => {
   for (const args of [
     ["--port", "abc"],
     ["--port", "70000"],
@@ -13,6 +13,9 @@ test("a bad --port, --idle-runtime-timeout, --headless-timeout or --max-subagent
     ["--headless-timeout", "soon"],
     ["--max-subagent-runs", "0"],
     ["--max-subagent-runs", "65"],
+    ["--max-runtimes", "1"],
+    ["--max-runtimes", "1025"],
+    ["--max-runtimes", "many"],
     ["--nope"],
   ]) {
     const { code, stderr } = await run(args);
@@ -29,4 +32,11 @@ test("--help describes the flags", async () => {
   expect(stdout).toContain("--idle-runtime-timeout SECONDS");
   expect(stdout).toContain("--headless-timeout SECONDS");
   expect(stdout).toContain("--max-subagent-runs N");
+  expect(stdout).toContain("--max-runtimes N");
+});
+
+test("subagent runs count toward --max-runtimes: a run cap that would fill it is refused", async () => {
+  const { code, stderr } = await run(["--max-runtimes", "4", "--max-subagent-runs", "4"]);
+  expect(code).toBe(2);
+  expect(stderr).toContain("--max-subagent-runs (4) must be below --max-runtimes (4)");
 });

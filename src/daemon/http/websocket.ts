@@ -2,7 +2,9 @@
  * The WebSocket transport (PROTOCOL §2.2): one JSON message per text frame. A binary frame or
  * an over-size one gets INVALID_REQUEST and the connection carries on; a frame past Bun's
  * `maxPayloadLength` (twice our limit) is closed by Bun with 1009. The server pings shortly
- * before `idleTimeout` and drops a peer that stops answering.
+ * before `idleTimeout` and drops a peer that stops answering. Inbound messages wait in a bounded
+ * queue: while it is full the socket is paused (Bun stops reading it; the peer sees TCP
+ * backpressure), and a closed connection's queued messages are dropped.
  *
  * The daemon ends a connection itself (its browser was revoked, or it is over the outbound cap)
  * with `terminate()`: the TCP connection is closed at once, without a close frame. Bun's
@@ -16,6 +18,8 @@ import type { Broker } from "../broker/broker.ts";
 import type { ClientConnection, DaemonMessage } from "../broker/client-connection.ts";
 import { EncodedMessage } from "../broker/encoded-message.ts";
 import { daemonHello } from "../daemon-hello.ts";
+import { droppedLogLine, pausedLogLine } from "../inbound-log.ts";
+import { type InboundLimits, InboundQueue } from "../inbound-queue.ts";
 import { isOverOutboundCap, overCapLogLine } from "../outbound-cap.ts";
 import { TaskBatch } from "../task-batch.ts";
 import type { WsConnections } from "./ws-connections.ts";
@@ -28,6 +32,7 @@ export interface WsData {
 export interface WebSocketOptions {
   maxMessageBytes: number;
   outboundCapBytes: number;
+  inboundLimits: InboundLimits;
   /** Seconds of silence before the server pings; 30 unless a test says otherwise. */
   idleTimeoutS?: number;
   /** Open connections by principal, so revoking a browser closes its sockets. */
@@ -44,8 +49,9 @@ class WsClient implements ClientConnection {
   readonly id = newId("conn");
   /** Browser-authenticated, not local: the auth.* commands are refused here. */
   readonly localTrust = false;
-  private chain: Promise<void> = Promise.resolve();
+  private readonly inbound: InboundQueue;
   private closed = false;
+  private pauseLogged = false;
   private largestInFlight = 0;
   /** Frames of one task leave together, corked (one write), at its end. */
   private readonly batch = new TaskBatch<string>((frames) => this.flush(frames));
@@ -54,7 +60,17 @@ class WsClient implements ClientConnection {
     private readonly ws: ServerWebSocket<WsData>,
     private readonly broker: Broker,
     private readonly options: WebSocketOptions,
-  ) {}
+  ) {
+    this.inbound = new InboundQueue(options.inboundLimits, {
+      pause: (queued) => {
+        ws.pause();
+        if (this.pauseLogged) return;
+        this.pauseLogged = true;
+        options.log(pausedLogLine(this.id, queued));
+      },
+      resume: () => ws.resume(),
+    });
+  }
 
   send(message: DaemonMessage): void {
     this.sendEncoded(EncodedMessage.of(message));
@@ -93,7 +109,7 @@ class WsClient implements ClientConnection {
 
   receive(frame: string | Buffer): void {
     if (typeof frame !== "string") {
-      this.enqueue(async () =>
+      this.inbound.push(0, async () =>
         this.broker.unparsable(this, {
           code: "INVALID_REQUEST",
           message: "binary frames are not used; send one JSON message per text frame",
@@ -105,7 +121,7 @@ class WsClient implements ClientConnection {
       frame.length * 3 > this.options.maxMessageBytes &&
       Buffer.byteLength(frame) > this.options.maxMessageBytes
     ) {
-      this.enqueue(async () =>
+      this.inbound.push(0, async () =>
         this.broker.unparsable(this, {
           code: "INVALID_REQUEST",
           message: `frame exceeds the ${this.options.maxMessageBytes}-byte limit and was skipped`,
@@ -118,10 +134,10 @@ class WsClient implements ClientConnection {
       value = JSON.parse(frame);
     } catch (err) {
       const message = `bad JSON: ${(err as Error).message}`;
-      this.enqueue(async () => this.broker.unparsable(this, { code: "INVALID_REQUEST", message }));
+      this.inbound.push(0, async () => this.broker.unparsable(this, { code: "INVALID_REQUEST", message }));
       return;
     }
-    this.enqueue(() => this.broker.receive(this, value));
+    this.inbound.push(frame.length, () => this.broker.receive(this, value));
   }
 
   /** The daemon ends the connection (revoked, over the cap): the TCP connection closes now. */
@@ -134,12 +150,10 @@ class WsClient implements ClientConnection {
   forget(): boolean {
     if (this.closed) return false;
     this.closed = true;
+    const dropped = this.inbound.close();
+    if (dropped > 0) this.options.log(droppedLogLine(this.id, dropped));
     this.broker.close(this);
     return true;
-  }
-
-  private enqueue(work: () => Promise<void>): void {
-    this.chain = this.chain.then(work).catch(() => undefined);
   }
 }
 

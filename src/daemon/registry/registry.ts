@@ -21,6 +21,7 @@ import {
   RuntimeProcess,
   type RuntimeReady,
 } from "./runtime-process.ts";
+import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
 
 export interface GenerationEnded {
   exit: RuntimeExit;
@@ -44,6 +45,8 @@ export interface RegistryOptions {
   startTimeoutMs: number;
   /** Inactive runtimes stop after this long; 0 keeps them. */
   idleTimeoutMs: number;
+  /** Live runtimes at most (`--max-runtimes`): past it the oldest idle one is stopped. */
+  maxRuntimes: number;
   events: RegistryEvents;
   log(line: string): void;
 }
@@ -65,17 +68,28 @@ interface AgentRecord extends DurableAgent {
   idleTimer?: ReturnType<typeof setTimeout>;
   /** Doing work (streaming, waiting, compacting), as the broker last told: never reaped. */
   active: boolean;
+  /** When the runtime last became ready, got a command or changed activity (a counter). */
+  lastUsed: number;
 }
+
+/** A runtime stopped to make room that has not exited after this long is killed. */
+const ROOM_KILL_AFTER_MS = 10_000;
 
 export class Registry {
   private readonly agents = new Map<string, AgentRecord>();
   private readonly manifests: ManifestStore;
   /** Runtime process groups on record, so a daemon killed -9 leaves nothing the next one misses. */
   private readonly groups: ProcessRegistry;
+  private readonly slots: RuntimeSlots;
+  private uses = 0;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
     this.groups = new ProcessRegistry(processGroupsDir(options.home));
+    this.slots = new RuntimeSlots(options.maxRuntimes, {
+      departing: () => this.departing(),
+      stopOldestIdle: () => this.stopOldestIdle(),
+    });
   }
 
   /**
@@ -98,6 +112,7 @@ export class Registry {
         epoch: -1,
         terminateWhenIdle: false,
         active: false,
+        lastUsed: 0,
       });
     }
   }
@@ -166,6 +181,7 @@ export class Registry {
       epoch: -1,
       terminateWhenIdle: false,
       active: false,
+      lastUsed: 0,
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
@@ -200,6 +216,7 @@ export class Registry {
   send(agentId: string, command: AgentCommand): boolean {
     const record = this.agents.get(agentId);
     if (!record?.process || !this.isServing(agentId)) return false;
+    this.touch(record);
     return record.process.send(command);
   }
 
@@ -211,6 +228,7 @@ export class Registry {
     const record = this.agents.get(agentId);
     if (!record) return;
     record.active = active;
+    this.touch(record);
     this.reconsiderIdle(record);
   }
 
@@ -255,6 +273,7 @@ export class Registry {
 
   /** Graceful: every runtime finishes its turn, then stops. `force`: kill them all now. */
   async shutdown(force: boolean): Promise<void> {
+    this.slots.close();
     const exits: Promise<unknown>[] = [];
     for (const record of this.agents.values()) {
       const process = record.process;
@@ -279,27 +298,96 @@ export class Registry {
     record.process.closeInput();
   }
 
-  private async start(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
+  /** A slot first (which may stop the oldest idle runtime and wait for it), then the process. */
+  private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
+    const grant = this.slots.acquire();
+    if (grant instanceof Promise) return grant.then((g) => this.spawn(agentId, record, g));
+    return this.spawn(agentId, record, grant);
+  }
+
+  private spawn(agentId: string, record: AgentRecord, grant: SlotGrant): Promise<RuntimeReady | Failure> {
+    if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason));
     record.epoch += 1;
     const epoch = record.epoch;
     record.stopping = undefined;
     record.terminateWhenIdle = false;
     this.setState(record, "starting");
-    const process = new RuntimeProcess({
-      argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
-      cwd: record.manifest.cwd,
-      // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
-      env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },
-      logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
-      startTimeoutMs: this.options.startTimeoutMs,
-      onReady: (ready) => this.onReady(record, epoch, ready),
-      onMessage: (message, line) => this.options.events.message(agentId, message, line),
-      onExit: (exit) => this.onExit(record, process, exit),
-    });
+    let process: RuntimeProcess;
+    try {
+      process = new RuntimeProcess({
+        argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
+        cwd: record.manifest.cwd,
+        // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
+        env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },
+        logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
+        startTimeoutMs: this.options.startTimeoutMs,
+        onReady: (ready) => this.onReady(record, epoch, ready),
+        onMessage: (message, line) => this.options.events.message(agentId, message, line),
+        onExit: (exit) => this.onExit(record, process, exit),
+      });
+    } catch (err) {
+      this.slots.release();
+      throw err;
+    }
     record.process = process;
     const untrack = this.groups.track(process.pid, `shard agent ${agentId}`);
-    void process.whenExited.then(untrack);
+    void process.whenExited.then(() => {
+      untrack();
+      this.slots.release();
+    });
     return process.ready;
+  }
+
+  private noSlot(agentId: string, reason: "full" | "closed"): Failure {
+    if (reason === "closed")
+      return failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: the daemon is shutting down`);
+    const max = this.slots.max;
+    return failure(
+      "RUNTIME_START_FAILED",
+      `agent ${agentId} was not started: ${max} runtimes are live, the cap (shard daemon --max-runtimes ${max}), and none is idle to stop; retry once one is idle, stop one (agent.terminate), or restart the daemon with a higher --max-runtimes`,
+    );
+  }
+
+  private departing(): number {
+    let count = 0;
+    for (const record of this.agents.values())
+      if (record.process && !record.process.exited && record.stopping !== undefined) count += 1;
+    return count;
+  }
+
+  /** Past the cap: the runtime idle the longest stops (its agent stays, like an idle-timeout reap). */
+  private stopOldestIdle(): boolean {
+    let oldest: AgentRecord | undefined;
+    for (const record of this.agents.values()) {
+      if (!this.isIdle(record)) continue;
+      if (!oldest || record.lastUsed < oldest.lastUsed) oldest = record;
+    }
+    const process = oldest?.process;
+    if (!oldest || !process) return false;
+    this.options.log(
+      `agent ${oldest.manifest.agent_id}: idle runtime stopped to make room (--max-runtimes ${this.slots.max})`,
+    );
+    this.stop(oldest, "reap");
+    const timer = setTimeout(() => process.kill("SIGKILL"), ROOM_KILL_AFTER_MS);
+    timer.unref?.();
+    void process.whenExited.then(() => clearTimeout(timer));
+    return true;
+  }
+
+  private isIdle(record: AgentRecord): boolean {
+    return (
+      record.process !== undefined &&
+      !record.process.exited &&
+      record.stopping === undefined &&
+      !record.terminateWhenIdle &&
+      !record.active &&
+      record.runtimeState === "running"
+    );
+  }
+
+  private touch(record: AgentRecord): void {
+    this.uses += 1;
+    record.lastUsed = this.uses;
   }
 
   /**
@@ -329,6 +417,7 @@ export class Registry {
     }
     if (record.manifest.mode !== ready.sync.mode)
       this.remember(record, { mode: ready.sync.mode }, "its mode");
+    this.touch(record);
     this.options.events.ready(record.manifest.agent_id, epoch, ready);
     this.setState(record, "running");
     this.reconsiderIdle(record);

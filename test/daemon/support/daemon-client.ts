@@ -14,6 +14,8 @@ interface Wire {
   send(text: string): void;
   sendBinary(bytes: Uint8Array): void;
   close(): void;
+  /** Bytes sent that the daemon has not taken yet (its socket is full or paused). */
+  unsent(): number;
 }
 
 /** `/.git` as a path segment: a repository's git dir or a worktree's (`.git/worktrees/…`). */
@@ -46,24 +48,46 @@ export class DaemonClient {
       value: (v) => client.receive(v as Msg),
       error: (e) => client.schemaViolations.push(`bad line from the daemon: ${e.message}`),
     });
+    // What the socket did not take waits here for its drain, in order (Bun's write is unbuffered).
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const writePending = (s: Bun.Socket<undefined>) => {
+      while (pending.length > 0) {
+        const next = pending[0]!;
+        const written = s.write(next);
+        if (written < 0) {
+          pending = [];
+          pendingBytes = 0;
+          return;
+        }
+        pendingBytes -= written;
+        if (written < next.length) {
+          pending[0] = next.subarray(written);
+          return;
+        }
+        pending.shift();
+      }
+    };
     const socket = await Bun.connect({
       unix: path,
       socket: {
         data: (_s, chunk) => decoder.push(chunk),
+        drain: (s) => writePending(s),
         close: () => client.onClose("socket closed"),
         error: (_s, err) => client.onClose(err.message),
       },
     });
+    const write = (bytes: Uint8Array) => {
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      writePending(socket);
+      socket.flush();
+    };
     client.wire = {
-      send: (text) => {
-        socket.write(text);
-        socket.flush();
-      },
-      sendBinary: (bytes) => {
-        socket.write(bytes);
-        socket.flush();
-      },
+      send: (text) => write(Buffer.from(text)),
+      sendBinary: write,
       close: () => socket.end(),
+      unsent: () => pendingBytes,
     };
     await client.waitType("hello");
     return client;
@@ -85,6 +109,7 @@ export class DaemonClient {
       send: (text) => ws.send(text),
       sendBinary: (bytes) => ws.send(new Uint8Array(bytes)),
       close: () => ws.close(),
+      unsent: () => ws.bufferedAmount,
     };
     await client.waitType("hello");
     return client;
@@ -140,6 +165,11 @@ export class DaemonClient {
 
   close(): void {
     this.wire?.close();
+  }
+
+  /** Bytes sent that the daemon has not read yet, as far as this side can tell. */
+  get unsentBytes(): number {
+    return this.wire?.unsent() ?? 0;
   }
 
   waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = 20_000): Promise<Msg> {

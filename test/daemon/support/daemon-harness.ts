@@ -7,6 +7,7 @@ import { afterEach } from "bun:test";
 import { join } from "node:path";
 import type { Authenticator } from "../../../src/daemon/auth/authenticator.ts";
 import { type RunningDaemon, startDaemon } from "../../../src/daemon/daemon.ts";
+import type { InboundLimits } from "../../../src/daemon/inbound-queue.ts";
 import { mockHome, SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
 import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import { DaemonClient } from "./daemon-client.ts";
@@ -22,6 +23,8 @@ export interface HarnessOptions {
   shardCommand?: string[];
   wsIdleTimeoutS?: number;
   maxSubagentRuns?: number;
+  maxRuntimes?: number;
+  inboundLimits?: InboundLimits;
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -62,6 +65,8 @@ export class DaemonHarness {
       ...(options.shardCommand !== undefined ? { shardCommand: options.shardCommand } : {}),
       ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),
       ...(options.maxSubagentRuns !== undefined ? { maxSubagentRuns: options.maxSubagentRuns } : {}),
+      ...(options.maxRuntimes !== undefined ? { maxRuntimes: options.maxRuntimes } : {}),
+      ...(options.inboundLimits !== undefined ? { inboundLimits: options.inboundLimits } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new DaemonHarness(home, started.daemon);

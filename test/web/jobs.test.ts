@@ -58,6 +58,15 @@ describe.skipIf(!HAVE_CHROMIUM)("subagent jobs in the control room", () => {
         "cancelled",
         "failed",
       ]);
+
+      // A reload of `?agent=<parent>` asks for the jobs once the socket is up: the runs show
+      // again and no request made too early shows as a failure (issue 20 B.8).
+      expect(page.url()).toContain(`agent=${parent}`);
+      await page.reload();
+      await page.locator('[data-testid="job-run"][data-state="cancelled"]').waitFor();
+      await page.locator('[data-testid="job-run"][data-state="failed"]').waitFor();
+      expect(await page.getByTestId("notice").count()).toBe(0);
+      expect(await page.getByTestId("load-error").count()).toBe(0);
       llm().release("long-run");
     },
     BROWSER_TEST_TIMEOUT_MS,

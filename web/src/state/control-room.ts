@@ -34,6 +34,12 @@ export interface Notice {
 export interface ControlRoom {
   connection: DaemonConnection;
   state: Accessor<ConnectionState>;
+  /**
+   * Which opening of the connection this is (1, 2, …), or false while it is not open. A view that
+   * loads from the daemon keys its fetch on it: nothing is asked before the socket is up (so no
+   * early request shows as a failure), and everything is asked again after a reconnect.
+   */
+  online: Accessor<number | false>;
   agents: Record<string, AgentRow>;
   selected: Accessor<string | undefined>;
   select(agentId: string | undefined): void;
@@ -65,6 +71,8 @@ const SWEEP_MS = 60_000;
 
 export function createControlRoom(): ControlRoom {
   const [state, setState] = createSignal<ConnectionState>({ kind: "connecting" });
+  const [online, setOnline] = createSignal<number | false>(false);
+  let openings = 0;
   const [agents, setAgents] = createStore<Record<string, AgentRow>>({});
   const [selected, setSelected] = createSignal<string | undefined>(initialSelection());
   const [notices, setNotices] = createSignal<Notice[]>([]);
@@ -239,7 +247,11 @@ export function createControlRoom(): ControlRoom {
   }
 
   const connection = new DaemonConnection({
-    state: setState,
+    state: (next) =>
+      batch(() => {
+        setState(next);
+        setOnline(next.kind === "open" ? ++openings : false);
+      }),
     open: onOpen,
     closed: onClosed,
     message: onMessage,
@@ -272,6 +284,7 @@ export function createControlRoom(): ControlRoom {
   return {
     connection,
     state,
+    online,
     agents,
     selected,
     select,

@@ -9,6 +9,7 @@ import { createResource, For, onCleanup, Show } from "solid-js";
 import type { RunSnapshot } from "../../../../src/types/subagent-jobs.ts";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { onlineKey } from "../../state/online-key.ts";
 import { LoadError } from "../shell/load-error.tsx";
 import "./jobs.css";
 
@@ -16,8 +17,8 @@ const RUNNING: ReadonlySet<RunSnapshot["state"]> = new Set(["queued", "starting"
 
 export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
   const [jobs, { refetch }] = createResource(
-    () => props.agentId,
-    (parent) =>
+    () => onlineKey(props.room, props.agentId),
+    ([parent]) =>
       props.room.attempt(async () => {
         // `jobs` is omitted only when `targets` is given, which the panel never sends.
         const data = await props.room.connection.call({ type: "subagent.status", parent_agent_id: parent });

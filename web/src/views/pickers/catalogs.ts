@@ -37,11 +37,13 @@ export interface Catalogs {
 /** A key that changes when the list must be fetched again; false while the control is hidden. */
 function keyOf(room: ControlRoom, agentId: Accessor<string | undefined>, control: Control): string | false {
   const id = agentId();
-  if (id === undefined || room.state().kind !== "open") return false;
+  const opening = room.online();
+  if (id === undefined || opening === false) return false;
   const snapshot = room.snapshot(id)();
   if (snapshot === undefined || !advertises(snapshot.capabilities, control)) return false;
   const model = control === "reasoning" ? (snapshot.model?.id ?? "") : "";
-  return `${id}\n${snapshot.runtime_epoch ?? 0}\n${model}`;
+  // The opening too: after a reconnect (a daemon restart) every catalog is asked again.
+  return `${id}\n${snapshot.runtime_epoch ?? 0}\n${model}\n${opening}`;
 }
 
 /** The catalog, checked by the typed call; a failure is a notice and the picker stays hidden. */

@@ -7,6 +7,7 @@ import { createResource, createSignal, For, Show } from "solid-js";
 import type { Message } from "../../../../src/types/shared.ts";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { onlineKey } from "../../state/online-key.ts";
 import { LoadError } from "../shell/load-error.tsx";
 import { compactNow, forkAt, listSessions, resumeSession } from "./session-actions.ts";
 
@@ -15,8 +16,9 @@ const PREVIEW_CHARS = 60;
 export function SessionsPanel(props: { room: ControlRoom; agentId: string; onClose: () => void }) {
   const snapshot = () => props.room.snapshot(props.agentId)();
   const cwd = () => props.room.agents[props.agentId]?.info.cwd;
-  const [sessions, { refetch }] = createResource(cwd, (dir) =>
-    props.room.attempt(() => listSessions(props.room, dir), props.agentId),
+  const [sessions, { refetch }] = createResource(
+    () => onlineKey(props.room, cwd()),
+    ([dir]) => props.room.attempt(() => listSessions(props.room, dir), props.agentId),
   );
   const [forkFrom, setForkFrom] = createSignal("");
   const [busy, setBusy] = createSignal(false);

@@ -7,7 +7,7 @@ export function Notices(props: { room: ControlRoom }) {
     <div class="notices" role="status" aria-live="polite">
       <For each={props.room.notices()}>
         {(notice) => (
-          <div class="notice">
+          <div class="notice" data-testid="notice">
             <span>{notice.text}</span>
             <button
               type="button"

@@ -8,13 +8,9 @@ export function createProviderStatus(room: ControlRoom): {
   status: Resource<ProviderStatusResult | undefined>;
   recheck(): void;
 } {
-  const [status, { refetch }] = createResource(
-    () => room.state().kind === "open",
-    async (open) => {
-      if (!open) return undefined;
-      // A failure is a notice; the first-run help is shown only on a status the daemon gave.
-      return loaded(await room.attempt(() => room.connection.call({ type: "provider.status" })));
-    },
+  // A failure is a notice; the first-run help is shown only on a status the daemon gave.
+  const [status, { refetch }] = createResource(room.online, async () =>
+    loaded(await room.attempt(() => room.connection.call({ type: "provider.status" }))),
   );
   return { status, recheck: () => void refetch() };
 }

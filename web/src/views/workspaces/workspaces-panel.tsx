@@ -17,8 +17,9 @@ import { WorkspaceReview } from "./workspace-review.tsx";
 import "./workspaces.css";
 
 export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void }) {
-  const [workspaces, { refetch }] = createResource(() =>
-    props.room.attempt(() => listWorkspaces(props.room)),
+  const [workspaces, { refetch }] = createResource(
+    () => props.room.online(),
+    () => props.room.attempt(() => listWorkspaces(props.room)),
   );
   const [cwd, setCwd] = createSignal("");
   const [label, setLabel] = createSignal("");

@@ -13,6 +13,7 @@ import type { Response } from "../types/response.ts";
 import { type Failure, failure, type WireError } from "../wire/errors.ts";
 import { type BackoffOptions, reconnectDelayMs } from "./backoff.ts";
 import type { ChannelSink, ChannelTransport, Connect } from "./channel-transport.ts";
+import { checkProtocolVersion } from "./protocol-version.ts";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -234,7 +235,13 @@ export class RequestChannel {
         this.handshake = resolve;
       });
       this.handshake = undefined;
-      if (!ready.ok) return { ...ready, retry: true };
+      if (!ready.ok) {
+        // Another major version: this server will not change by trying again.
+        if (ready.error.code !== "PROTOCOL_ERROR") return { ...ready, retry: true };
+        this.transport?.close(ready.error.message);
+        this.transport = undefined;
+        return { ...ready, retry: false };
+      }
     }
     this.attempt = 0;
     this.lastReceivedAt = performance.now();
@@ -261,7 +268,7 @@ export class RequestChannel {
   private receive(value: unknown): void {
     this.lastReceivedAt = performance.now();
     if (this.phase === "handshake" && isRecord(value) && value.type === "hello") {
-      this.handshake?.({ ok: true });
+      this.handshake?.(checkProtocolVersion(value.protocol_version));
       return;
     }
     if (isRecord(value) && value.type === "response") {

@@ -194,6 +194,23 @@ describe("RequestChannel", () => {
     });
   });
 
+  test("a server of another major protocol version: closed for good with PROTOCOL_ERROR, no retry", async () => {
+    const s = new LineServer(true, "1.0.0");
+    servers.push(s);
+    s.start();
+    const { c, states } = channel(s, { reconnect: { initialDelayMs: 1, maxDelayMs: 1 } });
+    const opened = await c.open(true);
+    expect(opened).toMatchObject({ ok: false, error: { code: "PROTOCOL_ERROR" } });
+    if (!opened.ok) expect(opened.error.message).toContain("protocol 1.0.0");
+    expect(states.at(-1)?.kind).toBe("closed");
+    expect(c.isOpen).toBe(false);
+    // A minor or patch difference is fine.
+    const newer = new LineServer(true, "0.9.3");
+    servers.push(newer);
+    newer.start();
+    expect(await channel(newer).c.open()).toEqual({ ok: true });
+  });
+
   test("no server: the first open fails with what to do, and stays closed without retry", async () => {
     const s = new LineServer();
     const { c } = channel(s);

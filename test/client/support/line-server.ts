@@ -25,7 +25,10 @@ export class LineServer {
   private connectedWaiters: ((n: number) => void)[] = [];
   connections = 0;
 
-  constructor(private readonly sayHello = true) {
+  constructor(
+    private readonly sayHello = true,
+    private readonly protocolVersion = "0.1.0",
+  ) {
     this.path = join(makeTempDir("shard-line-"), "s.sock");
   }
 
@@ -49,7 +52,7 @@ export class LineServer {
           if (this.sayHello)
             this.write(socket, {
               type: "hello",
-              protocol_version: "0.1.0",
+              protocol_version: this.protocolVersion,
               server_version: "t",
               capabilities: [],
             });

@@ -3,7 +3,9 @@
  * answer streams to stdout, tool lines and prompts to stderr; permission requests are answered
  * by typing; other lines become prompts (`/steer …`, `/abort`). Ctrl-D detaches.
  */
+
 import { shardHome } from "../support/shard-home.ts";
+import { colourWanted, terminalStyle } from "../terminal/terminal-style.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import type { AgentInfo } from "../types/agent-info.ts";
 import { asAgentEvent } from "../wire/validate.ts";
@@ -93,7 +95,11 @@ export async function attachCommand(argv: string[]): Promise<number> {
           if (why !== undefined) process.stderr.write(`${NAME}: ${command.type}: ${terminalLine(why)}\n`);
         }),
     },
-    process.stdout.isTTY === true,
+    {
+      escapeAnswer: process.stdout.isTTY === true,
+      style: terminalStyle(colourWanted(process.stderr.isTTY === true, process.env)),
+      toolStarts: process.stderr.isTTY === true,
+    },
   );
   const role = observe ? "observer" : "interactive";
   const attached = await requestResult(NAME, request, { type: "agent.attach", agent_id: agentId, role });

@@ -6,7 +6,7 @@
  */
 
 import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permission-prompt.ts";
-import { RunRenderer } from "../terminal/run-renderer.ts";
+import { RunRenderer, type RunRendererOptions } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { formatUiPrompt, parseUiAnswer } from "../terminal/ui-prompt.ts";
 import type { AgentEvent } from "../types/catalog.ts";
@@ -29,9 +29,9 @@ export class AttachSession {
     private readonly agentId: string,
     private readonly interactive: boolean,
     private readonly io: AttachIo,
-    escapeAnswer: boolean,
+    display: Pick<RunRendererOptions, "escapeAnswer" | "style" | "toolStarts">,
   ) {
-    this.renderer = new RunRenderer({ answer: io.answer, status: io.status, escapeAnswer });
+    this.renderer = new RunRenderer({ answer: io.answer, status: io.status, ...display });
   }
 
   handle(event: AgentEvent): void {

@@ -52,7 +52,7 @@ ${Object.entries(COMMANDS)
 
 Options:
   -h, --help       show this help (or: shard <command> --help)
-  -v, --version    print the version
+  -v, --version    print the version (also: shard version)
 
 Environment:
   SHARD_HOME          configuration and state (default ~/.shard)
@@ -71,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  if (first === "-v" || first === "--version") {
+  if (first === "-v" || first === "--version" || first === "version") {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }

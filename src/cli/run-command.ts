@@ -10,6 +10,9 @@ import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
 import { TurnErrorWatch } from "../snapshot/turn-error.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
+import { runSummary, UsageTotals } from "../terminal/run-summary.ts";
+import { Spinner } from "../terminal/spinner.ts";
+import { colourWanted, terminalStyle } from "../terminal/terminal-style.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { discoverModelIfNeeded, runtimeConfigFrom, usageErrorOf } from "./agent-command.ts";
@@ -22,8 +25,12 @@ export const RUN_HELP = `Usage: shard run [options] "prompt"
        echo "prompt" | shard run [options]      (or: shard run [options] - )
 
 Runs one prompt to completion and exits. The answer streams to stdout; each tool call is
-summarized on stderr, and the session id is printed there at the end. Exit code 1 when the
-run failed, 2 for bad usage.
+summarized on stderr, and the session id is printed there at the end. On a terminal: colour
+(NO_COLOR turns it off, FORCE_COLOR on), a line as each tool starts, a spinner with the time
+while the model works, and one closing line with tokens, cost, time and session.
+
+Exit codes: 0 done; 1 the run failed; 2 bad usage; 3 a tool call was denied (not allowed by
+--allow / --yes); 130 interrupted (Ctrl-C).
 
 Options:
   --json                 print every protocol event as JSONL on stdout instead
@@ -84,13 +91,24 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const w of warnings) process.stderr.write(`shard run: warning: ${terminalLine(w.message)}\n`);
 
   const out = new BatchedWriter((s) => process.stdout.write(s));
-  const renderer = new RunRenderer({
+  // Status lines go to stderr: what a person sees there decides colour, tool starts and spinner.
+  const onTerminal = !json && process.stderr.isTTY === true;
+  const spinner = onTerminal
+    ? new Spinner({ write: (text) => process.stderr.write(text), atLineStart: () => renderer.atLineStart() })
+    : undefined;
+  const renderer: RunRenderer = new RunRenderer({
     answer: (text) => out.write(text),
     status: (line) => process.stderr.write(line),
     // Raw bytes for a pipe or file (scripts get exactly what the model wrote); escaped for a terminal.
     escapeAnswer: process.stdout.isTTY === true,
+    style: terminalStyle(colourWanted(process.stderr.isTTY === true, process.env)),
+    toolStarts: onTerminal,
+    ...(spinner !== undefined ? { beforeWrite: () => spinner.clear() } : {}),
   });
+  const usage = new UsageTotals();
+  const startedAt = performance.now();
   let failed = false;
+  let denied = false;
   // A non-fatal error is a warning unless it is what ended the turn.
   const turnErrors = new TurnErrorWatch();
   let finish!: () => void;
@@ -108,6 +126,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         case "permission_request": {
           const tool = event.tool_name;
           const allow = yes || allowed.has(tool);
+          if (!allow) denied = true;
           if (!allow && !json) renderer.denied(event, `use --allow ${tool} or --yes to allow`);
           queueMicrotask(() =>
             handleInbound(runtime, connection, {
@@ -127,6 +146,9 @@ export async function runCommand(argv: string[]): Promise<number> {
               value: null,
             }),
           );
+          break;
+        case "usage":
+          usage.add(event);
           break;
         case "error":
           if (event.fatal === true) failed = true;
@@ -152,6 +174,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const onSignal = () => {
     if (interrupted) return;
     interrupted = true;
+    spinner?.clear();
     process.stderr.write("\ninterrupted: aborting\n");
     void runtime.abort().then(finish);
   };
@@ -159,16 +182,24 @@ export async function runCommand(argv: string[]): Promise<number> {
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
   runtime.attach(connection);
+  spinner?.start();
   await handleInbound(runtime, connection, { type: "prompt", id: "run", message: prompt });
   await finished;
+  spinner?.stop();
   await runtime.close();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);
   if (!json) renderer.end();
   await out.flush();
-  // Also with --json: stdout is the event stream, and the id is what --session resumes.
-  process.stderr.write(`session: ${runtime.session.sessionId}\n`);
+  if (interrupted && !json) renderer.note("aborted");
+  if (onTerminal) {
+    renderer.note(runSummary(usage, performance.now() - startedAt, runtime.session.sessionId));
+  } else {
+    // Also with --json: stdout is the event stream, and the id is what --session resumes.
+    process.stderr.write(`session: ${runtime.session.sessionId}\n`);
+  }
   if (interrupted) return 130;
-  return failed ? 1 : 0;
+  if (failed) return 1;
+  return denied ? 3 : 0;
 }

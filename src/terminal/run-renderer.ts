@@ -11,6 +11,7 @@ import type { AgentEvent } from "../types/catalog.ts";
 import type { PermissionRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
 import type { ToolResultContent } from "../types/shared.ts";
+import { PLAIN_STYLE, type TerminalStyle } from "./terminal-style.ts";
 import { terminalLine, terminalText } from "./terminal-text.ts";
 
 export type RenderedEvent = AgentEvent | Response;
@@ -22,6 +23,12 @@ export interface RunRendererOptions {
   status: (line: string) => void;
   /** Escape control and bidi characters in the answer too (it goes to a terminal). */
   escapeAnswer: boolean;
+  /** Colours for the marks (default none). */
+  style?: TerminalStyle;
+  /** Also a line when a tool starts, not only when it ends (on a terminal). */
+  toolStarts?: boolean;
+  /** Called before anything is printed (a spinner clears its line). */
+  beforeWrite?: () => void;
 }
 
 const ARG_CHARS = 100;
@@ -39,6 +46,7 @@ export class RunRenderer {
       case "message_delta":
         if (event.kind === "text" && event.text_delta !== undefined && event.text_delta !== "") {
           const text = event.text_delta;
+          this.options.beforeWrite?.();
           this.options.answer(this.options.escapeAnswer ? terminalText(text) : text);
           this.answerEndsLine = text.endsWith("\n");
         }
@@ -48,16 +56,20 @@ export class RunRenderer {
           if (block.type === "tool_call") this.toolLabels.set(block.id, toolLabel(block.name, block.args));
         }
         break;
-      case "tool_call":
-        this.toolLabels.set(event.tool_call_id, toolLabel(event.name, event.args));
+      case "tool_call": {
+        const label = toolLabel(event.name, event.args);
+        this.toolLabels.set(event.tool_call_id, label);
+        if (this.options.toolStarts === true) this.line(`${this.style.dim("▸")} ${label}`);
         break;
+      }
       case "tool_result": {
         const label = this.toolLabels.get(event.tool_call_id) ?? event.tool_call_id;
         this.toolLabels.delete(event.tool_call_id);
         const exit = event.exit_code === undefined ? "" : ` exit ${event.exit_code}`;
         const ms = event.duration_ms === undefined ? "" : ` ${event.duration_ms}ms`;
         const why = event.is_error ? ` — ${errorText(event.content)}` : "";
-        this.line(`${event.is_error ? "✗" : "✓"} ${label}${exit}${ms}${why}`);
+        const mark = event.is_error ? this.style.fail("✗") : this.style.ok("✓");
+        this.line(`${mark} ${label}${exit}${ms}${why}`);
         break;
       }
       case "status":
@@ -67,18 +79,29 @@ export class RunRenderer {
           this.line(terminalLine(event.detail));
         break;
       case "error":
-        this.line(`error: ${event.code}: ${terminalLine(event.message)}`);
+        this.line(`${this.style.fail("error:")} ${event.code}: ${terminalLine(event.message)}`);
         break;
       case "response":
         if (!event.success && event.error)
-          this.line(`error: ${event.error.code}: ${terminalLine(event.error.message)}`);
+          this.line(`${this.style.fail("error:")} ${event.error.code}: ${terminalLine(event.error.message)}`);
         break;
     }
   }
 
   /** A permission request the caller refused; `hint` says how to allow it next time. */
   denied(request: PermissionRequest, hint: string): void {
-    this.line(`denied: ${terminalLine(request.prompt)}${hint ? ` (${hint})` : ""}`);
+    this.line(`${this.style.warn("denied:")} ${terminalLine(request.prompt)}${hint ? ` (${hint})` : ""}`);
+  }
+
+  /** A line of Shard's own (e.g. "aborted", the run's summary), dimmed with colour. */
+  note(text: string): void {
+    this.end();
+    this.line(this.style.dim(text));
+  }
+
+  /** Whether the answer ended its line, so a spinner may draw at the line's start. */
+  atLineStart(): boolean {
+    return this.answerEndsLine;
   }
 
   /** Ends the answer with a newline when it did not, so the shell prompt starts on its own line. */
@@ -87,7 +110,12 @@ export class RunRenderer {
     this.answerEndsLine = true;
   }
 
+  private get style(): TerminalStyle {
+    return this.options.style ?? PLAIN_STYLE;
+  }
+
   private line(text: string): void {
+    this.options.beforeWrite?.();
     this.options.status(`${text}\n`);
   }
 }

@@ -47,9 +47,11 @@ describe("shard", () => {
     expect(help.stdout).toContain("Usage:");
     expect(help.stdout).toContain("agent");
     expect(help.stdout).toContain("run");
-    const version = await shard(["--version"]);
-    expect(version.code).toBe(0);
-    expect(version.stdout.trim()).toBe(pkg.version);
+    for (const spelling of ["--version", "-v", "version"]) {
+      const version = await shard([spelling]);
+      expect(version.code).toBe(0);
+      expect(version.stdout.trim()).toBe(pkg.version);
+    }
   });
 
   test("an unknown command exits 2 with a clear message", async () => {
@@ -179,6 +181,8 @@ describe("shard run", () => {
       { steps: [{ text: "Could not write." }] },
     );
     const res = await run(["write a file"], cwd);
+    // A denied call is its own exit code, so a script can tell it from a failure (RUN_HELP).
+    expect(res.code).toBe(3);
     expect(res.stderr).toContain("denied:");
     expect(res.stderr).toContain("--allow write");
     expect(res.stderr).toMatch(/^✗ write out\.txt/m);

@@ -86,6 +86,7 @@ describe("the prompt of shard run", () => {
       { steps: [{ text: "Denied." }] },
     );
     const res = await run(["--allow", "write", "make a file"], cwd);
+    expect(res.code).toBe(3);
     expect(res.stderr).toContain("denied:");
     expect(res.stderr).toContain("use --allow bash or --yes to allow");
     expect(existsSync(join(cwd, "made.txt"))).toBe(false);
@@ -106,7 +107,7 @@ describe("hostile model text", () => {
       { steps: [{ text: "ok" }] },
     );
     const res = await run([], cwd, { stdin: "look" });
-    expect(res.code).toBe(0);
+    expect(res.code).toBe(3); // the bash call was denied
     const toolLines = res.stderr.split("\n").filter((l) => /^[✓✗] /.test(l));
     expect(toolLines).toHaveLength(2);
     expect(res.stderr).toContain("denied:");

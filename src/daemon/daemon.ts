@@ -143,6 +143,7 @@ export async function startDaemon(
   };
   broker.bind(registry, handlers, subagents);
   registry.load();
+  await subagents.recover();
 
   const socket = listenUnixSocket(broker, {
     path: socketPath,

@@ -194,6 +194,7 @@ export class Registry {
     if (this.shuttingDown) return Promise.resolve(shuttingDownFailure(`agent ${agentId} cannot start`));
     // A generation on its way out (PROTOCOL §6.4): the start waits for its exit, then restores.
     const leaving = record.process && !record.process.exited ? record.process.whenExited : undefined;
+    if (leaving) this.options.log(`agent ${agentId}: its start waits for the stopping runtime to exit`);
     const starting = leaving
       ? leaving.then(() =>
           this.shuttingDown

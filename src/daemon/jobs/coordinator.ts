@@ -196,6 +196,8 @@ export class Coordinator {
   private fail(live: LiveRun, error: string): void {
     const { job, run } = live.ref;
     this.release(run.agent_id, live);
+    // Refused by a stopping daemon: the record stays open for the next start to interrupt.
+    if (this.deps.registry.shuttingDown) return;
     this.commit(job, [{ run, state: "failed", patch: { error } }, ...restOfChain(job, run, "failed")]);
     this.schedule();
   }

@@ -59,7 +59,9 @@ describe("stopping the daemon", () => {
     const b = await second.client();
     const from = b.messages.length;
     await b.ok({ type: "agent.attach", agent_id: agentId });
-    const again = await b.waitAgent(agentId, "permission_request", from);
+    // Asked again by the resumed runtime: in the attach's sync, or as an event just after it.
+    const sync = await b.waitAgent(agentId, "sync", from);
+    const again: Msg = sync.pending_requests[0] ?? (await b.waitAgent(agentId, "permission_request", from));
     expect(again).toMatchObject({ tool_name: "bash", input: asked.input });
     await b.ok({
       type: "permission_response",
@@ -71,7 +73,6 @@ describe("stopping the daemon", () => {
     expect(JSON.stringify(result)).toContain("resumed-after-restart");
     await b.waitAgent(agentId, "turn_end", from);
     // The call ran once, after the restart: the first runtime never answered it.
-    const sync = (await b.waitAgent(agentId, "sync", from)) as Msg;
     expect(JSON.stringify(sync.live_window)).not.toContain("interrupted");
     b.close();
     a.close();

@@ -55,6 +55,8 @@ export interface AgentHooks {
   /** Whether the hook answered the command itself (the lease guard of a leased child). */
   beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean>;
   agentEvent(agentId: string, event: AgentEvent): void;
+  /** A runtime generation of the agent is ready (hello + sync). */
+  runtimeReady(agentId: string): void;
   runtimeEnded(agentId: string, reason: string): void;
   clientClosed(clientId: string): void;
 }
@@ -249,6 +251,7 @@ export class Broker implements BrokerContext, RegistryEvents {
       const sync = EncodedMessage.of(channel.sync());
       for (const a of channel.attachments.values()) a.client.sendEncoded(sync);
     }
+    this.hooks?.runtimeReady(agentId);
   }
 
   message(agentId: string, message: RuntimeMessage, line: string): void {

@@ -35,6 +35,8 @@ export class SubagentService {
   readonly waiters = new Waiters();
   readonly coordinator: Coordinator;
   readonly steers: StrictSteers;
+  /** Reports whose parent could not start or take them, by parent: sent again once it is ready. */
+  private readonly heldReports = new Map<string, { job: JobRecord; run: RunRecord }[]>();
   /** Connections that sent commands for a parent: they hear its run changes. */
   private readonly listeners = new Map<string, Map<string, ClientConnection>>();
 
@@ -77,6 +79,14 @@ export class SubagentService {
   childEvent(agentId: string, event: AgentEvent): void {
     this.steers.event(agentId, event);
     this.coordinator.childEvent(agentId, event);
+  }
+
+  /** A runtime of `agentId` is ready: the reports it could not take before go now. */
+  parentReady(agentId: string): void {
+    const held = this.heldReports.get(agentId);
+    if (!held) return;
+    this.heldReports.delete(agentId);
+    for (const { job, run } of held) if (run.report_pending) void this.report(job, run);
   }
 
   childEnded(agentId: string, reason: string): void {
@@ -152,15 +162,20 @@ export class SubagentService {
   /**
    * Steer while the parent's turn is active, a prompt that wakes it otherwise (one command does
    * both). The run's `report_pending` is cleared once the parent's runtime accepted it (it is in
-   * the parent's session then); until then the next daemon start sends it again.
+   * the parent's session then); until then it goes again when the parent's runtime is next ready,
+   * and at the next daemon start.
    */
   private async report(job: JobRecord, run: RunRecord): Promise<void> {
     const { registry } = this.deps;
     const parentId = job.parent_agent_id;
-    const undelivered = (why: string) =>
+    const undelivered = (why: string) => {
       this.deps.log(
-        `completion report of run ${run.run_id}: parent ${parentId} ${why}; sent again at the next start`,
+        `completion report of run ${run.run_id}: parent ${parentId} ${why}; sent again once it is ready (or at the next start)`,
       );
+      const held = this.heldReports.get(parentId) ?? [];
+      if (!held.some((h) => h.run === run)) held.push({ job, run });
+      this.heldReports.set(parentId, held);
+    };
     if (!registry.get(parentId)) {
       this.settleReport(job, run);
       return;

@@ -53,6 +53,10 @@ export class SubagentsLoader implements AgentHooks {
     this.service?.childEvent(agentId, event);
   }
 
+  runtimeReady(agentId: string): void {
+    this.service?.parentReady(agentId);
+  }
+
   runtimeEnded(agentId: string, reason: string): void {
     this.service?.childEnded(agentId, reason);
   }

@@ -38,6 +38,12 @@ export interface RuntimeConfig {
   tools?: string[];
   basePrompt?: string;
   providerOptions?: ProviderOptions;
+  /**
+   * Resume a turn whose permission question was open when the last runtime died, asking it
+   * again (`shard agent`, which a client drives); otherwise (`shard run`) such a call is
+   * recorded as interrupted like any other.
+   */
+  askOpenPermissionsAgain?: boolean;
 }
 
 export interface CreatedRuntime {
@@ -198,7 +204,10 @@ function locateSession(
   try {
     // Undelivered messages join the history now, after the calls: then the calls cannot be
     // answered any more (a result must follow its call), and are recorded as interrupted.
-    openAsks = undeliveredInputs(session).length === 0 ? openPermissionAsks(session) : [];
+    openAsks =
+      config.askOpenPermissionsAgain === true && undeliveredInputs(session).length === 0
+        ? openPermissionAsks(session)
+        : [];
     const repaired = answerInterruptedToolCalls(session, newId, new Set(openAsks.map((c) => c.id)));
     if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
     const restored = deliverUndeliveredInputs(session);

@@ -18,11 +18,13 @@ import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts"
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { createSubagentTool } from "../tools/subagent.ts";
+import type { ToolCallBlock } from "../types/shared.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
-import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
+import { openPermissionAsks } from "./resume/open-permission-asks.ts";
+import { deliverUndeliveredInputs, undeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime } from "./runtime.ts";
 
 export interface RuntimeConfig {
@@ -36,6 +38,12 @@ export interface RuntimeConfig {
   tools?: string[];
   basePrompt?: string;
   providerOptions?: ProviderOptions;
+  /**
+   * Resume a turn whose permission question was open when the last runtime died, asking it
+   * again (`shard agent`, which a client drives); otherwise (`shard run`) such a call is
+   * recorded as interrupted like any other.
+   */
+  askOpenPermissionsAgain?: boolean;
 }
 
 export interface CreatedRuntime {
@@ -69,7 +77,7 @@ export function createRuntime(
   // leaves nothing behind. It records the mode and model it starts with, for the next resume.
   const located = locateSession(config, sessionWarning);
   if (!located.ok) return located;
-  const { cwd, resumed } = located;
+  const { cwd, resumed, openAsks } = located;
   const refuse = (failure: CreateRuntimeFailure): CreateRuntimeFailure => {
     resumed?.close();
     return failure;
@@ -145,6 +153,7 @@ export function createRuntime(
     serverVersion: config.serverVersion,
     session,
     tools,
+    ...(openAsks.length > 0 ? { openAsks } : {}),
     gate: lazyPermissionGate({
       home: config.home,
       cwd,
@@ -167,11 +176,11 @@ export function createRuntime(
 function locateSession(
   config: RuntimeConfig,
   sessionWarning: (message: string) => void,
-): { ok: true; resumed?: SessionStore; cwd: string } | CreateRuntimeFailure {
+): { ok: true; resumed?: SessionStore; cwd: string; openAsks: ToolCallBlock[] } | CreateRuntimeFailure {
   if (!config.session) {
     const cwd = resolveCwd(config.cwd ?? process.cwd());
     if (!cwd.ok) return rejectedIf(config.cwd, "cwd", cwd);
-    return { ok: true, cwd: cwd.path };
+    return { ok: true, cwd: cwd.path, openAsks: [] };
   }
   const opened = openSession({
     home: config.home,
@@ -188,10 +197,18 @@ function locateSession(
     session.close();
     return rejectedIf(config.cwd, "cwd", cwd);
   }
-  // A kill mid-tool leaves a call without a result; answer it before anything is appended.
+  // A kill mid-tool leaves a call without a result; answer it before anything is appended,
+  // unless its permission question was still open: that call never ran and is asked again.
   // Then acknowledged steer/follow-up messages that never reached the model join the history.
+  let openAsks: ToolCallBlock[];
   try {
-    const repaired = answerInterruptedToolCalls(session, newId);
+    // Undelivered messages join the history now, after the calls: then the calls cannot be
+    // answered any more (a result must follow its call), and are recorded as interrupted.
+    openAsks =
+      config.askOpenPermissionsAgain === true && undeliveredInputs(session).length === 0
+        ? openPermissionAsks(session)
+        : [];
+    const repaired = answerInterruptedToolCalls(session, newId, new Set(openAsks.map((c) => c.id)));
     if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
     const restored = deliverUndeliveredInputs(session);
     if (restored > 0)
@@ -200,7 +217,7 @@ function locateSession(
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
   }
-  return { ok: true, resumed: session, cwd: cwd.path };
+  return { ok: true, resumed: session, cwd: cwd.path, openAsks };
 }
 
 function resolveCwd(dir: string): { ok: true; path: string } | Failure {

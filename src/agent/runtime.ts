@@ -22,7 +22,7 @@ import { PROTOCOL_VERSION } from "../types/envelope.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
-import type { AgentStatus, Message, Usage } from "../types/shared.ts";
+import type { AgentStatus, Message, ToolCallBlock, Usage } from "../types/shared.ts";
 import type { WireError } from "../wire/errors.ts";
 import { Compaction, type ManualCompaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
@@ -33,6 +33,7 @@ import { ClientRequests } from "./requests/client-requests.ts";
 import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import type { ParsedToolCall } from "./turn/assistant-builder.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 export interface RuntimeOptions {
@@ -46,6 +47,12 @@ export interface RuntimeOptions {
   models: ModelController;
   compaction: CompactionConfig;
   basePrompt?: string;
+  /**
+   * Tool calls of a resumed session whose permission question was open when the previous
+   * runtime died (src/agent/resume/open-permission-asks.ts): the turn resumes with them as
+   * soon as a client is attached, asking again.
+   */
+  openAsks?: ToolCallBlock[];
 }
 
 interface ActiveTurn {
@@ -67,6 +74,7 @@ export class AgentRuntime {
   /** Long commands still running (a manual compaction); close() waits for them. */
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
+  private openAsks: ToolCallBlock[];
 
   constructor(readonly options: RuntimeOptions) {
     this.outbox = new Outbox(this.initialSnapshot());
@@ -81,6 +89,7 @@ export class AgentRuntime {
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
+    this.openAsks = options.openAsks ?? [];
   }
 
   get session(): SessionStore {
@@ -172,6 +181,15 @@ export class AgentRuntime {
       capabilities: this.capabilities(),
     });
     this.outbox.sendTo(connection, this.syncEvent());
+    this.resumeOpenAsks();
+  }
+
+  /** The interrupted turn goes on where it stood: its open questions are asked again. */
+  private resumeOpenAsks(): void {
+    if (this.openAsks.length === 0 || this.turn || this.closed) return;
+    const calls = this.openAsks;
+    this.openAsks = [];
+    this.playNewTurn(calls.map((block) => ({ block })));
   }
 
   detach(connectionId: string): void {
@@ -211,6 +229,11 @@ export class AgentRuntime {
   }
 
   startTurn(first: Message): void {
+    this.playNewTurn([], first);
+  }
+
+  /** A turn that starts with `first` (a prompt), or with the resumed tool calls. */
+  private playNewTurn(resumed: ParsedToolCall[], first?: Message): void {
     const abort = new AbortController();
     const id = newId("turn");
     let release!: () => void;
@@ -220,18 +243,18 @@ export class AgentRuntime {
     this.turn = { id, abort, done };
     this.state.setTurnActive(true);
     this.emit({ type: "turn_start", turn_id: id });
-    this.emit({ type: "message_complete", message_id: first.id, message: first });
-    this.background = this.playTurn(id, abort).finally(release);
+    if (first) this.emit({ type: "message_complete", message_id: first.id, message: first });
+    this.background = this.playTurn(id, abort, resumed).finally(release);
   }
 
-  private async playTurn(turnId: string, abort: AbortController): Promise<void> {
+  private async playTurn(turnId: string, abort: AbortController, resumed: ParsedToolCall[]): Promise<void> {
     let usage: Usage = { input: 0, output: 0 };
     let error: WireError | undefined;
     try {
       // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
       const { runTurnLoop } = await import("./turn/turn-loop.ts");
       this.options.gate.prepare?.();
-      const outcome = await runTurnLoop(this.turnDeps(), abort.signal);
+      const outcome = await runTurnLoop(this.turnDeps(), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
@@ -319,6 +342,8 @@ export class AgentRuntime {
       toolSpecs: () => this.toolSpecs(),
       window: () => this.session.liveWindow().messages,
       persistMessage: (message: Message) => this.persist({ type: "message", message }),
+      recordPermissionWait: (toolCallId: string, phase: "asked" | "answered") =>
+        void this.persist({ type: "permission_wait", tool_call_id: toolCallId, phase }),
       persistToolResult: (message: Message, durationMs: number | undefined) =>
         this.persist(
           durationMs === undefined

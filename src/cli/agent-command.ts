@@ -131,7 +131,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   }
   await discoverModelIfNeeded(config);
   const out = new BatchedWriter((s) => process.stdout.write(s));
-  const created = createRuntime(config);
+  // A client drives this runtime: a question the last one left open is asked again.
+  const created = createRuntime({ ...config, askOpenPermissionsAgain: true });
   if (!created.ok) {
     // Still speak the protocol: a client reading stdout sees a fatal error event.
     out.write(encodeJsonLine({ type: "error", ...created.error, fatal: true }));

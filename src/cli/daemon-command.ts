@@ -16,6 +16,7 @@ import { DAEMON_OPTIONS } from "./daemon-options.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const DAEMON_HELP = `Usage: shard daemon [options]
+       shard daemon stop [--force]
 
 Runs the Shard daemon: durable agents, many clients. Local clients use the unix socket
 $SHARD_HOME/daemon.sock (JSONL); the HTTP/WebSocket server listens on 127.0.0.1.
@@ -41,6 +42,7 @@ Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --forwarded-host-header NAME     the proxy's header for the host (default X-Forwarded-Host)
 
 With no browser enrolled, the daemon prints a one-time enrollment URL (#enroll=<code>).
+\`shard daemon stop\` stops the running daemon (see shard daemon stop --help).
 `;
 
 const OPTIONS = DAEMON_OPTIONS;
@@ -54,6 +56,7 @@ function nonNegativeInteger(flag: string, value: string | undefined, fallback: n
 }
 
 export async function daemonCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "stop") return (await import("./daemon-stop-command.ts")).daemonStopCommand(argv.slice(1));
   let port: number;
   let idleSeconds: number;
   let headlessSeconds: number;

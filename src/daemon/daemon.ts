@@ -161,6 +161,7 @@ export async function startDaemon(
   };
   broker.bind(registry, handlers, subagents);
   registry.load();
+  await subagents.recover();
 
   const socket = listenUnixSocket(broker, {
     path: socketPath,

@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { processStart } from "../support/process-start.ts";
+import { hasExitedUnreaped, processStart } from "../support/process-start.ts";
 
 export interface LockOwner {
   pid: number;
@@ -78,7 +78,7 @@ function isAlive(pid: number): boolean {
 
 /** Why the lock of `owner` (this host) is stale, or null while its owner may still run. */
 function staleReason(owner: LockOwner): StaleReason | null {
-  if (!isAlive(owner.pid)) return "dead";
+  if (!isAlive(owner.pid) || hasExitedUnreaped(owner.pid)) return "dead";
   const live = processStart(owner.pid);
   if (live === null) return null; // No way to tell (not Linux, or just exited): keep refusing.
   if (owner.start_id !== undefined) return owner.start_id === live.id ? null : "reused";

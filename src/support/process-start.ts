@@ -50,6 +50,22 @@ export function processStartTime(pid: number): string | undefined {
   return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : undefined;
 }
 
+/**
+ * Whether `pid` has exited but is not reaped yet (a zombie, state Z, or X): it holds nothing
+ * any more. A runtime killed with its daemon (-9) stays one until init reaps it. False when
+ * unknown (not Linux, or gone altogether).
+ */
+export function hasExitedUnreaped(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state === "Z" || state === "X";
+  } catch {
+    return false;
+  }
+}
+
 /** The start of process `pid`, or null when it is gone or this is not Linux. */
 export function processStart(pid: number): ProcessStart | null {
   const boot = machineBoot();

@@ -85,6 +85,22 @@ export const ToolResultEntrySchema = Type.Object(
 );
 export type ToolResultEntry = Static<typeof ToolResultEntrySchema>;
 
+/**
+ * A tool call's permission question: `asked` on disk before the request goes out, `answered`
+ * once it closed (any answer, or cancelled). A call whose question is asked but never answered
+ * never ran, so a resumed runtime asks it again instead of recording it as interrupted.
+ */
+export const PermissionWaitEntrySchema = Type.Object(
+  {
+    type: Type.Literal("permission_wait"),
+    ...entryBase,
+    tool_call_id: Type.String({ minLength: 1 }),
+    phase: Type.Union([Type.Literal("asked"), Type.Literal("answered")]),
+  },
+  { $id: "PermissionWaitEntry" },
+);
+export type PermissionWaitEntry = Static<typeof PermissionWaitEntrySchema>;
+
 export const ModeChangeEntrySchema = Type.Object(
   { type: Type.Literal("mode_change"), ...entryBase, mode: Type.String({ minLength: 1 }) },
   { $id: "ModeChangeEntry" },
@@ -144,6 +160,7 @@ export const SessionEntrySchema = Type.Union(
     ToolResultEntrySchema,
     QueuedInputEntrySchema,
     QueueDroppedEntrySchema,
+    PermissionWaitEntrySchema,
     ModeChangeEntrySchema,
     ModelChangeEntrySchema,
     ReasoningChangeEntrySchema,

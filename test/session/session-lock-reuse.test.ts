@@ -98,6 +98,33 @@ describe.skipIf(!linux)("a lock whose pid was reused", () => {
     expect(openWithWarnings(id).opened.ok).toBe(false);
   });
 
+  test("a lock whose owner exited but is not reaped yet (a zombie) is taken over as dead", async () => {
+    const { id, lock } = newSession();
+    // The inner shell exits; its parent becomes `sleep` (exec), which never reaps it.
+    const parent = Bun.spawn(["sh", "-c", 'sh -c "exit 0" & echo $!; exec sleep 600'], { stdout: "pipe" });
+    const zombie = Number((await lineReader(parent.stdout).until((l) => /^\d+$/.test(l))).trim());
+    try {
+      while (!readFileSync(`/proc/${zombie}/stat`, "utf8").includes(") Z ")) await Bun.sleep(5);
+      writeFileSync(
+        lock,
+        JSON.stringify({
+          pid: zombie,
+          hostname: hostname(),
+          started_at: Date.now(),
+          start_id: startIdOf(zombie),
+        }),
+      );
+      const { opened, warnings } = openWithWarnings(id);
+      if (!opened.ok) throw new Error(opened.error.message);
+      expect(warnings.map((w) => w.kind)).toEqual(["stale_lock_taken_over"]);
+      expect(warnings[0]?.message).toContain(`pid ${zombie}`);
+      opened.store.close();
+    } finally {
+      parent.kill("SIGKILL");
+      await parent.exited;
+    }
+  });
+
   test("a lock held by a live session writer is still refused", async () => {
     const { id, lock } = newSession();
     const child = spawnFixture("hold-session.ts", [home, id, "close"]);

@@ -25,9 +25,16 @@ export function unansweredToolCalls(messages: readonly Message[]): string[] {
   return open;
 }
 
-/** Appends an interrupted result for every unanswered call; returns how many were added. */
-export function answerInterruptedToolCalls(session: SessionStore, newId: (prefix: string) => string): number {
-  const open = unansweredToolCalls(session.liveWindow().messages);
+/**
+ * Appends an interrupted result for every unanswered call but those in `keep` (asked again,
+ * open-permission-asks.ts); returns how many were added.
+ */
+export function answerInterruptedToolCalls(
+  session: SessionStore,
+  newId: (prefix: string) => string,
+  keep: ReadonlySet<string> = new Set(),
+): number {
+  const open = unansweredToolCalls(session.liveWindow().messages).filter((id) => !keep.has(id));
   for (const toolCallId of open) {
     const messageId = newId("msg");
     const event = toolResultEvent(messageId, toolCallId, errorResult(INTERRUPTED_REASON));

@@ -24,6 +24,8 @@ export interface ToolRunnerDeps {
   emit: (event: UnsequencedAgentEvent) => void;
   /** Persists the result; must return only once it is on disk. */
   persist: (message: Message, durationMs: number | undefined) => void;
+  /** Records that the call's permission question was asked / answered (on disk on return). */
+  recordPermissionWait: (toolCallId: string, phase: "asked" | "answered") => void;
   newId: (prefix: string) => string;
 }
 
@@ -83,9 +85,17 @@ async function decideAndExecute(
       `${block.name}: invalid argument "${field}": ${first?.message ?? "does not match the schema"}`,
     );
   }
+  // The question is on record while it is open: a runtime killed now never ran the call, and a
+  // resumed one asks again (src/agent/resume/open-permission-asks.ts).
+  const ask: PermissionAsker = async (question, askSignal) => {
+    deps.recordPermissionWait(block.id, "asked");
+    const answer = await deps.ask(question, askSignal);
+    deps.recordPermissionWait(block.id, "answered");
+    return answer;
+  };
   const decision = await deps.gate.decide(
     { tool, args: block.args, cwd: deps.cwd, mode: deps.mode(), signal },
-    deps.ask,
+    ask,
   );
   if (!decision.allowed) {
     if (signal.aborted) return abortedResult();

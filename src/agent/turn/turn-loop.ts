@@ -10,7 +10,7 @@ import { retryDetail } from "../../providers/retry.ts";
 import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../models/model-controller.ts";
-import { AssistantBuilder } from "./assistant-builder.ts";
+import { AssistantBuilder, type ParsedToolCall } from "./assistant-builder.ts";
 import { recordUnexecutedToolCall, runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
 
 export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
@@ -36,10 +36,19 @@ export interface TurnOutcome {
   error?: WireError;
 }
 
-export async function runTurnLoop(deps: TurnDeps, signal: AbortSignal): Promise<TurnOutcome> {
+/**
+ * `resumed`: tool calls of the last assistant message that never ran (a resumed session whose
+ * permission question was open): they run first, as they would have, then the loop goes on.
+ */
+export async function runTurnLoop(
+  deps: TurnDeps,
+  signal: AbortSignal,
+  resumed: readonly ParsedToolCall[] = [],
+): Promise<TurnOutcome> {
   const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost: 0 };
   let overflowRetried = false;
   const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
+  for (const call of resumed) await runToolCall(call, toolDeps, signal);
 
   for (;;) {
     if (signal.aborted) return { usage: total };

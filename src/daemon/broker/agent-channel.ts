@@ -35,6 +35,11 @@ export class AgentChannel {
   readonly attachments = new Map<string, Attachment>();
   /** Clients of an ancestor that were shown a request of this agent, by request id. */
   readonly delegates = new Map<string, Map<string, ClientConnection>>();
+  /**
+   * Interactive attaches still on their way in (their runtime starting): a request asked
+   * meanwhile waits for them instead of taking the headless path (a resumed question).
+   */
+  readonly joining = new Set<string>();
   /** The sanitized overview last broadcast as `agent_activity`. */
   activity: Activity = { phase: "idle" };
   /** Whether any generation has reached readiness since the daemon started. */

@@ -19,6 +19,7 @@ import { errorResponse, okResponse, salvageCorrelation } from "../../wire/respon
 import { commandValidator } from "../../wire/validate.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
+import { shuttingDownFailure } from "../registry/shutting-down.ts";
 import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
@@ -36,6 +37,7 @@ import {
   routeRequest,
 } from "./responder-routing.ts";
 import { RuntimeForwarder } from "./runtime-forwarder.ts";
+import { PASSES_DURING_SHUTDOWN } from "./shutdown-gate.ts";
 
 export interface BrokerOptions {
   /** How long an unanswerable request waits before the headless path denies it. */
@@ -53,6 +55,8 @@ export interface AgentHooks {
   /** Whether the hook answered the command itself (the lease guard of a leased child). */
   beforeAgentCommand(command: AgentCommand, reply: CommandReply): Promise<boolean>;
   agentEvent(agentId: string, event: AgentEvent): void;
+  /** A runtime generation of the agent is ready (hello + sync). */
+  runtimeReady(agentId: string): void;
   runtimeEnded(agentId: string, reason: string): void;
   clientClosed(clientId: string): void;
 }
@@ -102,7 +106,8 @@ export class Broker implements BrokerContext, RegistryEvents {
     this.forwarder.clientClosed(client.id);
     this.hooks?.clientClosed(client.id);
     for (const channel of this.channels.values()) {
-      if (channel.attachments.delete(client.id)) this.respondersChanged(channel.agentId);
+      const joining = channel.joining.delete(client.id);
+      if (channel.attachments.delete(client.id) || joining) this.respondersChanged(channel.agentId);
     }
   }
 
@@ -118,6 +123,13 @@ export class Broker implements BrokerContext, RegistryEvents {
       return;
     }
     const command = checked.message;
+    if (this.registry.shuttingDown && !PASSES_DURING_SHUTDOWN[command.type]) {
+      const refused = shuttingDownFailure(`${command.type} is refused`).error;
+      const response = errorResponse(command, refused);
+      const agentId = isAgentCommand(command) ? command.agent_id : undefined;
+      client.send(agentId === undefined ? response : { ...response, agent_id: agentId });
+      return;
+    }
     try {
       if (isAgentCommand(command)) return await handleAgentCommand(this, client, command);
       if (!this.handlers) throw new Error("broker used before its handlers were registered");
@@ -220,18 +232,26 @@ export class Broker implements BrokerContext, RegistryEvents {
     return status !== "idle" && status !== "error";
   }
 
+  /** The registry keeps whether the agent works and whether it waits on a person (reaping, shutdown). */
+  private tellActivity(agentId: string): void {
+    const status = this.channels.get(agentId)?.snapshot.status;
+    const waitsOnPerson = status === "waiting_for_permission" || status === "waiting_for_ui";
+    this.registry.activityChanged(agentId, this.isActive(agentId), waitsOnPerson);
+  }
+
   // ── registry events ────────────────────────────────────────────────────
 
   ready(agentId: string, epoch: number, ready: RuntimeReady): void {
     const channel = this.channel(agentId);
     channel.requests.reset();
     channel.replaceFromRuntime(epoch, ready);
-    this.registry.activityChanged(agentId, this.isActive(agentId));
+    this.tellActivity(agentId);
     // A replacement generation re-syncs everyone already attached (PROTOCOL §9.1 runtime_epoch).
     if (channel.attachments.size > 0) {
       const sync = EncodedMessage.of(channel.sync());
       for (const a of channel.attachments.values()) a.client.sendEncoded(sync);
     }
+    this.hooks?.runtimeReady(agentId);
   }
 
   message(agentId: string, message: RuntimeMessage, line: string): void {
@@ -262,7 +282,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         break;
     }
     if (channel.snapshot.status !== before) {
-      this.registry.activityChanged(agentId, this.isActive(agentId));
+      this.tellActivity(agentId);
       this.announce(agentId);
     }
     this.reportActivity(channel, event);

@@ -61,7 +61,16 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       await ctx.registry.kill(command.agent_id, command.force === true);
       return answer({});
     },
-    "daemon.shutdown": (_client, command) => answer({}, () => ctx.requestShutdown(command.force === true)),
+    "daemon.shutdown": (client, command) => {
+      // Stopping the daemon is its owner's: a browser, however enrolled, cannot.
+      if (!client.localTrust) {
+        return failure(
+          "PERMISSION_DENIED",
+          "daemon.shutdown is answered on the unix socket only; run `shard daemon stop` on the daemon's machine",
+        );
+      }
+      return answer({}, () => ctx.requestShutdown(command.force === true));
+    },
   };
 }
 
@@ -77,14 +86,22 @@ async function attach(
 ): Promise<Answer<ResultMap["agent.attach"]>> {
   const agentId = command.agent_id;
   if (!ctx.registry.get(agentId)) return notFound(agentId);
-  const started = await ctx.registry.ensureRunning(agentId);
-  if (!started.ok) return { ok: false, error: { ...started.error, data: { agent_id: agentId } } };
-  const info = ctx.agentInfo(agentId);
-  if (!info) return notFound(agentId);
   const channel = ctx.channel(agentId);
+  const role = command.role ?? "interactive";
+  // A question the starting runtime asks again (a resumed turn) waits for this client.
+  if (role === "interactive") channel.joining.add(client.id);
+  const started = await ctx.registry.ensureRunning(agentId);
+  const info = ctx.agentInfo(agentId);
+  if (!started.ok || !info) {
+    if (channel.joining.delete(client.id)) ctx.respondersChanged(agentId);
+    return started.ok
+      ? notFound(agentId)
+      : { ok: false, error: { ...started.error, data: { agent_id: agentId } } };
+  }
   return answer({ status: info.status, info }, () => {
     client.send(channel.sync());
-    channel.attachments.set(client.id, { client, role: command.role ?? "interactive" });
+    channel.joining.delete(client.id);
+    channel.attachments.set(client.id, { client, role });
     ctx.respondersChanged(agentId, client);
   });
 }

@@ -47,7 +47,7 @@ export function selfAndDescendants(hierarchy: Hierarchy, agentId: string): strin
 export function routeRequest(hierarchy: Hierarchy, channel: AgentChannel, request: PendingRequest): void {
   const target = responderChannel(hierarchy, channel.agentId);
   if (target && target !== channel) delegate(channel, request, interactiveClients(target));
-  channel.requests.asked(request, target !== undefined);
+  channel.requests.asked(request, target !== undefined || channel.joining.size > 0);
 }
 
 /** `*_resolved` also reaches every ancestor client the request was shown to. */

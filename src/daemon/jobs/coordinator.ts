@@ -87,6 +87,8 @@ export class Coordinator {
 
   /** Starts queued runs while the concurrency limit allows, oldest job first. */
   schedule(): void {
+    // A stopping daemon starts nothing; the next start interrupts what is left (and reports it).
+    if (this.deps.registry.shuttingDown) return;
     let running = this.live.size;
     const jobs = this.deps.catalog.all().sort((a, b) => a.created_at - b.created_at);
     for (const job of jobs) {
@@ -101,7 +103,7 @@ export class Coordinator {
   /** Cancels (or times out) a run: queued at once; active ones are aborted, then stopped. */
   finish(ref: RunRef, state: RunState, error?: string): void {
     const { job, run } = ref;
-    if (isTerminal(run.state)) return;
+    if (isTerminal(run.state) || this.deps.registry.shuttingDown) return;
     const live = this.live.get(run.agent_id);
     if (live?.ref.run === run) this.release(run.agent_id, live);
     const transition: Transition = { run, state, ...(error !== undefined ? { patch: { error } } : {}) };
@@ -140,7 +142,8 @@ export class Coordinator {
   /** A leased child's runtime ended without finishing its turn. */
   childEnded(agentId: string, reason: string): void {
     const live = this.live.get(agentId);
-    if (!live?.serving) return;
+    // Killed by a stopping daemon: the record stays open, so the next start interrupts and reports it.
+    if (!live?.serving || this.deps.registry.shuttingDown) return;
     this.release(agentId, live);
     const { job, run } = live.ref;
     const error = `the child's runtime ${reason} before its turn ended`;
@@ -193,6 +196,8 @@ export class Coordinator {
   private fail(live: LiveRun, error: string): void {
     const { job, run } = live.ref;
     this.release(run.agent_id, live);
+    // Refused by a stopping daemon: the record stays open for the next start to interrupt.
+    if (this.deps.registry.shuttingDown) return;
     this.commit(job, [{ run, state: "failed", patch: { error } }, ...restOfChain(job, run, "failed")]);
     this.schedule();
   }

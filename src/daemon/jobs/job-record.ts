@@ -28,6 +28,11 @@ const RunRecordSchema = Type.Object({
   error: Type.Optional(Type.String()),
   started_at: Type.Optional(Type.Number()),
   ended_at: Type.Optional(Type.Number()),
+  /**
+   * Private: set in the commit that ends the run, cleared once the parent's runtime took the
+   * completion report, so a report a stop or crash kept from the parent goes at the next start.
+   */
+  report_pending: Type.Optional(Type.Literal(true)),
 });
 export type RunRecord = Static<typeof RunRecordSchema>;
 
@@ -107,7 +112,7 @@ function jobState(runs: readonly Pick<RunRecord, "state">[]): JobState {
 
 /** What the owning parent may see of a run: everything but the task. */
 export function runSnapshot(job: JobRecord, run: RunRecord): RunSnapshot {
-  const { task: _private, timeout_s: _timeout, ...visible } = run;
+  const { task: _private, timeout_s: _timeout, report_pending: _report, ...visible } = run;
   return { job_id: job.job_id, ...visible };
 }
 

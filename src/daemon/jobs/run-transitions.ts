@@ -32,7 +32,10 @@ export function commitTransitions(
     if (isTerminal(previous)) continue;
     Object.assign(t.run, t.patch ?? {});
     t.run.state = t.state;
-    if (isTerminal(t.state)) t.run.ended_at = now;
+    if (isTerminal(t.state)) {
+      t.run.ended_at = now;
+      t.run.report_pending = true;
+    }
     changed.push({ run: t.run, previous });
   }
   if (changed.length === 0) return changed;

@@ -13,7 +13,7 @@ import type { Registry } from "../registry/registry.ts";
 import { completionReport } from "./completion-report.ts";
 import { Coordinator } from "./coordinator.ts";
 import { JobCatalog } from "./job-catalog.ts";
-import { isTerminal, type JobRecord } from "./job-record.ts";
+import { isTerminal, type JobRecord, type RunRecord } from "./job-record.ts";
 import { JobStore } from "./job-store.ts";
 import { restOfChain } from "./run-order.ts";
 import type { Changed, Transition } from "./run-transitions.ts";
@@ -35,6 +35,8 @@ export class SubagentService {
   readonly waiters = new Waiters();
   readonly coordinator: Coordinator;
   readonly steers: StrictSteers;
+  /** Reports whose parent could not start or take them, by parent: sent again once it is ready. */
+  private readonly heldReports = new Map<string, { job: JobRecord; run: RunRecord }[]>();
   /** Connections that sent commands for a parent: they hear its run changes. */
   private readonly listeners = new Map<string, Map<string, ClientConnection>>();
 
@@ -79,6 +81,14 @@ export class SubagentService {
     this.coordinator.childEvent(agentId, event);
   }
 
+  /** A runtime of `agentId` is ready: the reports it could not take before go now. */
+  parentReady(agentId: string): void {
+    const held = this.heldReports.get(agentId);
+    if (!held) return;
+    this.heldReports.delete(agentId);
+    for (const { job, run } of held) if (run.report_pending) void this.report(job, run);
+  }
+
   childEnded(agentId: string, reason: string): void {
     this.steers.ended(agentId);
     this.coordinator.childEnded(agentId, reason);
@@ -99,14 +109,17 @@ export class SubagentService {
     channel.fanOut(channel.apply({ type: "error", code: error.code, message: error.message, fatal: false }));
   }
 
-  /** Nothing is replayed after a restart: runs that were not terminal are interrupted. */
+  /**
+   * Nothing is replayed after a restart: runs that were not terminal are interrupted. Then every
+   * run whose parent has not taken its report yet (these, and any a stop or crash held back)
+   * is reported, so a parent waiting for its runs never waits forever.
+   */
   private load(): void {
     const { jobs, problems } = this.store.loadAll();
     for (const p of problems) this.deps.log(`job record ${p.file} skipped: ${p.reason}`);
     for (const job of jobs) {
       this.catalog.add(job);
       const open = job.runs.filter((r) => !isTerminal(r.state));
-      if (open.length === 0) continue;
       const transitions: Transition[] = [];
       for (const run of open) {
         if (transitions.some((t) => t.run === run)) continue;
@@ -117,7 +130,8 @@ export class SubagentService {
         });
         if (run.state !== "queued") transitions.push(...restOfChain(job, run, "interrupted"));
       }
-      commitTransitions(this.store, job, transitions, Date.now());
+      if (transitions.length > 0) commitTransitions(this.store, job, transitions, Date.now());
+      for (const run of job.runs) if (run.report_pending) void this.report(job, run);
     }
   }
 
@@ -126,7 +140,7 @@ export class SubagentService {
     if (!changes.some((c) => isTerminal(c.run.state))) return;
     this.waiters.runSettled();
     for (const change of changes) if (isTerminal(change.run.state)) this.steers.ended(change.run.agent_id);
-    for (const change of changes) if (isTerminal(change.run.state)) void this.report(job, change);
+    for (const change of changes) if (isTerminal(change.run.state)) void this.report(job, change.run);
   }
 
   private emit(parentId: string, event: SubagentRunChangedEvent): void {
@@ -145,26 +159,50 @@ export class SubagentService {
       if (!sent.has(a.client.id)) a.client.send(event);
   }
 
-  /** Steer while the parent's turn is active, a prompt that wakes it otherwise (one command does both). */
-  private async report(job: JobRecord, change: Changed): Promise<void> {
-    const { registry, ctx } = this.deps;
+  /**
+   * Steer while the parent's turn is active, a prompt that wakes it otherwise (one command does
+   * both). The run's `report_pending` is cleared once the parent's runtime accepted it (it is in
+   * the parent's session then); until then it goes again when the parent's runtime is next ready,
+   * and at the next daemon start.
+   */
+  private async report(job: JobRecord, run: RunRecord): Promise<void> {
+    const { registry } = this.deps;
     const parentId = job.parent_agent_id;
-    if (!registry.get(parentId)) return;
+    const undelivered = (why: string) => {
+      this.deps.log(
+        `completion report of run ${run.run_id}: parent ${parentId} ${why}; sent again once it is ready (or at the next start)`,
+      );
+      const held = this.heldReports.get(parentId) ?? [];
+      if (!held.some((h) => h.run === run)) held.push({ job, run });
+      this.heldReports.set(parentId, held);
+    };
+    if (!registry.get(parentId)) {
+      this.settleReport(job, run);
+      return;
+    }
     if (!registry.isServing(parentId)) {
       const started = await registry.ensureRunning(parentId);
-      if (!started.ok) {
-        this.deps.log(
-          `completion report of run ${change.run.run_id}: parent ${parentId} did not start: ${started.error.message}`,
-        );
-        return;
-      }
+      if (!started.ok) return undelivered(`did not start: ${started.error.message}`);
     }
-    const message = completionReport(job, change.run);
-    ctx.forwarder.forward(parentId, {
+    const answer = await this.coordinator.request(parentId, {
       type: "prompt",
       agent_id: parentId,
-      message,
+      message: completionReport(job, run),
       streaming_behavior: "steer",
     });
+    if (!answer.ok) return undelivered(`did not take it: ${answer.error}`);
+    this.settleReport(job, run);
+  }
+
+  private settleReport(job: JobRecord, run: RunRecord): void {
+    if (!run.report_pending) return;
+    delete run.report_pending;
+    try {
+      this.store.save(job);
+    } catch (err) {
+      this.deps.log(
+        `job ${job.job_id}: could not record the report of run ${run.run_id}: ${(err as Error).message}`,
+      );
+    }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The subagent jobs as the daemon registers them with the broker: their command handlers and
  * their hooks. The module loads on the first `subagent.*` command (an idle daemon never pays
- * for it), and until then there are no leases or runs to tell about.
+ * for it), or at start when the records left work to recover (`recover`); until then there
+ * are no leases or runs to tell about.
  */
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { AgentCommand, CommandMap, CommandTypeOwnedBy } from "../../types/command-table.ts";
@@ -9,6 +10,7 @@ import type { AgentHooks } from "../broker/broker.ts";
 import type { CommandReply } from "../broker/broker-context.ts";
 import type { ClientConnection } from "../broker/client-connection.ts";
 import type { HandlersOf } from "../broker/command-handlers.ts";
+import { jobsNeedRecovery } from "./open-jobs.ts";
 import type { SubagentService, SubagentServiceDeps } from "./subagent-service.ts";
 
 type BeforeAgentCommand = typeof import("./lease-guard.ts").beforeAgentCommand;
@@ -20,6 +22,15 @@ export class SubagentsLoader implements AgentHooks {
   private loading: Promise<SubagentService> | undefined;
 
   constructor(private readonly deps: () => SubagentServiceDeps) {}
+
+  /**
+   * At start, before any command: when the records left open runs or undelivered reports, the
+   * jobs load now, so the runs are interrupted and reported and every lease holds from the
+   * first command on, whether or not a client ever sends a `subagent.*` command.
+   */
+  async recover(): Promise<void> {
+    if (jobsNeedRecovery(this.deps().registry.home)) await this.load();
+  }
 
   load(): Promise<SubagentService> {
     this.loading ??= Promise.all([import("./subagent-service.ts"), import("./lease-guard.ts")]).then(
@@ -40,6 +51,10 @@ export class SubagentsLoader implements AgentHooks {
 
   agentEvent(agentId: string, event: AgentEvent): void {
     this.service?.childEvent(agentId, event);
+  }
+
+  runtimeReady(agentId: string): void {
+    this.service?.parentReady(agentId);
   }
 
   runtimeEnded(agentId: string, reason: string): void {

@@ -22,6 +22,7 @@ import {
   type RuntimeReady,
 } from "./runtime-process.ts";
 import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
+import { shuttingDownFailure } from "./shutting-down.ts";
 
 export interface GenerationEnded {
   exit: RuntimeExit;
@@ -51,7 +52,13 @@ export interface RegistryOptions {
   log(line: string): void;
 }
 
-type StopReason = "terminate" | "kill" | "reap" | "shutdown";
+type StopReason = "terminate" | "kill" | "reap" | "shutdown" | "shutdown-kill";
+
+/**
+ * How long a graceful shutdown lets running turns finish before it kills their runtimes: a
+ * stop takes seconds, never as long as a model or a tool likes.
+ */
+export const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface DurableAgent {
   manifest: AgentManifest;
@@ -70,6 +77,8 @@ interface AgentRecord extends DurableAgent {
   active: boolean;
   /** When the runtime last became ready, got a command or changed activity (a counter). */
   lastUsed: number;
+  /** Waiting for a person's answer (a permission or UI request), as the broker last told. */
+  waitsOnPerson: boolean;
 }
 
 /** A runtime stopped to make room that has not exited after this long is killed. */
@@ -82,6 +91,7 @@ export class Registry {
   private readonly groups: ProcessRegistry;
   private readonly slots: RuntimeSlots;
   private uses = 0;
+  private stoppingDaemon = false;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
@@ -113,6 +123,7 @@ export class Registry {
         terminateWhenIdle: false,
         active: false,
         lastUsed: 0,
+        waitsOnPerson: false,
       });
     }
   }
@@ -133,6 +144,11 @@ export class Registry {
     const record = this.agents.get(agentId);
     if (!record?.process || record.process.exited || record.stopping !== undefined) return false;
     return record.runtimeState === "running" || record.runtimeState === "stopping";
+  }
+
+  /** Set once the daemon stops: no runtime starts any more. */
+  get shuttingDown(): boolean {
+    return this.stoppingDaemon;
   }
 
   get home(): string {
@@ -182,6 +198,7 @@ export class Registry {
       terminateWhenIdle: false,
       active: false,
       lastUsed: 0,
+      waitsOnPerson: false,
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
@@ -196,15 +213,17 @@ export class Registry {
     if (record.process && !record.process.exited && record.stopping === undefined) {
       return record.process.ready;
     }
-    if (record.process && !record.process.exited) {
-      return Promise.resolve(
-        failure(
-          "CONFLICT",
-          `agent ${agentId} is stopping; retry once agent_status_changed reports it stopped`,
-        ),
-      );
-    }
-    const starting = this.start(agentId, record);
+    if (this.shuttingDown) return Promise.resolve(shuttingDownFailure(`agent ${agentId} cannot start`));
+    // A generation on its way out (PROTOCOL §6.4): the start waits for its exit, then restores.
+    const leaving = record.process && !record.process.exited ? record.process.whenExited : undefined;
+    if (leaving) this.options.log(`agent ${agentId}: its start waits for the stopping runtime to exit`);
+    const starting = leaving
+      ? leaving.then(() =>
+          this.shuttingDown
+            ? shuttingDownFailure(`agent ${agentId} cannot start`)
+            : this.start(agentId, record),
+        )
+      : this.start(agentId, record);
     record.starting = starting;
     void starting.finally(() => {
       if (record.starting === starting) record.starting = undefined;
@@ -224,11 +243,16 @@ export class Registry {
    * The broker tells the registry whether the agent is doing work whenever that changes: the
    * registry keeps the fact (reaping, deferred terminate) and never asks back.
    */
-  activityChanged(agentId: string, active: boolean): void {
+  activityChanged(agentId: string, active: boolean, waitsOnPerson = false): void {
     const record = this.agents.get(agentId);
     if (!record) return;
     record.active = active;
     this.touch(record);
+    record.waitsOnPerson = waitsOnPerson;
+    if (this.stoppingDaemon && waitsOnPerson) {
+      this.killForShutdown(record, "asked a person a question");
+      return;
+    }
     this.reconsiderIdle(record);
   }
 
@@ -271,24 +295,52 @@ export class Registry {
     await process.whenExited;
   }
 
-  /** Graceful: every runtime finishes its turn, then stops. `force`: kill them all now. */
+  /**
+   * The daemon stops; from now on no runtime starts. `force` kills every runtime now. Graceful
+   * never waits on a person: a runtime waiting for an answer is killed at once (SIGKILL, so it
+   * denies nothing: the request stays in its session and is asked again after a restart), an
+   * idle one stops now, and a running turn gets SHUTDOWN_GRACE_MS to finish before it is killed.
+   */
   async shutdown(force: boolean): Promise<void> {
     this.slots.close();
+    this.stoppingDaemon = true;
     const exits: Promise<unknown>[] = [];
+    const finishing: string[] = [];
     for (const record of this.agents.values()) {
       const process = record.process;
       if (!process || process.exited) continue;
       exits.push(process.whenExited);
-      if (force) {
-        record.stopping = "shutdown";
-        process.kill("SIGKILL");
-      } else if (record.active) {
+      if (force) this.killForShutdown(record);
+      else if (record.waitsOnPerson) this.killForShutdown(record, "waits for an answer");
+      else if (record.active) {
         record.terminateWhenIdle = true;
-      } else {
-        this.stop(record, "shutdown");
-      }
+        finishing.push(record.manifest.agent_id);
+      } else this.stop(record, "shutdown");
     }
+    if (exits.length === 0) return;
+    this.options.log(
+      `daemon stopping: waiting for ${exits.length} runtime(s) to exit${
+        finishing.length > 0 ? `; turns finishing: ${finishing.join(", ")}` : ""
+      }; any still running in ${SHUTDOWN_GRACE_MS / 1000} s are killed`,
+    );
+    const timer = setTimeout(() => {
+      for (const record of this.agents.values()) {
+        if (record.process && !record.process.exited)
+          this.killForShutdown(record, `still running after ${SHUTDOWN_GRACE_MS / 1000} s`);
+      }
+    }, SHUTDOWN_GRACE_MS);
     await Promise.all(exits);
+    clearTimeout(timer);
+  }
+
+  /** SIGKILL to the runtime's group: nothing it holds open is answered on the way out. */
+  private killForShutdown(record: AgentRecord, why?: string): void {
+    const process = record.process;
+    if (!process || process.exited || record.stopping === "shutdown-kill") return;
+    if (why !== undefined)
+      this.options.log(`daemon stopping: agent ${record.manifest.agent_id} ${why}: killing its runtime`);
+    record.stopping = "shutdown-kill";
+    process.kill("SIGKILL");
   }
 
   private stop(record: AgentRecord, reason: StopReason): void {
@@ -339,8 +391,7 @@ export class Registry {
   }
 
   private noSlot(agentId: string, reason: "full" | "closed"): Failure {
-    if (reason === "closed")
-      return failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: the daemon is shutting down`);
+    if (reason === "closed") return shuttingDownFailure(`agent ${agentId} cannot start`);
     const max = this.slots.max;
     return failure(
       "RUNTIME_START_FAILED",

@@ -47,6 +47,7 @@ describe("a tool that ignores abort", () => {
         mode: () => ({ name: "build", denyMutating: false }),
         emit: (e) => events.push(e),
         persist: (m) => persisted.push(m),
+        recordPermissionWait: () => {},
         newId: (p) => `${p}_1`,
       },
       abort.signal,

@@ -9,7 +9,7 @@ import { idPattern } from "../../support/ids.ts";
 import { type JobRecord, parseJobRecord } from "./job-record.ts";
 
 /** `job-….json`, or `job_….json` as records written before the protocol's separator are named. */
-const JOB_FILE = new RegExp(idPattern("job", "\\.json"));
+export const JOB_FILE = new RegExp(idPattern("job", "\\.json"));
 
 export interface JobProblem {
   file: string;

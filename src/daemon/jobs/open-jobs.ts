@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { JOB_FILE } from "./job-store.ts";
 
 const OPEN = ['"state":"queued"', '"state":"starting"', '"state":"active"', '"report_pending":true'];
 
@@ -18,7 +19,7 @@ export function jobsNeedRecovery(home: string): boolean {
     return false;
   }
   for (const name of names) {
-    if (!/^job_[A-Za-z0-9_-]+\.json$/.test(name)) continue;
+    if (!JOB_FILE.test(name)) continue;
     let text: string;
     try {
       text = readFileSync(join(dir, name), "utf8");

@@ -10,11 +10,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../src/session/create-session.ts";
-import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
-import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
 import { buildsFromArgs } from "./support/builds.ts";
+import { connect, type Peer } from "./support/daemon-peer.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 7;
@@ -25,8 +24,6 @@ const builds = buildsFromArgs(argv);
 
 const server = await startMockLlmServer({ recordRequests: false });
 const cwd = benchTempDir("cwd");
-
-type Msg = { type: string } & Record<string, unknown>;
 
 /** A session of `count` alternating user and assistant messages; its id. */
 function writeSession(home: string, count: number): string {
@@ -53,38 +50,6 @@ function rss(pid: number): Rss {
   return { total: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
 }
 
-/** A lean JSONL client on the unix socket (no schema checks: only the daemon is measured). */
-async function connect(path: string) {
-  const waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-  const decoder = new JsonlDecoder({
-    value: (v) => {
-      const m = v as Msg;
-      for (const [i, w] of waiters.entries()) {
-        if (!w.pred(m)) continue;
-        waiters.splice(i, 1);
-        w.resolve(m);
-        return;
-      }
-    },
-    error: () => {},
-  });
-  const until = (pred: (m: Msg) => boolean) => new Promise<Msg>((r) => waiters.push({ pred, resolve: r }));
-  const hello = until((m) => m.type === "hello");
-  const socket = await Bun.connect({ unix: path, socket: { data: (_s, chunk) => decoder.push(chunk) } });
-  await hello;
-  let next = 0;
-  const request = async (m: object): Promise<Msg> => {
-    const id = `r${++next}`;
-    const response = until((r) => r.type === "response" && r.id === id);
-    socket.write(encodeJsonLine({ ...m, id }));
-    socket.flush();
-    const res = await response;
-    if (!res.success) throw new Error(JSON.stringify(res.error));
-    return res;
-  };
-  return { until, request, send: (m: object) => socket.write(encodeJsonLine(m)) };
-}
-
 const SETTLE_MS = 10_000;
 
 async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss; settled: Rss }> {
@@ -95,7 +60,7 @@ async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss; se
     stderr: "ignore",
     env: { ...process.env, SHARD_HOME: home, HOME: home },
   });
-  let peer: Awaited<ReturnType<typeof connect>> | undefined;
+  let peer: Peer | undefined;
   while (!peer)
     peer = await connect(join(home, "daemon.sock")).catch(() => Bun.sleep(2).then(() => undefined));
   // The HTTP side loads just after the socket listens; agent.list answers once that settled.

@@ -7,11 +7,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
-import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonProcesses } from "../support/daemon-harness.ts";
-import { jobFiles, runState } from "./support.ts";
+import { jobFiles, killedMidRun } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -33,26 +31,8 @@ function killRuntimeGroups(home: string): void {
 
 describe("daemon restart with a run in flight", () => {
   test("the start interrupts the run and reports it to the parent, with no subagent command", async () => {
-    const home = mockHome(llm().url);
-    const first = new DaemonProcess(home);
-    processes.push(first);
-    await first.url();
-    const a = await first.client();
-    const parent = (await a.ok({ type: "agent.create", cwd: home, model: "mock/chat" })).agent_id;
-    llm().enqueue({ when: "TASK-RR1", steps: [{ hold: "rr1", timeout_ms: 60_000 }, { text: "never" }] });
-    const created = await a.ok({
-      type: "subagent.create",
-      parent_agent_id: parent,
-      name: "rr",
-      task: "TASK-RR1",
-    });
-    const run: Msg = created.runs[0];
-    await llm().waitForHold("rr1");
-    await runState(a, run.run_id, "active");
-    first.kill();
-    await first.exited;
+    const { home, parent, run } = await killedMidRun(llm, processes, "TASK-RR1", "rr1");
     killRuntimeGroups(home);
-    a.close();
 
     // The parent's report turn is held: reaching the hold is the barrier that the report came.
     llm().enqueue({

@@ -4,11 +4,10 @@
  * subagent.relaunch gives the same durable child new work with its history kept.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mockHome } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { Msg } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonHarnesses, useDaemonProcesses } from "../support/daemon-harness.ts";
-import { heldRun, relaunchAndWait, runState } from "./support.ts";
+import { heldRun, killedMidRun, relaunchAndWait, runState } from "./support.ts";
 
 setDefaultTimeout(90_000);
 
@@ -113,24 +112,7 @@ describe("subagent.steer", () => {
 
 describe("daemon restart", () => {
   test("kill -9 mid-run: the run is interrupted, nothing replays, relaunch runs new work on the same child", async () => {
-    const home = mockHome(llm().url);
-    const first = new DaemonProcess(home);
-    processes.push(first);
-    await first.url();
-    const a = await first.client();
-    const parent = (await a.ok({ type: "agent.create", cwd: home, model: "mock/chat" })).agent_id;
-    llm().enqueue({ when: "TASK-R1", steps: [{ hold: "r1", timeout_ms: 60_000 }, { text: "never" }] });
-    const created = await a.ok({
-      type: "subagent.create",
-      parent_agent_id: parent,
-      name: "r",
-      task: "TASK-R1",
-    });
-    const run: Msg = created.runs[0];
-    await llm().waitForHold("r1");
-    await runState(a, run.run_id, "active");
-    first.kill();
-    await first.exited;
+    const { home, parent, created, run } = await killedMidRun(llm, processes, "TASK-R1", "r1");
 
     const second = new DaemonProcess(home);
     processes.push(second);
@@ -173,7 +155,6 @@ describe("daemon restart", () => {
       return body.includes("TASK-R1") && !body.includes("TASK-R2");
     });
     expect(onlyFirst).toHaveLength(requestsBefore);
-    a.close();
     b.close();
   });
 });

@@ -1,9 +1,10 @@
 /** Shared steps of the subagent tests: a parent agent on a real daemon and its job's runs. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { mockHome } from "../../agent/support/agent-process.ts";
 import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import type { DaemonClient, Msg } from "../support/daemon-client.ts";
-import type { DaemonHarness } from "../support/daemon-harness.ts";
+import { type DaemonHarness, DaemonProcess } from "../support/daemon-harness.ts";
 
 export async function parentAgent(
   harness: DaemonHarness,
@@ -58,4 +59,31 @@ export function jobFiles(home: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * A real daemon whose parent agent has one run held mid-turn on `task`, then killed -9 (its
+ * runtimes may live on: the caller decides). The mock LLM is given the held script here.
+ */
+export async function killedMidRun(
+  llm: () => MockLlmServer,
+  processes: DaemonProcess[],
+  task: string,
+  hold: string,
+): Promise<{ home: string; parent: string; created: Msg; run: Msg }> {
+  const home = mockHome(llm().url);
+  const first = new DaemonProcess(home);
+  processes.push(first);
+  await first.url();
+  const a = await first.client();
+  const parent = (await a.ok({ type: "agent.create", cwd: home, model: "mock/chat" })).agent_id;
+  llm().enqueue({ when: task, steps: [{ hold, timeout_ms: 60_000 }, { text: "never" }] });
+  const created = await a.ok({ type: "subagent.create", parent_agent_id: parent, name: hold, task });
+  const run: Msg = created.runs[0];
+  await llm().waitForHold(hold);
+  await runState(a, run.run_id, "active");
+  first.kill();
+  await first.exited;
+  a.close();
+  return { home, parent, created, run };
 }

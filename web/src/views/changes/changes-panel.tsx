@@ -25,6 +25,11 @@ export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClos
     () => props.agentId,
     () => void refetch(),
   );
+  // Another agent's answer (kept while the newly selected one's loads) is never shown as this one's.
+  const shown = () => {
+    const c = loaded(changes());
+    return c?.agent_id === props.agentId ? c : undefined;
+  };
   // Kept across refreshes, so a diff the user expanded stays expanded.
   const parts = standaloneParts();
   return (
@@ -47,7 +52,7 @@ export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClos
       </div>
       <Show when={failed(changes())}>{(error) => <LoadError what="The changes" error={error()} />}</Show>
       <Show
-        when={loaded(changes())}
+        when={shown()}
         fallback={
           <Show when={changes.loading}>
             <p class="muted">Loading the changes…</p>

@@ -34,6 +34,7 @@ const OWNER_ORDER: readonly CommandOwner[] = [
   "sessions",
   "auth",
   "providers",
+  "changes",
 ];
 
 const OWNERS: Record<CommandOwner, string> = {
@@ -45,6 +46,7 @@ const OWNERS: Record<CommandOwner, string> = {
   subagents: "Subagent jobs a parent agent launches, answered by the daemon (docs/subagents.md).",
   auth: "Browser enrollment, answered on the daemon's unix socket only (docs/auth.md).",
   providers: "Model provider status, answered by the daemon.",
+  changes: "What an agent changed in its working tree, answered by the daemon (docs/web.md, Changes).",
 };
 
 /** Renders schemas as compact TypeScript-like type expressions; named schemas become links. */

@@ -16,6 +16,7 @@ import { Broker } from "./broker/broker.ts";
 import { providerHandlers } from "./broker/provider-commands.ts";
 import { registryHandlers } from "./broker/registry-commands.ts";
 import { sessionHandlers } from "./broker/session-commands.ts";
+import { baselineRecorder, changesHandlers, changesScratch } from "./changes/changes-commands.ts";
 import { DaemonLog } from "./daemon-log.ts";
 import { LOOPBACK_HOST, PLAINTEXT_COOKIE_WARNING, type WebConfig } from "./http/web-config.ts";
 import { browserOrigin, type WebPolicy, webPolicy } from "./http/web-policy.ts";
@@ -130,6 +131,7 @@ export async function startDaemon(
       void stop(force).then(() => options.onShutdown?.());
     },
   });
+  const scratch = changesScratch(options.home);
   const registry = new Registry({
     home: options.home,
     shardCommand: options.shardCommand ?? defaultShardCommand(),
@@ -139,6 +141,7 @@ export async function startDaemon(
     maxRuntimes,
     events: broker,
     log: write,
+    recordBaseline: baselineRecorder(scratch, write),
   });
   // Each subsystem registers the handlers of the commands it answers (src/types/command-table.ts).
   const subagents = new SubagentsLoader(() => ({
@@ -153,6 +156,7 @@ export async function startDaemon(
     ...providerHandlers(broker),
     ...workspaceHandlers(broker, options.home, write),
     ...subagents.handlers(),
+    ...changesHandlers(broker, options.home, scratch, write),
     ...authHandlers({
       auth: browserAuth,
       enrollmentBase,

@@ -8,6 +8,7 @@
  * A command whose result schema is an empty object answers without `data`.
  */
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { AgentChangesCommandSchema, AgentChangesResultSchema } from "./agent-changes.ts";
 import {
   AbortCommandSchema,
   ListModelsCommandSchema,
@@ -107,7 +108,8 @@ export type CommandOwner =
   | "workspaces"
   | "subagents"
   | "auth"
-  | "providers";
+  | "providers"
+  | "changes";
 
 interface CommandContract {
   readonly command: TObject;
@@ -259,6 +261,13 @@ export const COMMANDS = {
     command: ProviderStatusCommandSchema,
     result: ProviderStatusResultSchema,
     owner: "providers",
+    addition: true,
+  },
+
+  "agent.changes": {
+    command: AgentChangesCommandSchema,
+    result: AgentChangesResultSchema,
+    owner: "changes",
     addition: true,
   },
 } as const satisfies Record<string, CommandContract>;

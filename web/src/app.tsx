@@ -12,6 +12,7 @@ import { useAgentSwitchKeys } from "./views/agents/agent-switch-keys.ts";
 import { createNeedsYouTracker } from "./views/agents/needs-you-tracker.ts";
 import { createNotifications } from "./views/agents/notifications.ts";
 import { NotifyToggle } from "./views/agents/notify-toggle.tsx";
+import { ChangesPanel } from "./views/changes/changes-panel.tsx";
 import { Composer } from "./views/composer/composer.tsx";
 import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
 import { JobsPanel } from "./views/jobs/jobs-panel.tsx";
@@ -44,6 +45,7 @@ export function App() {
   const provider = createProviderStatus(room);
   const [drawerOpen, setDrawerOpen] = createSignal(room.selected() === undefined);
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
+  const [changesOpen, setChangesOpen] = createSignal(false);
   const [workspacesOpen, setWorkspacesOpen] = createSignal(false);
   useAgentSwitchKeys(room);
 
@@ -110,7 +112,12 @@ export function App() {
                     catalogs={catalogs}
                     sessionsOpen={sessionsOpen()}
                     toggleSessions={() => setSessionsOpen(!sessionsOpen())}
+                    changesOpen={changesOpen()}
+                    toggleChanges={() => setChangesOpen(!changesOpen())}
                   />
+                  <Show when={changesOpen()}>
+                    <ChangesPanel room={room} agentId={agentId()} onClose={() => setChangesOpen(false)} />
+                  </Show>
                   <Show when={sessionsOpen()}>
                     <SessionsPanel room={room} agentId={agentId()} onClose={() => setSessionsOpen(false)} />
                   </Show>

@@ -8,6 +8,20 @@ import { idPattern } from "../../support/ids.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
 
+/**
+ * What the agent's Changes view diffs against (src/daemon/changes): its working tree as a
+ * commit when its first runtime started, or the fact that it was not in a git repository.
+ */
+export const AgentBaselineSchema = Type.Union([
+  Type.Object({
+    kind: Type.Literal("git"),
+    commit: Type.String({ pattern: "^[0-9a-f]{40,64}$" }),
+    recorded_at: Type.Number(),
+  }),
+  Type.Object({ kind: Type.Literal("not_git"), recorded_at: Type.Number() }),
+]);
+export type AgentBaseline = Static<typeof AgentBaselineSchema>;
+
 export const AgentManifestSchema = Type.Object({
   version: Type.Literal(1),
   agent_id: Type.String({ pattern: idPattern("agent") }),
@@ -31,6 +45,7 @@ export const AgentManifestSchema = Type.Object({
   alias: Type.Optional(Type.String()),
   definition_name: Type.Optional(Type.String()),
   display_name: Type.Optional(Type.String()),
+  baseline: Type.Optional(AgentBaselineSchema),
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 

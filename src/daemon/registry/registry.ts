@@ -12,7 +12,7 @@ import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
-import type { AgentManifest } from "./manifest.ts";
+import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import { runtimeArgs } from "./runtime-args.ts";
 import {
@@ -50,6 +50,13 @@ export interface RegistryOptions {
   maxRuntimes: number;
   events: RegistryEvents;
   log(line: string): void;
+  /**
+   * Records the agent's baseline before its first runtime starts (src/daemon/changes); `anchor`
+   * runs once the manifest holds it. Undefined: none now, asked again at the next start.
+   */
+  recordBaseline?(
+    manifest: AgentManifest,
+  ): Promise<{ baseline: AgentBaseline; anchor?: () => Promise<void> } | undefined>;
 }
 
 type StopReason = "terminate" | "kill" | "reap" | "shutdown" | "shutdown-kill";
@@ -225,9 +232,12 @@ export class Registry {
         )
       : this.start(agentId, record);
     record.starting = starting;
-    void starting.finally(() => {
-      if (record.starting === starting) record.starting = undefined;
-    });
+    // The caller hears a failed start; this bookkeeping chain must not report it again.
+    void starting
+      .finally(() => {
+        if (record.starting === starting) record.starting = undefined;
+      })
+      .catch(() => {});
     return starting;
   }
 
@@ -350,8 +360,17 @@ export class Registry {
     record.process.closeInput();
   }
 
-  /** A slot first (which may stop the oldest idle runtime and wait for it), then the process. */
+  /**
+   * The baseline first (before the agent can change anything), then a slot (which may stop the
+   * oldest idle runtime and wait for it), then the process.
+   */
   private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
+    if (record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
+      return this.ensureBaseline(record).then(() => this.startProcess(agentId, record));
+    return this.startProcess(agentId, record);
+  }
+
+  private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
     const grant = this.slots.acquire();
     if (grant instanceof Promise) return grant.then((g) => this.spawn(agentId, record, g));
     return this.spawn(agentId, record, grant);
@@ -388,6 +407,14 @@ export class Registry {
       this.slots.release();
     });
     return process.ready;
+  }
+
+  private async ensureBaseline(record: AgentRecord): Promise<void> {
+    if (record.manifest.baseline !== undefined || this.options.recordBaseline === undefined) return;
+    const recorded = await this.options.recordBaseline(record.manifest);
+    if (recorded === undefined) return;
+    this.remember(record, { baseline: recorded.baseline }, "its baseline");
+    await recorded.anchor?.();
   }
 
   private noSlot(agentId: string, reason: "full" | "closed"): Failure {

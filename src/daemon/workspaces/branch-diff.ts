@@ -1,17 +1,11 @@
 /**
  * A workspace branch's committed work against its base, for review before retiring: the diff
  * from the branch's merge base with the integration target to the branch tip, parsed into
- * files and hunks. Bounded: at most MAX_DIFF_BYTES of git output, MAX_FILES files and
- * MAX_LINES hunk lines; past that the answer says `truncated`.
+ * files and hunks (bounded: tree-diff.ts).
  */
-import { parsePatch } from "diff";
-import type { Hunk } from "../../types/shared.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
-import { git, gitComplaint } from "./git.ts";
-
-export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
-export const MAX_FILES = 300;
-const MAX_LINES = 20_000;
+import { git } from "./git.ts";
+import { plainGit, treeDiff } from "./tree-diff.ts";
 
 export type BranchDiff =
   | { ok: true; mergeBase: string; files: WorkspaceDiffFile[]; truncated: boolean }
@@ -21,63 +15,6 @@ export async function branchDiff(repo: string, branch: string, target: string): 
   const base = await git(repo, ["merge-base", target, `refs/heads/${branch}`]);
   if (!base.ok) return { ok: false, message: `no common history between ${branch} and ${target}` };
   const mergeBase = base.stdout.trim();
-  const diff = await git(
-    repo,
-    ["diff", "--no-color", "--no-ext-diff", "--find-renames", "-U3", mergeBase, `refs/heads/${branch}`, "--"],
-    { maxStdoutBytes: MAX_DIFF_BYTES },
-  );
-  if (!diff.ok) return { ok: false, message: `git diff failed: ${gitComplaint(diff)}` };
-  const files: WorkspaceDiffFile[] = [];
-  let lines = 0;
-  let truncated = diff.cut === true;
-  for (const patch of parsePatch(truncated ? wholeFiles(diff.stdout) : diff.stdout)) {
-    if (files.length >= MAX_FILES || lines >= MAX_LINES) {
-      truncated = true;
-      break;
-    }
-    const oldPath = stripPrefix(patch.oldFileName);
-    const newPath = stripPrefix(patch.newFileName);
-    const hunks: Hunk[] = patch.hunks.map((h) => ({
-      old_start: h.oldStart,
-      old_lines: h.oldLines,
-      new_start: h.newStart,
-      new_lines: h.newLines,
-      lines: h.lines,
-    }));
-    lines += hunks.reduce((n, h) => n + h.lines.length, 0);
-    const changed = hunks.flatMap((h) => h.lines);
-    const status =
-      oldPath === undefined
-        ? "added"
-        : newPath === undefined
-          ? "deleted"
-          : oldPath !== newPath
-            ? "renamed"
-            : "modified";
-    files.push({
-      path: newPath ?? oldPath ?? "",
-      ...(status === "renamed" && oldPath !== undefined ? { old_path: oldPath } : {}),
-      status,
-      additions: changed.filter((l) => l.startsWith("+")).length,
-      deletions: changed.filter((l) => l.startsWith("-")).length,
-      hunks,
-      ...(hunks.length === 0 && status !== "renamed" ? { binary: true } : {}),
-    });
-  }
-  return { ok: true, mergeBase, files, truncated };
-}
-
-/** `a/src/x.ts` → `src/x.ts`; `/dev/null` (the side a file was added or deleted on) → undefined. */
-function stripPrefix(name: string | undefined): string | undefined {
-  if (name === undefined || name === "/dev/null") return undefined;
-  return name.replace(/^[ab]\//, "");
-}
-
-/**
- * Output cut at MAX_DIFF_BYTES ends inside a hunk, which the patch parser refuses outright:
- * keep the files before the last one that began, which are whole.
- */
-export function wholeFiles(stdout: string): string {
-  const last = stdout.lastIndexOf("\ndiff --git ");
-  return last < 0 ? "" : stdout.slice(0, last + 1);
+  const diff = await treeDiff(plainGit(repo), mergeBase, `refs/heads/${branch}`);
+  return diff.ok ? { ...diff, mergeBase } : diff;
 }

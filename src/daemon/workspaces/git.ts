@@ -15,6 +15,8 @@ export interface GitOptions {
   timeoutMs?: number;
   /** Memory stays bounded whatever the repository holds (a diff can be huge). */
   maxStdoutBytes?: number;
+  /** Added to git's environment (e.g. GIT_INDEX_FILE for a private index). */
+  env?: Record<string, string>;
 }
 
 const GIT_TIMEOUT_MS = 60_000;
@@ -28,7 +30,7 @@ export async function git(cwd: string, args: string[], options: GitOptions = {})
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0", ...options.env },
     });
   } catch (err) {
     // An argument no process can take (a NUL byte) or a cwd that is gone: an answer, not a throw.

@@ -1,6 +1,6 @@
 /**
  * The top of the selected agent's pane: its name, state, working directory and usage, the
- * pickers its runtime advertises, the sessions panel toggle, terminate and kill.
+ * pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
@@ -16,6 +16,8 @@ export function AgentHeader(props: {
   catalogs: Catalogs;
   sessionsOpen: boolean;
   toggleSessions: () => void;
+  changesOpen: boolean;
+  toggleChanges: () => void;
 }) {
   const info = () => props.room.agents[props.agentId]?.info;
   const snapshot = () => props.room.snapshot(props.agentId)();
@@ -45,6 +47,14 @@ export function AgentHeader(props: {
           onClick={() => props.toggleSessions()}
         >
           Sessions
+        </button>
+        <button
+          type="button"
+          data-testid="changes-toggle"
+          aria-expanded={props.changesOpen ? "true" : "false"}
+          onClick={() => props.toggleChanges()}
+        >
+          Changes
         </button>
         <AgentActions room={props.room} agentId={props.agentId} name={name()} />
       </div>

@@ -1,0 +1,118 @@
+/**
+ * A working tree as a git tree object, untracked files included: a private copy of the
+ * repository's index (so unchanged files are not hashed again), every tracked file updated
+ * from disk, every untracked file that is not ignored added, then `write-tree`. The user's
+ * own index and staging are never touched; blobs land in the repository's object store, as
+ * `git stash` would put them. Untracked files over MAX_UNTRACKED_BYTES, and past
+ * MAX_UNTRACKED_FILES, are left out (the snapshot says `truncated`).
+ */
+import { randomUUID } from "node:crypto";
+import { copyFileSync, existsSync, lstatSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gitComplaint } from "../workspaces/git.ts";
+import type { GitRunner } from "../workspaces/tree-diff.ts";
+import { distrustingEnv, distrustingGit } from "./distrusting-git.ts";
+
+export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
+export const MAX_UNTRACKED_FILES = 10_000;
+/** A snapshot of a large tree must not hold a daemon command for long. */
+const SNAPSHOT_TIMEOUT_MS = 30_000;
+
+export type Snapshot =
+  | { ok: true; run: GitRunner; tree: string; head?: string; truncated: boolean }
+  | { ok: false; notGit: true }
+  | { ok: false; notGit: false; message: string };
+
+export interface Repository {
+  /** Runs git at the repository's top level, its own commands switched off. */
+  run: GitRunner;
+  root: string;
+  /** Where the repository keeps the index of this working tree. */
+  index: string;
+}
+
+/** The repository `cwd` is in; undefined when none (or no working tree: a bare one, a .git dir). */
+export async function repositoryAt(cwd: string): Promise<Repository | undefined> {
+  if (!existsSync(cwd)) return undefined;
+  const env = await distrustingEnv(cwd);
+  const found = await distrustingGit(
+    cwd,
+    env,
+  )(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "index"]);
+  const [root, index] = found.stdout.split("\n");
+  if (!found.ok || root === undefined || index === undefined || root === "" || index === "") return undefined;
+  return { run: distrustingGit(root, env), root, index };
+}
+
+/** `scratch` is a daemon-private folder for the temporary index. */
+export async function snapshotWorkTree(cwd: string, scratch: string): Promise<Snapshot> {
+  const repo = await repositoryAt(cwd);
+  if (repo === undefined) return { ok: false, notGit: true };
+  const { run } = repo;
+  const head = await run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  const index = join(scratch, `${randomUUID()}.index`);
+  const pathspecs = `${index}.paths`;
+  const env = { GIT_INDEX_FILE: index, GIT_LITERAL_PATHSPECS: "1" };
+  const options = { env, timeoutMs: SNAPSHOT_TIMEOUT_MS };
+  try {
+    if (existsSync(repo.index)) copyFileSync(repo.index, index);
+    const tracked = await run(["add", "--update"], options);
+    if (!tracked.ok) return failed("reading the tracked files", tracked);
+    const listed = await run(["ls-files", "-z", "--others", "--exclude-standard"], {
+      ...options,
+      maxStdoutBytes: 4 * 1024 * 1024,
+    });
+    if (!listed.ok) return failed("listing the untracked files", listed);
+    const untracked = smallFiles(repo.root, listed.stdout.split("\0"), listed.cut === true);
+    if (untracked.paths.length > 0) {
+      writeFileSync(pathspecs, `${untracked.paths.join("\0")}\0`, { mode: 0o600 });
+      const added = await run(["add", "--pathspec-from-file", pathspecs, "--pathspec-file-nul"], options);
+      if (!added.ok) return failed("reading the untracked files", added);
+    }
+    const tree = await run(["write-tree"], options);
+    if (!tree.ok) return failed("writing the tree", tree);
+    return {
+      ok: true,
+      run,
+      tree: tree.stdout.trim(),
+      ...(head.ok ? { head: head.stdout.trim() } : {}),
+      truncated: untracked.truncated,
+    };
+  } catch (err) {
+    return { ok: false, notGit: false, message: `the snapshot failed: ${(err as Error).message}` };
+  } finally {
+    rmSync(index, { force: true });
+    rmSync(pathspecs, { force: true });
+  }
+}
+
+function failed(what: string, result: { stderr: string; code: number }): Snapshot {
+  return {
+    ok: false,
+    notGit: false,
+    message: `git failed ${what}: ${gitComplaint({ ok: false, stdout: "", ...result })}`,
+  };
+}
+
+/** The untracked paths worth a snapshot: regular files and links within the caps. */
+function smallFiles(root: string, names: string[], cut: boolean): { paths: string[]; truncated: boolean } {
+  // A cut listing ends in half a name.
+  const whole = cut ? names.slice(0, -1) : names;
+  const paths: string[] = [];
+  let truncated = cut;
+  for (const name of whole) {
+    if (name === "") continue;
+    if (paths.length >= MAX_UNTRACKED_FILES) {
+      truncated = true;
+      break;
+    }
+    try {
+      const stat = lstatSync(join(root, name));
+      if (stat.size > MAX_UNTRACKED_BYTES) truncated = true;
+      else paths.push(name);
+    } catch {
+      // Gone since git listed it (the agent is working): it is simply not in this snapshot.
+    }
+  }
+  return { paths, truncated };
+}

@@ -1,0 +1,91 @@
+/**
+ * The selected agent's Changes (`agent.changes`): its working tree against what it was when the
+ * agent started (or its workspace's base), file by file with the transcript's diff renderer,
+ * asked again as the agent writes. File names and lines are untrusted: text only, as everywhere.
+ */
+import { createResource, For, Show } from "solid-js";
+import { failed, loaded } from "../../state/attempt.ts";
+import type { ControlRoom } from "../../state/control-room.ts";
+import { onlineKey } from "../../state/online-key.ts";
+import { LoadError } from "../shell/load-error.tsx";
+import { DiffView } from "../transcript/diff-view.tsx";
+import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
+import { refreshOnChanges } from "./changes-refresh.ts";
+import { changesSummary } from "./changes-summary.ts";
+import "./changes.css";
+
+export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClose: () => void }) {
+  const [changes, { refetch }] = createResource(
+    () => onlineKey(props.room, props.agentId),
+    ([agentId]) =>
+      props.room.attempt(() => props.room.connection.call({ type: "agent.changes", agent_id: agentId })),
+  );
+  refreshOnChanges(
+    props.room,
+    () => props.agentId,
+    () => void refetch(),
+  );
+  // Another agent's answer (kept while the newly selected one's loads) is never shown as this one's.
+  const shown = () => {
+    const c = loaded(changes());
+    return c?.agent_id === props.agentId ? c : undefined;
+  };
+  // Kept across refreshes, so a diff the user expanded stays expanded.
+  const parts = standaloneParts();
+  return (
+    <section class="changes-panel" data-testid="changes-panel" aria-label="changes">
+      <div class="panel-header">
+        <h2>Changes</h2>
+        <span class="changes-tools">
+          <Show when={changes.loading}>
+            <span class="muted" data-testid="changes-loading">
+              Updating…
+            </span>
+          </Show>
+          <button type="button" data-testid="changes-refresh" onClick={() => void refetch()}>
+            Refresh
+          </button>
+          <button type="button" data-testid="changes-close" onClick={() => props.onClose()}>
+            Close
+          </button>
+        </span>
+      </div>
+      <Show when={failed(changes())}>{(error) => <LoadError what="The changes" error={error()} />}</Show>
+      <Show
+        when={shown()}
+        fallback={
+          <Show when={changes.loading}>
+            <p class="muted">Loading the changes…</p>
+          </Show>
+        }
+      >
+        {(c) => (
+          <TranscriptContext.Provider value={parts}>
+            <p
+              class={c().baseline.kind === "none" ? "changes-none" : "agent-meta"}
+              data-testid={c().baseline.kind === "none" ? "changes-none" : "changes-summary"}
+            >
+              {changesSummary(c())}
+            </p>
+            <For each={c().files}>
+              {(file) => (
+                <div class="changes-file" data-testid="changes-file" data-path={file.path}>
+                  <p class="agent-meta">
+                    <span data-testid="changes-status">{file.status}</span>
+                    {file.old_path !== undefined ? ` from ${file.old_path}` : ""}
+                    {file.binary ? " · binary" : ""}
+                  </p>
+                  <DiffView
+                    partKey={`changes:${props.agentId}:${file.path}`}
+                    path={file.path}
+                    hunks={file.hunks}
+                  />
+                </div>
+              )}
+            </For>
+          </TranscriptContext.Provider>
+        )}
+      </Show>
+    </section>
+  );
+}

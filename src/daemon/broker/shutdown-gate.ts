@@ -19,6 +19,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   permission_response: true,
   ui_response: true,
   "agent.list": true,
+  "agent.changes": true,
   "agent.create": false,
   "agent.attach": false,
   "agent.detach": true,

@@ -79,7 +79,7 @@ test("the daemon records each runtime's group while it runs", async () => {
   const records = readdirSync(join(home, "run", "pgroups")).map((name) =>
     JSON.parse(readFileSync(join(home, "run", "pgroups", name), "utf8")),
   );
-  expect(records.some((r) => r.owner_pid === process.pid && r.command.startsWith("shard agent agent_"))).toBe(
+  expect(records.some((r) => r.owner_pid === process.pid && r.command.startsWith("shard agent agent-"))).toBe(
     true,
   );
   client.close();

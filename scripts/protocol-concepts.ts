@@ -101,7 +101,7 @@ export function conceptSections(): string[] {
     "",
     "## 7. Versions and additions",
     "",
-    "`hello.protocol_version` is the protocol's semver version: a client does not go on with a server of another major version. Shard's request channel (src/client/protocol-version.ts, used by the SDK's daemon client and the web) closes such a connection for good with \`PROTOCOL_ERROR\` naming both versions, and does not retry. Gate features on `sync.capabilities` (what the agent's runtime can do), not on the version or on the daemon's transport-scoped `hello.capabilities`. Changes within a major version are additive: messages are open (unknown fields are accepted), so a client that ignores a field it does not know keeps working. Messages and fields marked **(Shard addition)** below are Shard's; docs/protocol-additions.md gives the reasons.",
+    "`hello.protocol_version` is the protocol's semver version: a client does not go on with a server of another major version. Shard's request channel (src/client/protocol-version.ts, used by the SDK's daemon client and the web) closes such a connection for good with `PROTOCOL_ERROR` naming both versions, and does not retry. Gate features on `sync.capabilities` (what the agent's runtime can do), not on the version or on the daemon's transport-scoped `hello.capabilities`. Changes within a major version are additive: messages are open (unknown fields are accepted), so a client that ignores a field it does not know keeps working. Messages and fields marked **(Shard addition)** below are Shard's; docs/protocol-additions.md gives the reasons.",
     "",
   ];
 }

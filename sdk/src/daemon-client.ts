@@ -151,6 +151,19 @@ export class DaemonClient {
     await this.call({ type: "agent.kill", agent_id: agentId, force });
   }
 
+  /** Sets the agent's name (every client hears `agent_updated`); answers with its listing. */
+  async rename(agentId: string, name: string): Promise<AgentInfo> {
+    return (await this.call({ type: "agent.rename", agent_id: agentId, name })).info;
+  }
+
+  /**
+   * Deletes the agent for good: its runtime is killed and its manifest removed (its session file
+   * stays). `CONFLICT` while a subagent under it is running. Every client hears `agent_deleted`.
+   */
+  async delete(agentId: string): Promise<void> {
+    await this.call({ type: "agent.delete", agent_id: agentId });
+  }
+
   // ── sessions ───────────────────────────────────────────────────────────
 
   /** Durable sessions, newest first; `cwd` keeps those of one directory. */
@@ -194,6 +207,12 @@ export class DaemonClient {
   private daemonEvent(event: DaemonEvent): void {
     if (event.type === "agent_exited") {
       this.watched.get(event.agent_id)?.agent.runtimeExited(event.reason);
+    }
+    if (event.type === "agent_deleted") {
+      this.watched
+        .get(event.agent_id)
+        ?.agent.end({ code: "NOT_FOUND", message: `agent ${event.agent_id} was deleted` });
+      this.watched.delete(event.agent_id);
     }
     this.publish(event);
   }

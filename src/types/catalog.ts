@@ -13,6 +13,7 @@ import {
   StatusEventSchema,
   SyncEventSchema,
 } from "./agent-events.ts";
+import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
 import {
   AgentActivityEventSchema,
@@ -78,6 +79,8 @@ export const DAEMON_EVENT_SCHEMAS = [
   AgentExitedEventSchema,
   AgentStatusChangedEventSchema,
   AgentActivityEventSchema,
+  AgentUpdatedEventSchema,
+  AgentDeletedEventSchema,
   WorkspaceCreatedEventSchema,
   WorkspaceAttachedEventSchema,
   WorkspaceRetiredEventSchema,

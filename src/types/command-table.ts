@@ -21,6 +21,12 @@ import {
   SteerCommandSchema,
 } from "./agent-commands.ts";
 import {
+  AgentDeleteCommandSchema,
+  AgentDeleteResultSchema,
+  AgentRenameCommandSchema,
+  AgentRenameResultSchema,
+} from "./agent-manage.ts";
+import {
   AbortResultSchema,
   ListModelsResultSchema,
   ListModesResultSchema,
@@ -156,6 +162,18 @@ export const COMMANDS = {
   },
   "agent.kill": { command: AgentKillCommandSchema, result: AgentKillResultSchema, owner: "registry" },
   "agent.status": { command: AgentStatusCommandSchema, result: AgentStatusResultSchema, owner: "registry" },
+  "agent.rename": {
+    command: AgentRenameCommandSchema,
+    result: AgentRenameResultSchema,
+    owner: "registry",
+    addition: true,
+  },
+  "agent.delete": {
+    command: AgentDeleteCommandSchema,
+    result: AgentDeleteResultSchema,
+    owner: "registry",
+    addition: true,
+  },
   "daemon.shutdown": {
     command: DaemonShutdownCommandSchema,
     result: DaemonShutdownResultSchema,

@@ -5,7 +5,12 @@
  */
 
 /** Events that are ours alone. */
-export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set(["tool_output", "queue_dropped"]);
+export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "tool_output",
+  "queue_dropped",
+  "agent_updated",
+  "agent_deleted",
+]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
 export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {

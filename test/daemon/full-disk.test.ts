@@ -46,7 +46,12 @@ describe("ENOSPC through the write interface", () => {
     const agentId = newId("agent");
     expect(() => store.save(manifest(agentId, home))).toThrow("ENOSPC");
     expect(existsSync(join(home, "agents", agentId))).toBe(false);
-    expect(new ManifestStore(home).loadAll()).toEqual({ manifests: [], problems: [], removed: [] });
+    expect(new ManifestStore(home).loadAll()).toEqual({
+      manifests: [],
+      problems: [],
+      removed: [],
+      deleted: [],
+    });
     // With room again the same write works.
     disk.full = false;
     store.save(manifest(agentId, home));

@@ -1,6 +1,7 @@
 /**
  * The agent list in a real Chromium against a real daemon and real agents: create from the
- * form with a model and mode from the runtime's catalog, subagents nested under their parent,
+ * form with a model and mode from the runtime's catalog, subagents nested under their parent
+ * (a finished one folded until its parent is expanded),
  * live activity and usage, Alt+↑/↓ to switch, terminate, kill after a confirmation, and the
  * light/dark theme remembered across a reload. Saves docs/screenshots/control-room*.png.
  */
@@ -54,6 +55,11 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     // A subagent is listed right under its parent, indented.
     const control = await daemon.client();
     const child = await childAgent(llm(), control, first, "helper");
+    // Its run done, the child's runtime stops and the list folds it under its parent.
+    await control.waitFor(
+      (m) => m.type === "agent_status_changed" && m.agent_id === child && m.runtime_state === "stopped",
+    );
+    await page.getByTestId("subagents-toggle").filter({ hasText: "Show 1 finished subagent" }).click();
     await agentRow(page, child).waitFor();
     expect(await agentRow(page, child).getAttribute("data-depth")).toBe("1");
     const order = await page

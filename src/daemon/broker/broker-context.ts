@@ -20,6 +20,8 @@ export interface BrokerContext {
   channel(agentId: string): AgentChannel;
   agentInfo(agentId: string): AgentInfo | undefined;
   broadcast(event: OrchestratorEvent): void;
+  /** Drops everything the broker holds for a deleted agent (its channel, its attachments). */
+  forget(agentId: string): void;
   /** Whether the client is still connected (an await may outlive it). */
   isOpen(client: ClientConnection): boolean;
   /**

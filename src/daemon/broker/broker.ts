@@ -201,6 +201,14 @@ export class Broker implements BrokerContext, RegistryEvents {
     for (const client of this.clients.values()) client.sendEncoded(encoded);
   }
 
+  forget(agentId: string): void {
+    const channel = this.channels.get(agentId);
+    channel?.requests.reset();
+    channel?.delegates.clear();
+    this.channels.delete(agentId);
+    this.announced.delete(agentId);
+  }
+
   respondersChanged(agentId: string, joined?: ClientConnection): void {
     respondersChanged(this.hierarchy, agentId, joined);
   }

@@ -61,6 +61,23 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       await ctx.registry.kill(command.agent_id, command.force === true);
       return answer({});
     },
+    "agent.rename": (_client, command) => {
+      const renamed = ctx.registry.rename(command.agent_id, command.name);
+      if (!renamed.ok) return renamed;
+      const info = ctx.agentInfo(command.agent_id);
+      if (!info) return notFound(command.agent_id);
+      return answer({ info }, () =>
+        ctx.broadcast({ type: "agent_updated", agent_id: command.agent_id, info }),
+      );
+    },
+    "agent.delete": async (_client, command) => {
+      const deleted = await ctx.registry.delete(command.agent_id);
+      if (!deleted.ok) return deleted;
+      ctx.forget(command.agent_id);
+      // Everyone hears it, the asker too, even if it went away while the runtime was stopping.
+      ctx.broadcast({ type: "agent_deleted", agent_id: command.agent_id });
+      return answer({});
+    },
     "daemon.shutdown": (client, command) => {
       // Stopping the daemon is its owner's: a browser, however enrolled, cannot.
       if (!client.localTrust) {

@@ -20,6 +20,8 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   ui_response: true,
   "agent.list": true,
   "agent.changes": true,
+  "agent.rename": false,
+  "agent.delete": false,
   "agent.create": false,
   "agent.attach": false,
   "agent.detach": true,

@@ -1,5 +1,14 @@
 /** Reads and writes agent manifests under `$SHARD_HOME/agents/` (one directory per agent). */
-import { readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+} from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
 import { AGENT_ID_PATTERN, type AgentManifest, parseManifest } from "./manifest.ts";
@@ -8,6 +17,13 @@ export interface ManifestProblem {
   agent_id: string;
   reason: string;
 }
+
+/**
+ * An agent being deleted: its folder renamed to `.deleted-<id>` first, in one atomic step (the
+ * intent, and the point of no return), then removed. A crash in between leaves a folder no
+ * load lists as an agent and the next load finishes removing.
+ */
+const DELETED_PREFIX = ".deleted-";
 
 export class ManifestStore {
   private readonly dir: string;
@@ -37,17 +53,30 @@ export class ManifestStore {
    * load). A folder with no manifest and nothing but temp files in it is what an older daemon's
    * failed first write left: it is removed (and named in `removed`), not reported at every start.
    */
-  loadAll(): { manifests: AgentManifest[]; problems: ManifestProblem[]; removed: string[] } {
+  loadAll(): {
+    manifests: AgentManifest[];
+    problems: ManifestProblem[];
+    removed: string[];
+    /** Agents whose deletion a crash interrupted: their folder is gone now (the caller removes the rest). */
+    deleted: string[];
+  } {
     const manifests: AgentManifest[] = [];
     const problems: ManifestProblem[] = [];
     const removed: string[] = [];
+    const deleted: string[] = [];
     let names: string[];
     try {
       names = readdirSync(this.dir);
     } catch {
-      return { manifests, problems, removed };
+      return { manifests, problems, removed, deleted };
     }
     for (const name of names.sort()) {
+      const doomed = name.startsWith(DELETED_PREFIX) ? name.slice(DELETED_PREFIX.length) : undefined;
+      if (doomed !== undefined && AGENT_ID_PATTERN.test(doomed)) {
+        this.purge(doomed);
+        deleted.push(doomed);
+        continue;
+      }
       if (!AGENT_ID_PATTERN.test(name)) continue;
       let text: string;
       try {
@@ -66,7 +95,27 @@ export class ManifestStore {
         });
       else manifests.push(parsed.manifest);
     }
-    return { manifests, problems, removed };
+    return { manifests, problems, removed, deleted };
+  }
+
+  /**
+   * The committing step of a delete: `agents/<id>/` becomes `agents/.deleted-<id>/` (a rename,
+   * made durable with an fsync of `agents/`). From here on no load lists the agent. Throws when
+   * the rename fails, and then nothing changed.
+   */
+  discard(agentId: string): void {
+    renameSync(join(this.dir, agentId), join(this.dir, `${DELETED_PREFIX}${agentId}`));
+    const fd = openSync(this.dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Removes what `discard` set aside (idempotent: a crash may have removed part of it). */
+  purge(agentId: string): void {
+    rmSync(join(this.dir, `${DELETED_PREFIX}${agentId}`), { recursive: true, force: true });
   }
 
   private removeIfHalfMade(name: string): boolean {

@@ -4,6 +4,7 @@
  * generation ends. It knows nothing about clients; the broker hears about everything through
  * `RegistryEvents`.
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";
@@ -86,6 +87,8 @@ interface AgentRecord extends DurableAgent {
   lastUsed: number;
   /** Waiting for a person's answer (a permission or UI request), as the broker last told. */
   waitsOnPerson: boolean;
+  /** `delete` has begun: no generation starts again. */
+  deleting?: true;
 }
 
 /** A runtime stopped to make room that has not exited after this long is killed. */
@@ -118,7 +121,11 @@ export class Registry {
     const killed = this.groups.reapLeftovers();
     if (killed.length > 0)
       this.options.log(`killed ${killed.length} leftover process group(s): ${killed.join(", ")}`);
-    const { manifests, problems, removed } = this.manifests.loadAll();
+    const { manifests, problems, removed, deleted } = this.manifests.loadAll();
+    for (const id of deleted) {
+      this.removeLog(id);
+      this.options.log(`agent ${id}: finished its interrupted delete`);
+    }
     for (const id of removed)
       this.options.log(`agent ${id}: removed its empty folder (a manifest write failed)`);
     for (const p of problems) this.options.log(`agent ${p.agent_id}: manifest skipped: ${p.reason}`);
@@ -216,6 +223,7 @@ export class Registry {
     const record = this.agents.get(agentId);
     if (!record)
       return Promise.resolve(failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`));
+    if (record.deleting) return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} is being deleted`));
     if (record.starting) return record.starting;
     if (record.process && !record.process.exited && record.stopping === undefined) {
       return record.process.ready;
@@ -305,6 +313,92 @@ export class Registry {
     await process.whenExited;
   }
 
+  /** Sets the agent's name (trimmed), durably; the manifest is unchanged when the write fails. */
+  rename(agentId: string, name: string): { ok: true } | Failure {
+    const record = this.agents.get(agentId);
+    if (!record || record.deleting)
+      return failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`);
+    const trimmed = name.trim();
+    if (trimmed === "") return failure("INVALID_REQUEST", "agent.rename: the name is blank");
+    const manifest = { ...record.manifest, name: trimmed };
+    try {
+      this.manifests.save(manifest);
+    } catch (err) {
+      this.options.log(`agent ${agentId}: could not save its new name: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return failure("INTERNAL_ERROR", `could not rename agent ${agentId}: ${cause}; its name is unchanged`);
+    }
+    record.manifest = manifest;
+    return { ok: true };
+  }
+
+  /**
+   * Deletes the agent for good: its folder is set aside first (one atomic rename, the intent a
+   * crash cannot half-undo: the next load finishes the job), then its runtime is killed and its
+   * folder and log removed. Its session file stays under sessions/. Refused while an agent
+   * under it still has a runtime: those are stopped (or deleted) first.
+   */
+  async delete(agentId: string): Promise<{ ok: true } | Failure> {
+    const record = this.agents.get(agentId);
+    if (!record || record.deleting)
+      return failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`);
+    const live = this.liveDescendants(agentId);
+    if (live.length > 0) {
+      return failure(
+        "CONFLICT",
+        `agent ${agentId} has running subagents (${live.join(", ")}); stop them first (agent.terminate or agent.kill), then delete`,
+      );
+    }
+    try {
+      this.manifests.discard(agentId);
+    } catch (err) {
+      this.options.log(`agent ${agentId}: could not delete it: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return failure("INTERNAL_ERROR", `could not delete agent ${agentId}: ${cause}; it is unchanged`);
+    }
+    record.deleting = true;
+    const process = record.process;
+    if (process && !process.exited) {
+      record.stopping = "kill";
+      process.kill("SIGKILL");
+      await process.whenExited;
+    }
+    // A start waiting for a slot gives up when it sees `deleting`.
+    if (record.starting) await record.starting;
+    this.agents.delete(agentId);
+    this.manifests.purge(agentId);
+    this.removeLog(agentId);
+    return { ok: true };
+  }
+
+  /** Agents below `agentId` (children, their children, …) whose runtime is up or coming up. */
+  private liveDescendants(agentId: string): string[] {
+    const below = new Set([agentId]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const record of this.agents.values()) {
+        const parent = record.manifest.parent_agent_id;
+        if (parent !== undefined && below.has(parent) && !below.has(record.manifest.agent_id)) {
+          below.add(record.manifest.agent_id);
+          grew = true;
+        }
+      }
+    }
+    below.delete(agentId);
+    return [...below].filter((id) => {
+      const record = this.agents.get(id);
+      return (
+        record !== undefined &&
+        (record.starting !== undefined || (record.process !== undefined && !record.process.exited))
+      );
+    });
+  }
+
+  private removeLog(agentId: string): void {
+    rmSync(join(this.options.home, "logs", "agents", `${agentId}.log`), { force: true });
+  }
+
   /**
    * The daemon stops; from now on no runtime starts. `force` kills every runtime now. Graceful
    * never waits on a person: a runtime waiting for an answer is killed at once (SIGKILL, so it
@@ -378,6 +472,10 @@ export class Registry {
 
   private spawn(agentId: string, record: AgentRecord, grant: SlotGrant): Promise<RuntimeReady | Failure> {
     if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason));
+    if (record.deleting) {
+      this.slots.release();
+      return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} was deleted before it started`));
+    }
     record.epoch += 1;
     const epoch = record.epoch;
     record.stopping = undefined;

@@ -241,6 +241,19 @@ export function createControlRoom(): ControlRoom {
         if (agents[event.agent_id] === undefined) return;
         setAgents(event.agent_id, "activity", event);
         return;
+      case "agent_updated":
+        setAgents(event.agent_id, "info", event.info);
+        return;
+      case "agent_deleted":
+        if (selected() === event.agent_id) select(undefined);
+        setAgents(
+          produce((rows) => {
+            delete rows[event.agent_id];
+          }),
+        );
+        release(event.agent_id);
+        snapshots.delete(event.agent_id);
+        return;
       default:
         return;
     }

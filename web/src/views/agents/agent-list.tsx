@@ -2,13 +2,17 @@
  * The daemon's agents, subagents nested under their parents, each with its live activity
  * (from `agent_activity`), runtime state, model, mode, cwd, usage and a needs-you mark.
  * Click to open one; Alt+↑ / Alt+↓ (agent-switch-keys.ts) move through the same order.
+ * A filter box narrows it; finished subagents fold under their parent (shown-agents.ts); the
+ * selected row offers rename and delete.
  */
-import { For, Show } from "solid-js";
+import { createSignal, For, Show } from "solid-js";
 import type { AgentRow, ControlRoom } from "../../state/control-room.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
+import { AgentRowActions } from "./agent-row-actions.tsx";
 import { agentName, placeAgents } from "./agent-tree.ts";
 import { CreateAgentForm } from "./create-agent-form.tsx";
 import type { NeedsYouTracker } from "./needs-you-tracker.ts";
+import { shownAgents } from "./shown-agents.ts";
 import { usageLabel } from "./usage-label.ts";
 
 export function AgentList(props: {
@@ -17,12 +21,35 @@ export function AgentList(props: {
   catalogs: Catalogs;
   onOpen?: () => void;
 }) {
-  const placed = () => placeAgents(Object.values(props.room.agents));
+  const [filter, setFilter] = createSignal("");
+  const [expanded, setExpanded] = createSignal<ReadonlySet<string>>(new Set());
+  const shown = () =>
+    shownAgents(placeAgents(Object.values(props.room.agents)), {
+      filter: filter(),
+      expanded: expanded(),
+      selected: props.room.selected(),
+    });
+  const toggle = (agentId: string) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(agentId)) next.add(agentId);
+      return next;
+    });
+  const empty = () => (filter().trim() === "" ? "No agents yet." : `No agent matches “${filter().trim()}”.`);
   return (
     <nav class="agent-list" aria-label="agents">
       <CreateAgentForm room={props.room} catalogs={props.catalogs} onCreated={props.onOpen} />
+      <input
+        type="search"
+        class="agent-filter"
+        data-testid="agent-filter"
+        aria-label="filter agents"
+        placeholder="Filter agents"
+        value={filter()}
+        onInput={(e) => setFilter(e.currentTarget.value)}
+      />
       <ul>
-        <For each={placed()} fallback={<li class="muted empty-list">No agents yet.</li>}>
+        <For each={shown()} fallback={<li class="muted empty-list">{empty()}</li>}>
           {(entry) => (
             <li>
               <AgentRowButton
@@ -32,6 +59,26 @@ export function AgentList(props: {
                 mark={props.needsYou.marks[entry.row.info.agent_id]}
                 onOpen={props.onOpen}
               />
+              <Show when={props.room.selected() === entry.row.info.agent_id}>
+                <AgentRowActions
+                  room={props.room}
+                  agentId={entry.row.info.agent_id}
+                  name={agentName(entry.row.info)}
+                />
+              </Show>
+              <Show when={entry.finishedChildren > 0}>
+                <button
+                  type="button"
+                  class="fold-toggle"
+                  data-testid="subagents-toggle"
+                  data-depth={entry.depth}
+                  aria-expanded={entry.expanded ? "true" : "false"}
+                  onClick={() => toggle(entry.row.info.agent_id)}
+                >
+                  {entry.expanded ? "Hide" : "Show"} {entry.finishedChildren} finished{" "}
+                  {entry.finishedChildren === 1 ? "subagent" : "subagents"}
+                </button>
+              </Show>
             </li>
           )}
         </For>

@@ -9,6 +9,7 @@ import type { PendingRequest } from "../../../../src/snapshot/agent-snapshot.ts"
 import type { ControlRoom } from "../../state/control-room.ts";
 import "./dialogs.css";
 import { PermissionDialog } from "./permission-dialog.tsx";
+import { RequestAnnouncer } from "./request-announcer.tsx";
 import { createResolvedLog, type ResolvedEntry } from "./resolved-log.ts";
 import { UiDialog } from "./ui-dialog.tsx";
 
@@ -34,6 +35,7 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
   };
   return (
     <div class="dialogs" data-testid="dialogs" classList={{ open: pending().length > 0 }}>
+      <RequestAnnouncer pending={pending()} from={from} />
       <For each={resolved()}>
         {(entry) => (
           <p

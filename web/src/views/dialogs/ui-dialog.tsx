@@ -88,7 +88,7 @@ export function UiDialog(props: {
         active: props.active,
         [`notify-${props.request.notify_type ?? "info"}`]: props.request.kind === "notify",
       }}
-      role={props.request.kind === "notify" ? "status" : "dialog"}
+      role={props.request.kind === "notify" ? "status" : "alertdialog"}
       aria-label={props.request.title ?? "question from the agent"}
       data-testid="ui-dialog"
       data-kind={props.request.kind}

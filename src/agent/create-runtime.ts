@@ -22,6 +22,7 @@ import { type Failure, failure as fail, type WireError } from "../wire/errors.ts
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
+import { recordInterruptedTurn, turnWasCutOff } from "./resume/interrupted-turn.ts";
 import { deliverUndeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime } from "./runtime.ts";
 
@@ -189,10 +190,13 @@ function locateSession(
     return rejectedIf(config.cwd, "cwd", cwd);
   }
   // A kill mid-tool leaves a call without a result; answer it before anything is appended.
-  // Then acknowledged steer/follow-up messages that never reached the model join the history.
+  // A kill mid-turn is marked in the transcript, after those results. Then acknowledged
+  // steer/follow-up messages that never reached the model join the history.
   try {
+    const cutOff = turnWasCutOff(session);
     const repaired = answerInterruptedToolCalls(session, newId);
     if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
+    if (cutOff) recordInterruptedTurn(session);
     const restored = deliverUndeliveredInputs(session);
     if (restored > 0)
       sessionWarning(`session: ${restored} queued message(s) the agent had not delivered were restored`);

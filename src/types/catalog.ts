@@ -40,6 +40,7 @@ import {
   UsageEventSchema,
 } from "./stream-events.ts";
 import { SubagentRunChangedEventSchema } from "./subagent.ts";
+import { TurnFailedEventSchema, TurnRetryEventSchema } from "./turn-failures.ts";
 import {
   WorkspaceAttachedEventSchema,
   WorkspaceConflictEventSchema,
@@ -70,6 +71,8 @@ export const AGENT_EVENT_SCHEMAS = [
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
   QueueDroppedEventSchema,
+  TurnFailedEventSchema,
+  TurnRetryEventSchema,
 ] as const;
 
 /** Events the daemon authors about its registry, workspaces and subagent jobs. */

@@ -5,7 +5,12 @@
  */
 
 /** Events that are ours alone. */
-export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set(["tool_output", "queue_dropped"]);
+export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "tool_output",
+  "queue_dropped",
+  "turn_failed",
+  "turn_retry",
+]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
 export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -13,7 +18,16 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_response: ["source"],
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
-  sync: ["session_id", "model", "reasoning_level", "turn_id", "streaming_message", "usage", "tool_calls"],
+  sync: [
+    "session_id",
+    "model",
+    "reasoning_level",
+    "turn_id",
+    "streaming_message",
+    "usage",
+    "tool_calls",
+    "retry",
+  ],
   tool_result: ["images", "message_id"],
   compaction: ["summary_message", "first_kept_message_id"],
   model_changed: ["reasoning_level"],

@@ -252,8 +252,9 @@ export class AgentRuntime {
       });
     // A fatal failure (a session write) has already been reported by persist().
     if (error && !this.closed && this.state.status !== "error") {
-      this.recordFailure(turnId, promptId, { kind: "failed", code: error.code, message: error.message });
-      this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
+      // Unless writing the failure down was itself fatal (persist() reported that).
+      if (this.recordFailure(turnId, promptId, { kind: "failed", code: error.code, message: error.message }))
+        this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
     }
     this.emit({ type: "turn_end", turn_id: turnId, usage });
     this.turn = undefined;
@@ -274,13 +275,14 @@ export class AgentRuntime {
 
   /**
    * Puts a failed or cut-off turn in the transcript: a session entry (so `sync` shows it after a
-   * restart), then `turn_failed`. A write that fails is already fatal (persist()).
+   * restart), then `turn_failed`. False when the write failed: that is fatal, and persist()
+   * reported it.
    */
   private recordFailure(
     turnId: string,
     promptId: string,
     failure: { kind: "failed" | "interrupted"; code: WireError["code"]; message: string },
-  ): void {
+  ): boolean {
     const after = this.snapshot.live_window.messages.at(-1)?.id;
     try {
       const recorded = recordTurnFailure((entry) => this.persist(entry), {
@@ -290,8 +292,9 @@ export class AgentRuntime {
         ...(after !== undefined ? { after_message_id: after } : {}),
       });
       this.emit({ type: "turn_failed", failure: recorded });
+      return true;
     } catch {
-      // persist() reported it.
+      return false;
     }
   }
 

@@ -111,4 +111,27 @@ describe.skipIf(!HAVE_CHROMIUM)("failed turns in Chromium", () => {
     await agreedState(page, agent.agentId, "idle");
     expect(await page.locator('[data-testid="turn-failure"]').count()).toBe(0);
   });
+
+  test("a reply cut off by a killed runtime is marked interrupted once the agent runs again", async () => {
+    const daemon = await startDaemon();
+    llm().enqueue({ steps: [{ text: "Half of the ans" }, { hold: "never" }] });
+    const agent = await openAgentPage(daemon, await openContext());
+    const { page } = agent;
+    await prompt(agent, "explain the build");
+    await llm().waitForHold("never");
+    await page.locator('[data-testid="transcript"]', { hasText: "Half of the ans" }).waitFor();
+    // Answered once the runtime is gone (SIGKILL: it writes nothing on the way out).
+    await agent.client.ok({ type: "agent.kill", agent_id: agent.agentId, force: true });
+    llm().release("never");
+
+    // Opening the agent again restarts its runtime on the same session.
+    await page.reload();
+    const marker = page.locator('[data-testid="turn-failure"][data-kind="interrupted"]');
+    await marker.waitFor();
+    expect(await marker.getByTestId("turn-failure-message").textContent()).toContain("interrupted");
+    expect(await marker.getByRole("button", { name: "Retry" }).isVisible()).toBe(true);
+    const state = await agreedState(page, agent.agentId, "interrupted");
+    expect(state.header).toBe("last turn interrupted");
+    expect(state.row).toBe(state.header);
+  });
 });

@@ -23,6 +23,7 @@ import { type Failure, failure as fail, type WireError } from "../wire/errors.ts
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
+import { recordInterruptedTurn, turnWasCutOff } from "./resume/interrupted-turn.ts";
 import { openPermissionAsks } from "./resume/open-permission-asks.ts";
 import { deliverUndeliveredInputs, undeliveredInputs } from "./resume/undelivered-inputs.ts";
 import { AgentRuntime } from "./runtime.ts";
@@ -199,6 +200,7 @@ function locateSession(
   }
   // A kill mid-tool leaves a call without a result; answer it before anything is appended,
   // unless its permission question was still open: that call never ran and is asked again.
+  // A kill mid-turn that is not resumed so is marked in the transcript, after those results.
   // Then acknowledged steer/follow-up messages that never reached the model join the history.
   let openAsks: ToolCallBlock[];
   try {
@@ -208,8 +210,10 @@ function locateSession(
       config.askOpenPermissionsAgain === true && undeliveredInputs(session).length === 0
         ? openPermissionAsks(session)
         : [];
+    const cutOff = openAsks.length === 0 && turnWasCutOff(session);
     const repaired = answerInterruptedToolCalls(session, newId, new Set(openAsks.map((c) => c.id)));
     if (repaired > 0) sessionWarning(`session: ${repaired} interrupted tool call(s) recorded as failed`);
+    if (cutOff) recordInterruptedTurn(session);
     const restored = deliverUndeliveredInputs(session);
     if (restored > 0)
       sessionWarning(`session: ${restored} queued message(s) the agent had not delivered were restored`);

@@ -8,9 +8,10 @@
  */
 import type { Connection } from "../contracts/connection.ts";
 import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate.ts";
-import type { ModelSpec, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
+import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
 import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
+import { retryDetail } from "../providers/retry.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
@@ -31,6 +32,7 @@ import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
 import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
+import { INTERRUPTED_TURN_MESSAGE, recordTurnFailure } from "./resume/interrupted-turn.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ParsedToolCall } from "./turn/assistant-builder.ts";
@@ -57,6 +59,8 @@ export interface RuntimeOptions {
 
 interface ActiveTurn {
   id: string;
+  /** The user message that started it: what a retry of a failed turn sends again. */
+  promptId: string;
   abort: AbortController;
   done: Promise<void>;
 }
@@ -240,14 +244,22 @@ export class AgentRuntime {
     const done = new Promise<void>((r) => {
       release = r;
     });
-    this.turn = { id, abort, done };
+    // A resumed turn retries from the prompt that started it before the restart.
+    const promptId =
+      first?.id ?? this.snapshot.live_window.messages.findLast((m) => m.role === "user")?.id ?? "";
+    this.turn = { id, promptId, abort, done };
     this.state.setTurnActive(true);
     this.emit({ type: "turn_start", turn_id: id });
     if (first) this.emit({ type: "message_complete", message_id: first.id, message: first });
-    this.background = this.playTurn(id, abort, resumed).finally(release);
+    this.background = this.playTurn(id, promptId, abort, resumed).finally(release);
   }
 
-  private async playTurn(turnId: string, abort: AbortController, resumed: ParsedToolCall[]): Promise<void> {
+  private async playTurn(
+    turnId: string,
+    promptId: string,
+    abort: AbortController,
+    resumed: ParsedToolCall[],
+  ): Promise<void> {
     let usage: Usage = { input: 0, output: 0 };
     let error: WireError | undefined;
     try {
@@ -261,9 +273,19 @@ export class AgentRuntime {
       error = { code: "INTERNAL_ERROR", message: describeError(err) };
     }
     this.requests.cancelAll("turn ended");
+    // Closing mid-turn (stdin EOF: the daemon went away, or a shutdown) cuts the reply off:
+    // the transcript says so. A user's abort is not a failure.
+    if (!error && this.closed && abort.signal.aborted)
+      this.recordFailure(turnId, promptId, {
+        kind: "interrupted",
+        code: "INTERNAL_ERROR",
+        message: INTERRUPTED_TURN_MESSAGE,
+      });
     // A fatal failure (a session write) has already been reported by persist().
     if (error && !this.closed && this.state.status !== "error") {
-      this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
+      // Unless writing the failure down was itself fatal (persist() reported that).
+      if (this.recordFailure(turnId, promptId, { kind: "failed", code: error.code, message: error.message }))
+        this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
     }
     this.emit({ type: "turn_end", turn_id: turnId, usage });
     this.turn = undefined;
@@ -280,6 +302,31 @@ export class AgentRuntime {
       });
     }
     this.startNextFollowUp();
+  }
+
+  /**
+   * Puts a failed or cut-off turn in the transcript: a session entry (so `sync` shows it after a
+   * restart), then `turn_failed`. False when the write failed: that is fatal, and persist()
+   * reported it.
+   */
+  private recordFailure(
+    turnId: string,
+    promptId: string,
+    failure: { kind: "failed" | "interrupted"; code: WireError["code"]; message: string },
+  ): boolean {
+    const after = this.snapshot.live_window.messages.at(-1)?.id;
+    try {
+      const recorded = recordTurnFailure((entry) => this.persist(entry), {
+        ...failure,
+        turn_id: turnId,
+        prompt_message_id: promptId,
+        ...(after !== undefined ? { after_message_id: after } : {}),
+      });
+      this.emit({ type: "turn_failed", failure: recorded });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Starts the oldest queued follow-up if the agent is free (after a turn or a compaction). */
@@ -355,7 +402,12 @@ export class AgentRuntime {
       compactAfterOverflow: (signal: AbortSignal) => this.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>
         this.emit(this.compaction.recordUsage(usage, spec, messageId)),
-      onRetry: (detail: string) => this.emit({ type: "status", status: this.state.status, detail }),
+      onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => {
+        const { attempt, max_attempts, delay_ms, reason } = retry;
+        this.emit({ type: "turn_retry", attempt, max_attempts, delay_ms, reason });
+        // Also as a status detail, for clients that predate `turn_retry` (and the activity phase).
+        this.emit({ type: "status", status: this.state.status, detail: retryDetail(retry) });
+      },
     };
   }
 

@@ -1,16 +1,20 @@
 /**
  * The live window (ARCHITECTURE §5): the messages from the newest compaction's first kept
  * entry to the head, led by the compaction's summary as a user message. Non-message entries
- * (mode/model changes, checkpoints, older compactions) are not part of the conversation.
+ * (mode/model changes, checkpoints, older compactions) are not part of the conversation; the
+ * turn failures of the window ride along for the transcript, never for the model.
  */
+import { MAX_WINDOW_FAILURES } from "../snapshot/turn-failures.ts";
 import type { LiveWindow } from "../types/agent-events.ts";
 import type {
   CompactionEntry,
   MessageEntry,
   SessionEntry,
   ToolResultEntry,
+  TurnFailureEntry,
 } from "../types/session-entries.ts";
 import type { Message } from "../types/shared.ts";
+import type { TurnFailure } from "../types/turn-failures.ts";
 
 export type ConversationEntry = MessageEntry | ToolResultEntry;
 
@@ -18,6 +22,8 @@ export interface WindowEntries {
   compaction: CompactionEntry | null;
   /** Message and tool_result entries of the window, in chain order. */
   entries: ConversationEntry[];
+  /** The turn_failure entries of the window, in chain order. */
+  failures: TurnFailureEntry[];
 }
 
 export function isConversationEntry(entry: SessionEntry): entry is ConversationEntry {
@@ -57,11 +63,13 @@ export function windowEntriesAt(
     start = kept >= 0 ? kept : compactionAt + 1;
   }
   const out: ConversationEntry[] = [];
+  const failures: TurnFailureEntry[] = [];
   for (let i = start; i <= endIndex; i++) {
     const entry = entries[i] as SessionEntry;
     if (isConversationEntry(entry)) out.push(entry);
+    else if (entry.type === "turn_failure") failures.push(entry);
   }
-  return { compaction, entries: out };
+  return { compaction, entries: out, failures };
 }
 
 /** The leading user message that stands in for everything a compaction summarized. */
@@ -83,14 +91,32 @@ export function liveWindowOf(window: WindowEntries): LiveWindow {
   const messages: Message[] = [];
   if (window.compaction) messages.push(summaryMessage(window.compaction));
   for (const entry of window.entries) messages.push(entry.message);
+  const failures = anchoredFailures(messages, window.failures);
+  const shown: LiveWindow = failures.length > 0 ? { messages, failures } : { messages };
   const { compaction } = window;
-  if (!compaction) return { messages };
+  if (!compaction) return shown;
   return {
-    messages,
+    ...shown,
     compaction_index: compaction.index,
     compaction_tokens: {
       before: Math.round(compaction.tokens_before),
       after: Math.round(compaction.tokens_after),
     },
   };
+}
+
+/** A failure entry as the live window shows it. */
+export function turnFailureOf(entry: TurnFailureEntry): TurnFailure {
+  const { type: _type, parent_id: _parent, ...failure } = entry;
+  return failure;
+}
+
+/** The failures drawn after a message of the window (the newest MAX_WINDOW_FAILURES). */
+function anchoredFailures(messages: readonly Message[], entries: readonly TurnFailureEntry[]): TurnFailure[] {
+  if (entries.length === 0) return [];
+  const ids = new Set(messages.map((m) => m.id));
+  return entries
+    .filter((f) => f.after_message_id !== undefined && ids.has(f.after_message_id))
+    .slice(-MAX_WINDOW_FAILURES)
+    .map(turnFailureOf);
 }

@@ -7,6 +7,7 @@ import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-event
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { AgentStatus, ModelDescriptor, Usage } from "../types/shared.ts";
 import type { StreamingMessage } from "../types/streaming-message.ts";
+import type { TurnRetry } from "../types/turn-failures.ts";
 
 export type PendingRequest = PermissionRequest | UiRequest;
 
@@ -31,6 +32,8 @@ export interface AgentSnapshot {
    * (render descriptors, exit code, duration, live output tail), oldest first; absent when none.
    */
   tool_calls?: ToolCallRecord[];
+  /** The provider retry in progress (the newest `turn_retry`), until the turn moves on. */
+  retry?: TurnRetry;
   /** The `seq` of the newest event applied; 0 before any. */
   last_seq: number;
   runtime_epoch?: number;
@@ -66,6 +69,7 @@ export function snapshotFromSync(sync: SyncEvent): AgentSnapshot {
   if (sync.streaming_message !== undefined) snapshot.streaming_message = sync.streaming_message;
   if (sync.runtime_epoch !== undefined) snapshot.runtime_epoch = sync.runtime_epoch;
   if (sync.tool_calls?.length) snapshot.tool_calls = sync.tool_calls;
+  if (sync.retry !== undefined) snapshot.retry = sync.retry;
   return snapshot;
 }
 
@@ -88,6 +92,7 @@ export function syncFromSnapshot(snapshot: AgentSnapshot): SyncEvent {
   if (snapshot.streaming_message !== undefined) sync.streaming_message = snapshot.streaming_message;
   if (snapshot.runtime_epoch !== undefined) sync.runtime_epoch = snapshot.runtime_epoch;
   if (snapshot.tool_calls?.length) sync.tool_calls = snapshot.tool_calls;
+  if (snapshot.retry !== undefined) sync.retry = snapshot.retry;
   return sync;
 }
 

@@ -11,6 +11,7 @@ import { type AgentSnapshot, snapshotFromSync, withoutSeq } from "./agent-snapsh
 import { compacted, toolResultMessage, withMessage } from "./live-window.ts";
 import { applyDelta } from "./streaming-message.ts";
 import { recordCall, recordOutput, recordResult, recordsInWindow } from "./tool-call-records.ts";
+import { anchoredFailures, withFailure } from "./turn-failures.ts";
 
 export function applyEvent(snapshot: AgentSnapshot, event: AgentEvent): AgentSnapshot {
   const next = reduce(snapshot, event);
@@ -36,18 +37,24 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
     case "status":
       return { ...s, status: event.status };
     case "turn_start":
-      return { ...s, turn_id: event.turn_id };
+      return { ...withoutRetry(s), turn_id: event.turn_id };
     case "turn_end": {
-      const { turn_id: _turn, streaming_message: _streaming, ...rest } = s;
+      const { turn_id: _turn, streaming_message: _streaming, retry: _retry, ...rest } = s;
       return rest;
     }
     case "message_delta":
-      return { ...s, streaming_message: applyDelta(s.streaming_message, event) };
+      return { ...withoutRetry(s), streaming_message: applyDelta(s.streaming_message, event) };
     case "message_complete": {
       const live_window = withMessage(s.live_window, event.message);
-      if (s.streaming_message?.message_id !== event.message_id) return { ...s, live_window };
-      const { streaming_message: _done, ...rest } = s;
+      if (s.streaming_message?.message_id !== event.message_id) return { ...withoutRetry(s), live_window };
+      const { streaming_message: _done, retry: _retry, ...rest } = s;
       return { ...rest, live_window };
+    }
+    case "turn_failed":
+      return { ...withoutRetry(s), live_window: withFailure(s.live_window, event.failure) };
+    case "turn_retry": {
+      const { attempt, max_attempts, delay_ms, reason } = event;
+      return { ...s, retry: { attempt, max_attempts, delay_ms, reason } };
     }
     case "tool_call":
       return withRecords(s, recordCall(s.tool_calls, event));
@@ -62,7 +69,7 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       return { ...recorded, live_window: withMessage(s.live_window, message) };
     }
     case "compaction": {
-      const live_window = compacted(s.live_window, event);
+      const live_window = anchoredFailures(compacted(s.live_window, event), s.live_window.failures);
       return withRecords({ ...s, live_window }, recordsInWindow(s.tool_calls, live_window));
     }
     case "usage":
@@ -97,6 +104,13 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
     case "queue_dropped":
       return s;
   }
+}
+
+/** The snapshot without a retry in progress (the same object when there is none). */
+function withoutRetry(s: AgentSnapshot): AgentSnapshot {
+  if (s.retry === undefined) return s;
+  const { retry: _done, ...rest } = s;
+  return rest;
 }
 
 /** No records is no field, so a replayed snapshot equals one rebuilt from `sync`. */

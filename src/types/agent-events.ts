@@ -14,6 +14,7 @@ import {
   UsageSchema,
 } from "./shared.ts";
 import { StreamingMessageSchema } from "./streaming-message.ts";
+import { TurnFailureSchema, TurnRetrySchema } from "./turn-failures.ts";
 
 /** First message on every connection; connection-scoped, so it never carries `agent_id`. */
 export const HelloEventSchema = Type.Object(
@@ -37,6 +38,11 @@ export const LiveWindowSchema = Type.Object(
     compaction_tokens: Type.Optional(
       Type.Object({ before: Type.Integer({ minimum: 0 }), after: Type.Integer({ minimum: 0 }) }),
     ),
+    /**
+     * Additive: the failed and interrupted turns of the window, oldest first, each drawn after
+     * its `after_message_id`; never sent to the model. Absent when none.
+     */
+    failures: Type.Optional(Type.Array(TurnFailureSchema)),
   },
   { $id: "LiveWindow" },
 );
@@ -91,6 +97,8 @@ export const SyncEventSchema = Type.Object(
     usage: Type.Optional(UsageSchema),
     /** Additive: per tool call of the live window, its descriptors and timing, oldest first. */
     tool_calls: Type.Optional(Type.Array(ToolCallRecordSchema)),
+    /** Additive: the provider retry in progress, if any (the newest `turn_retry`). */
+    retry: Type.Optional(TurnRetrySchema),
   },
   { $id: "SyncEvent" },
 );

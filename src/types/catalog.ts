@@ -41,6 +41,7 @@ import {
   UsageEventSchema,
 } from "./stream-events.ts";
 import { SubagentRunChangedEventSchema } from "./subagent.ts";
+import { TurnFailedEventSchema, TurnRetryEventSchema } from "./turn-failures.ts";
 import {
   WorkspaceAttachedEventSchema,
   WorkspaceConflictEventSchema,
@@ -71,6 +72,8 @@ export const AGENT_EVENT_SCHEMAS = [
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
   QueueDroppedEventSchema,
+  TurnFailedEventSchema,
+  TurnRetryEventSchema,
 ] as const;
 
 /** Events the daemon authors about its registry, workspaces and subagent jobs. */

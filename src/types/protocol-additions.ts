@@ -10,6 +10,8 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "queue_dropped",
   "agent_updated",
   "agent_deleted",
+  "turn_failed",
+  "turn_retry",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
@@ -18,7 +20,16 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_response: ["source"],
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
-  sync: ["session_id", "model", "reasoning_level", "turn_id", "streaming_message", "usage", "tool_calls"],
+  sync: [
+    "session_id",
+    "model",
+    "reasoning_level",
+    "turn_id",
+    "streaming_message",
+    "usage",
+    "tool_calls",
+    "retry",
+  ],
   tool_result: ["images", "message_id"],
   compaction: ["summary_message", "first_kept_message_id"],
   model_changed: ["reasoning_level"],

@@ -8,6 +8,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { ForkProvenanceSchema } from "./session-first.ts";
 import { MessageSchema } from "./shared.ts";
+import { turnFailureFields } from "./turn-failures.ts";
 
 export const SessionHeaderSchema = Type.Object(
   {
@@ -154,6 +155,13 @@ export const ForkCheckpointEntrySchema = Type.Object(
 );
 export type ForkCheckpointEntry = Static<typeof ForkCheckpointEntrySchema>;
 
+/** A turn that failed or was cut off (turn-failures.ts): shown in the transcript, never sent to the model. */
+export const TurnFailureEntrySchema = Type.Object(
+  { type: Type.Literal("turn_failure"), ...entryBase, ...turnFailureFields },
+  { $id: "TurnFailureEntry" },
+);
+export type TurnFailureEntry = Static<typeof TurnFailureEntrySchema>;
+
 export const SessionEntrySchema = Type.Union(
   [
     MessageEntrySchema,
@@ -166,6 +174,7 @@ export const SessionEntrySchema = Type.Union(
     ReasoningChangeEntrySchema,
     CompactionEntrySchema,
     ForkCheckpointEntrySchema,
+    TurnFailureEntrySchema,
   ],
   { $id: "SessionEntry" },
 );

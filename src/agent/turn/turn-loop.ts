@@ -6,7 +6,6 @@
  */
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
 import { computeCost } from "../../providers/cost.ts";
-import { retryDetail } from "../../providers/retry.ts";
 import type { Message, Usage } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../models/model-controller.ts";
@@ -28,7 +27,7 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   /** Forced compaction after a context-overflow error; returns true when it freed room. */
   compactAfterOverflow: (signal: AbortSignal) => Promise<boolean>;
   onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) => void;
-  onRetry: (detail: string) => void;
+  onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
 }
 
 export interface TurnOutcome {
@@ -73,9 +72,8 @@ export async function runTurnLoop(
     for await (const event of stream) {
       if (event.type === "error") failure = event;
       else if (event.type === "usage") usage = event.usage;
-      else if (event.type === "retry") {
-        deps.onRetry(retryDetail(event));
-      } else builder.apply(event);
+      else if (event.type === "retry") deps.onRetry(event);
+      else builder.apply(event);
     }
 
     if (failure?.kind === "context_overflow" && builder.isEmpty() && !overflowRetried) {

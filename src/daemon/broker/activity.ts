@@ -28,10 +28,15 @@ export function nextActivity(current: Activity, event: AgentEvent): Activity | u
     case "permission_request":
     case "ui_request":
       return { phase: "waiting" };
+    case "turn_retry":
+      return { phase: "retrying" };
+    // A failed turn stays the overview's phase until the next turn starts.
+    case "turn_failed":
+      return { phase: "error" };
     case "status":
       switch (event.status) {
         case "idle":
-          return { phase: "idle" };
+          return current.phase === "error" ? undefined : { phase: "idle" };
         case "error":
           return { phase: "error" };
         case "compacting":

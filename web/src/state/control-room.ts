@@ -84,6 +84,8 @@ export function createControlRoom(): ControlRoom {
   const attaching = new Set<string>();
   const listeners = new Set<AgentEventListener>();
   const daemonListeners = new Set<(event: DaemonEvent) => void>();
+  /** The message of each agent's turn that just failed: the transcript shows it, so no notice repeats it. */
+  const failedTurns = new Map<string, string>();
   let noticeId = 0;
 
   const publish = new FrameBatch<string>((ids) =>
@@ -214,7 +216,10 @@ export function createControlRoom(): ControlRoom {
     if (step.kind === "applied" || step.kind === "synced") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
-      if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
+      if (event.type === "turn_failed") failedTurns.set(agentId, event.failure.message);
+      if (event.type === "error" && failedTurns.get(agentId) !== event.message)
+        notify(`${event.code}: ${event.message}`, agentId);
+      if (event.type === "error" || event.type === "turn_end") failedTurns.delete(agentId);
       if (event.type === "queue_dropped") {
         const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
         notify(`An abort cleared the queue: ${what} dropped and will not be sent.`, agentId);

@@ -4,6 +4,7 @@
  */
 import { Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { turnState } from "../failures/turn-state.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
@@ -30,8 +31,14 @@ export function AgentHeader(props: {
       <div class="agent-title">
         <h2>{name()}</h2>
         <span class="agent-meta">
-          <span data-testid="agent-status">{snapshot()?.status ?? info()?.status}</span> ·{" "}
-          {info()?.runtime_state}
+          <span
+            class="agent-state"
+            data-testid="agent-status"
+            data-state={turnState(snapshot())?.kind ?? snapshot()?.status ?? info()?.status}
+          >
+            {turnState(snapshot())?.long ?? snapshot()?.status ?? info()?.status}
+          </span>{" "}
+          · {info()?.runtime_state}
         </span>
         <span class="agent-meta path">{info()?.cwd}</span>
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>

@@ -7,6 +7,7 @@
  */
 import { createSignal, For, Show } from "solid-js";
 import type { AgentRow, ControlRoom } from "../../state/control-room.ts";
+import { turnState } from "../failures/turn-state.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
 import { AgentRowActions } from "./agent-row-actions.tsx";
 import { agentName, placeAgents } from "./agent-tree.ts";
@@ -101,6 +102,8 @@ function AgentRowButton(props: {
   };
   const mode = () => props.room.snapshot(info().agent_id)()?.mode ?? info().mode;
   const model = () => props.room.snapshot(info().agent_id)()?.model?.id ?? info().model;
+  // An attached agent's retry or failed turn, as its header says it (turn-state.ts).
+  const turn = () => turnState(props.room.snapshot(info().agent_id)());
   return (
     <button
       type="button"
@@ -128,8 +131,13 @@ function AgentRowButton(props: {
         </Show>
       </span>
       <span class="agent-meta" data-testid="agent-activity">
-        <span class="phase" data-phase={props.row.activity?.phase ?? "idle"}>
-          {activityLabel(props.row)}
+        <span
+          class="phase agent-state"
+          data-phase={props.row.activity?.phase ?? "idle"}
+          data-state={turn()?.kind ?? props.row.activity?.phase ?? props.row.info.status}
+          title={turn()?.long}
+        >
+          {turn()?.short ?? activityLabel(props.row)}
         </span>
         <span> · {info().runtime_state}</span>
       </span>

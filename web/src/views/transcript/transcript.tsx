@@ -5,8 +5,10 @@
  * Every string from the model or a tool is text, except assistant text, which is Markdown
  * built without any HTML parsing (markdown.ts).
  */
-import { createMemo, Show } from "solid-js";
+import { createMemo, For, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { FailureMarker } from "../failures/failure-marker.tsx";
+import { failuresByRow } from "../failures/failure-rows.ts";
 import { MessageView } from "./message-view.tsx";
 import { StreamingView } from "./streaming-view.tsx";
 import { createExpansions, TranscriptContext, type TranscriptParts } from "./transcript-context.ts";
@@ -31,6 +33,10 @@ function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
   const toolCalls = createMemo(() => snapshot()?.tool_calls);
   const records = createMemo(() => recordsById(toolCalls()));
   const streaming = createMemo(() => snapshot()?.streaming_message);
+  // Failed and interrupted turns, each after the row of the message it followed.
+  const failures = createMemo(() =>
+    failuresByRow(messages(), index().rows, snapshot()?.live_window.failures),
+  );
   const parts: TranscriptParts = {
     results: () => index().results,
     records,
@@ -47,7 +53,14 @@ function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
             testId="transcript-scroll"
             footer={<Show when={streaming()}>{(live) => <StreamingView message={live()} />}</Show>}
           >
-            {(message) => <MessageView message={message} />}
+            {(message) => (
+              <>
+                <MessageView message={message} />
+                <For each={failures().get(message.id)}>
+                  {(failure) => <FailureMarker room={props.room} agentId={props.agentId} failure={failure} />}
+                </For>
+              </>
+            )}
           </VirtualList>
         </TranscriptContext.Provider>
       </Show>

@@ -3,11 +3,13 @@
  * pickers its runtime advertises, the sessions panel toggle, terminate and kill.
  */
 import { Show } from "solid-js";
+import type { AgentStatus } from "../../../../src/types/shared.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
 import { agentName } from "./agent-tree.ts";
+import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
 
 export function AgentHeader(props: {
@@ -28,7 +30,7 @@ export function AgentHeader(props: {
       <div class="agent-title">
         <h2>{name()}</h2>
         <span class="agent-meta">
-          <span data-testid="agent-status">{snapshot()?.status ?? info()?.status}</span> ·{" "}
+          <span data-testid="agent-status">{statusText(snapshot()?.status ?? info()?.status)}</span> ·{" "}
           {info()?.runtime_state}
         </span>
         <span class="agent-meta path">{info()?.cwd}</span>
@@ -50,4 +52,8 @@ export function AgentHeader(props: {
       </div>
     </header>
   );
+}
+
+function statusText(status: AgentStatus | undefined): string {
+  return status === undefined ? "" : statusLabel(status);
 }

@@ -6,6 +6,7 @@
 import { For, type JSX, Show } from "solid-js";
 import type { ContentBlock, Message } from "../../../../src/types/shared.ts";
 import { safeImageSource } from "./image-source.ts";
+import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";
 import { parseSubagentReport } from "./subagent-report.ts";
 import { SubagentReportView } from "./subagent-report-view.tsx";
@@ -36,12 +37,20 @@ function BlockView(props: { block: ContentBlock; partKey: string; role: Message[
   const block = props.block;
   switch (block.type) {
     case "text": {
-      if (props.role === "assistant") return <MarkdownView text={block.text} />;
+      if (props.role === "assistant") {
+        return (
+          <LongText partKey={props.partKey} text={block.text}>
+            {(shown) => <MarkdownView text={shown()} />}
+          </LongText>
+        );
+      }
       const report = parseSubagentReport(block.text);
       return report !== undefined ? (
         <SubagentReportView partKey={props.partKey} report={report} />
       ) : (
-        <div class="tx-user-text">{block.text}</div>
+        <LongText partKey={props.partKey} text={block.text}>
+          {(shown) => <div class="tx-user-text">{shown()}</div>}
+        </LongText>
       );
     }
     case "thinking":

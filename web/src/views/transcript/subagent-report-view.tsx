@@ -3,6 +3,7 @@
  * text (the child's reply, Markdown like any model text) folds away until asked for.
  */
 import { Show } from "solid-js";
+import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";
 import { outcomeLabel, type SubagentReport } from "./subagent-report.ts";
 import { useTranscript } from "./transcript-context.ts";
@@ -32,7 +33,9 @@ export function SubagentReportView(props: { partKey: string; report: SubagentRep
       <Show when={props.report.error}>
         {(error) => <p class="tx-error-text tx-report-error">{error()}</p>}
       </Show>
-      <MarkdownView text={props.report.finalText} />
+      <LongText partKey={`${props.partKey}:text`} text={props.report.finalText}>
+        {(shown) => <MarkdownView text={shown()} />}
+      </LongText>
     </details>
   );
 }

@@ -110,7 +110,10 @@ export function commandName(sig: CommandSignature): string {
   return [sig.executable, ...sig.subcommand].join(" ");
 }
 
-/** `git status [-s]`, as shown in choice labels. */
+/** "`git status` with the flag -s", "`git diff` with no flags": a signature in a choice label. */
 export function formatSignature(sig: CommandSignature): string {
-  return `${commandName(sig)} [${sig.flags.join(", ")}]`;
+  const name = `\`${commandName(sig)}\``;
+  if (sig.flags.length === 0) return `${name} with no flags`;
+  if (sig.flags.length === 1) return `${name} with the flag ${sig.flags[0]}`;
+  return `${name} with exactly the flags ${sig.flags.slice(0, -1).join(", ")} and ${sig.flags.at(-1)}`;
 }

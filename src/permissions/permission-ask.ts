@@ -7,7 +7,7 @@ import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import { escapeForDisplay, summaryLine } from "../support/display-text.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
 import type { RenderDescriptor } from "../types/shared.ts";
-import { type BashAnalysis, commandName, formatSignature } from "./bash-signature.ts";
+import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
 export const CHOICE_ALLOW_ONCE = "allow_once";
@@ -121,11 +121,10 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
   ];
   if (bash?.analysis.ok) {
     const sigs = bash.analysis.signatures;
-    const commands = [...new Set(sigs.map((s) => `\`${commandName(s)}\``))].join(", ");
     choices.push({
       id: CHOICE_ALWAYS_SIGNATURE,
       label: escapeForDisplay(
-        `Always allow ${commands} with exactly these flags and any other arguments (${sigs.map(formatSignature).join("; ")})`,
+        `Always allow ${sigs.map(formatSignature).join("; ")}, and any other arguments`,
       ),
       description:
         "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",

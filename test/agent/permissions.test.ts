@@ -299,7 +299,7 @@ describe("persisted grants survive a restart", () => {
     const { from } = await startToolTurn(first, "bash", { command: "git status -s" });
     const req = await first.waitType("permission_request", from);
     const signature = req.choices.find((c: Msg) => c.id === "allow_always_signature");
-    expect(signature.label).toContain("git status [-s]");
+    expect(signature.label).toContain("`git status` with the flag -s");
     first.send({
       type: "permission_response",
       request_id: req.request_id,

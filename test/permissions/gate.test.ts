@@ -233,7 +233,9 @@ describe("allowed paths", () => {
       ["deny", "deny"],
     ]);
     expect(ask?.choices?.[1]?.label).toBe("Always allow this exact command");
-    expect(ask?.choices?.[2]?.label).toContain("rm [-f, -r]");
+    expect(ask?.choices?.[2]?.label).toBe(
+      "Always allow `rm` with exactly the flags -f and -r, and any other arguments",
+    );
   });
 
   test("the legacy allow decision allows once", async () => {

@@ -112,8 +112,11 @@ describe.skipIf(!HAVE_CHROMIUM)("permission dialogs in Chromium", () => {
     const line = desktop.getByTestId("resolved-line");
     await line.waitFor();
     const text = (await line.textContent()) ?? "";
-    expect(text).toContain("bash: answered from another client");
-    expect(text).toContain(String(resolved.source));
+    // Named by the answering browser's enrolled label, never by a connection id.
+    const label = await phone.evaluate(() => navigator.platform || "browser");
+    expect(String(resolved.source)).toStartWith(`browser:${label} · `);
+    expect(text).toContain(`bash: answered in another browser (${label} · `);
+    expect(text).not.toMatch(/conn[_-]/);
     expect(text).toContain("Always allow this exact command");
     await desktop.getByText("Ran after the phone said yes.").waitFor();
     // The phone answered itself: it has no such line.

@@ -5,10 +5,17 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/types/shared.ts";
 import { safeImageSource } from "../../web/src/views/transcript/image-source.ts";
+import {
+  CHUNK_CHARS,
+  clipText,
+  HEAD_CHARS,
+  LINE_CHARS,
+  textChunks,
+} from "../../web/src/views/transcript/long-text.ts";
 import { isSafeHref } from "../../web/src/views/transcript/safe-href.ts";
 import { argPairs, callTarget, parsedArgs } from "../../web/src/views/transcript/tool-args.ts";
 import { indexMessages } from "../../web/src/views/transcript/transcript-rows.ts";
-import { headLines, splitTruncation } from "../../web/src/views/transcript/truncation.ts";
+import { splitTruncation } from "../../web/src/views/transcript/truncation.ts";
 import { prefixOffsets, rowAt, visibleRange } from "../../web/src/views/transcript/virtual-window.ts";
 
 describe("isSafeHref", () => {
@@ -76,12 +83,35 @@ describe("splitTruncation", () => {
   });
 });
 
-describe("headLines", () => {
+describe("clipText and textChunks", () => {
   test("cuts after the given number of lines and counts the rest", () => {
-    expect(headLines("1\n2\n3\n4", 2)).toEqual({ text: "1\n2", hidden: 2 });
-    expect(headLines("1\n2\n3\n", 2)).toEqual({ text: "1\n2", hidden: 1 });
-    expect(headLines("1\n2", 2)).toEqual({ text: "1\n2", hidden: 0 });
-    expect(headLines("1\n2\n", 2)).toEqual({ text: "1\n2\n", hidden: 0 });
+    expect(clipText("1\n2\n3\n4", 2)).toEqual({ text: "1\n2", cut: true, hiddenLines: 2, hiddenChars: 3 });
+    expect(clipText("1\n2\n3\n", 2)).toEqual({ text: "1\n2", cut: true, hiddenLines: 1, hiddenChars: 2 });
+    expect(clipText("1\n2", 2)).toEqual({ text: "1\n2", cut: false, hiddenLines: 0, hiddenChars: 0 });
+    expect(clipText("1\n2\n", 2)).toEqual({ text: "1\n2\n", cut: false, hiddenLines: 0, hiddenChars: 0 });
+  });
+
+  test("cuts a long line and bounds the whole", () => {
+    const line = "x".repeat(LINE_CHARS + 500);
+    expect(clipText(`a\n${line}\nb`)).toEqual({
+      text: `a\n${"x".repeat(LINE_CHARS)}…\nb`,
+      cut: true,
+      hiddenLines: 0,
+      hiddenChars: 500,
+    });
+    const many = `${"y".repeat(100)}\n`.repeat(1_000);
+    const clipped = clipText(many);
+    expect(clipped.cut).toBe(true);
+    expect(clipped.text.length).toBeLessThanOrEqual(HEAD_CHARS + 1_000);
+  });
+
+  test("chunks join back to the text, end at a line's end when one is near, and stay small", () => {
+    const text = `${"a".repeat(CHUNK_CHARS * 2 + 7)}\nshort\n${"b\n".repeat(CHUNK_CHARS)}`;
+    const chunks = textChunks(text);
+    expect(chunks.join("")).toBe(text);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(CHUNK_CHARS);
+    expect(chunks[2]?.startsWith(`${"a".repeat(7)}\nshort\nb\n`)).toBe(true);
+    expect(chunks.slice(2).every((chunk) => chunk.endsWith("\n"))).toBe(true);
   });
 });
 

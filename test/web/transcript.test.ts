@@ -186,6 +186,8 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     expect(await live.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
     expect(await live.locator("h1").getAttribute("data-kept")).toBe("yes");
     expect(await live.locator("p", { hasText: "First I look." }).getAttribute("data-kept")).toBe("yes");
+    // The finished fence is highlighted while the reply still streams.
+    await live.locator("code.hljs").waitFor();
     // What the stream drew, kept blocks and redrawn tail together, is what a whole render draws.
     const streamed = await live.evaluate((root) => {
       const copy = root.cloneNode(true);
@@ -200,6 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     await done.locator("li").nth(1).waitFor();
     expect(await done.locator("li").allTextContents()).toEqual(["read the file", "edit it"]);
     expect(await done.locator("strong").textContent()).toBe("done");
+    await done.locator("code.hljs").waitFor();
     expect(await done.innerHTML()).toBe(streamed);
   });
 });

@@ -8,6 +8,8 @@ export type UpgradeDecision =
       ok: true;
       /** The enrolled browser (or a test's name for its client). */
       principal: string;
+      /** The enrolled browser's label, to name it to people (`permission_resolved.source`). */
+      label?: string;
       /** The subprotocol to answer with (`shard.v1`), when the client offered one. */
       protocol?: string;
     }

@@ -189,7 +189,13 @@ export class BrowserAuth implements Authenticator {
         message: "the ticket's session was revoked; enroll this browser again",
       };
     }
-    return { ok: true, principal: browserId, protocol: SHARD_SUBPROTOCOL };
+    const label = this.options.store.browsers().find((b) => b.id === browserId)?.label;
+    return {
+      ok: true,
+      principal: browserId,
+      protocol: SHARD_SUBPROTOCOL,
+      ...(label !== undefined ? { label } : {}),
+    };
   }
 
   list(): BrowserInfo[] {

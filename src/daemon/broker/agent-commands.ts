@@ -127,7 +127,8 @@ function answer(
   }
   channel.requests.claim(command.request_id);
   // The answering connection names itself: `permission_resolved.source` tells every client who won.
-  const forwarded = command.type === "permission_response" ? { ...command, source: client.id } : command;
+  const forwarded =
+    command.type === "permission_response" ? { ...command, source: client.source ?? client.id } : command;
   if (!ctx.forwarder.forward(agentId, forwarded, client)) {
     client.send(tagged(okResponse(command), agentId));
   }

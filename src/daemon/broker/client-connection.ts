@@ -13,8 +13,13 @@ export type OrchestratorEvent = DaemonEvent;
 export type DaemonMessage = AgentServerMessage | OrchestratorEvent;
 
 export interface ClientConnection {
-  /** Names the client in `permission_resolved.source` when it answers. */
+  /** Names the connection (logs); also `permission_resolved.source` when there is no `source`. */
   readonly id: string;
+  /**
+   * Names the client to people in `permission_resolved.source` when it answers: an enrolled
+   * browser is `browser:<its label>`, so another browser can say which one answered.
+   */
+  readonly source?: string;
   /** Local trust (the unix socket, PROTOCOL §4.2): only such clients may manage browser auth. */
   readonly localTrust: boolean;
   send(message: DaemonMessage): void;

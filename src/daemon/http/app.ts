@@ -44,7 +44,10 @@ export function createApp(deps: AppDeps): Hono<DaemonEnv> {
     }
     const decision = await deps.authenticator.authenticateUpgrade(c.req.raw);
     if (!decision.ok) return httpError(c, decision.status, "PERMISSION_DENIED", decision.message);
-    const data: WsData = { principal: decision.principal };
+    const data: WsData = {
+      principal: decision.principal,
+      ...(decision.label !== undefined ? { label: decision.label } : {}),
+    };
     const headers =
       decision.protocol !== undefined ? { "Sec-WebSocket-Protocol": decision.protocol } : undefined;
     if (c.env.server.upgrade(c.req.raw, { data, ...(headers ? { headers } : {}) })) {

@@ -26,6 +26,8 @@ import type { WsConnections } from "./ws-connections.ts";
 
 export interface WsData {
   principal: string;
+  /** The enrolled browser's label, when it has one. */
+  label?: string;
   client?: WsClient;
 }
 
@@ -47,6 +49,7 @@ export const LARGE_FRAME_ALLOWANCE_BYTES = 64 * 1024 * 1024;
 
 class WsClient implements ClientConnection {
   readonly id = newId("conn");
+  readonly source: string | undefined;
   /** Browser-authenticated, not local: the auth.* commands are refused here. */
   readonly localTrust = false;
   private readonly inbound: InboundQueue;
@@ -61,6 +64,7 @@ class WsClient implements ClientConnection {
     private readonly broker: Broker,
     private readonly options: WebSocketOptions,
   ) {
+    this.source = ws.data.label ? `browser:${ws.data.label}` : undefined;
     this.inbound = new InboundQueue(options.inboundLimits, {
       pause: (queued) => {
         ws.pause();

@@ -37,7 +37,7 @@ export async function planRetire(
     return refuse("busy", `agent ${busy} is working in this workspace; abort or wait for it`);
   const live = bound.find((id) => agents.running(id));
   if (live !== undefined)
-    return refuse("live", `agent ${live} still runs in this workspace; agent.terminate it first`);
+    return refuse("live", `agent ${live} still runs in this workspace; terminate it first`);
 
   const present = (await worktreeFingerprint(record.worktree_path)) === record.fingerprints.worktree;
   if (!present) {

@@ -7,7 +7,7 @@
  * memos from it, so a delta repaints only what it changed.
  */
 import { type Accessor, batch, createSignal, onCleanup, type Signal } from "solid-js";
-import { createStore, produce } from "solid-js/store";
+import { createStore, produce, reconcile } from "solid-js/store";
 import { AgentFeed } from "../../../src/snapshot/agent-feed.ts";
 import type { AgentSnapshot } from "../../../src/snapshot/agent-snapshot.ts";
 import type { AgentInfo } from "../../../src/types/agent-info.ts";
@@ -244,7 +244,8 @@ export function createControlRoom(): ControlRoom {
         return;
       case "agent_activity":
         if (agents[event.agent_id] === undefined) return;
-        setAgents(event.agent_id, "activity", event);
+        // Replaced, never merged: a `tool_name` of an earlier phase must not outlive it.
+        setAgents(event.agent_id, "activity", reconcile(event));
         return;
       case "agent_updated":
         setAgents(event.agent_id, "info", event.info);

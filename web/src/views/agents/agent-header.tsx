@@ -3,12 +3,14 @@
  * pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
+import type { AgentStatus } from "../../../../src/types/shared.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { turnState } from "../failures/turn-state.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
 import { agentName } from "./agent-tree.ts";
+import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
 
 export function AgentHeader(props: {
@@ -36,7 +38,7 @@ export function AgentHeader(props: {
             data-testid="agent-status"
             data-state={turnState(snapshot())?.kind ?? snapshot()?.status ?? info()?.status}
           >
-            {turnState(snapshot())?.long ?? snapshot()?.status ?? info()?.status}
+            {turnState(snapshot())?.long ?? statusText(snapshot()?.status ?? info()?.status)}
           </span>{" "}
           · {info()?.runtime_state}
         </span>
@@ -67,4 +69,8 @@ export function AgentHeader(props: {
       </div>
     </header>
   );
+}
+
+function statusText(status: AgentStatus | undefined): string {
+  return status === undefined ? "" : statusLabel(status);
 }

@@ -14,6 +14,7 @@ import { agentName, placeAgents } from "./agent-tree.ts";
 import { CreateAgentForm } from "./create-agent-form.tsx";
 import type { NeedsYouTracker } from "./needs-you-tracker.ts";
 import { shownAgents } from "./shown-agents.ts";
+import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
 
 export function AgentList(props: {
@@ -172,6 +173,6 @@ function markLabel(mark: string): string {
 
 function activityLabel(row: AgentRow): string {
   const activity = row.activity;
-  if (activity === undefined) return row.info.status;
+  if (activity === undefined) return statusLabel(row.info.status);
   return activity.tool_name !== undefined ? `${activity.phase}: ${activity.tool_name}` : activity.phase;
 }

@@ -94,10 +94,10 @@ export function PendingDialogs(props: { room: ControlRoom; agentId: string }) {
 
 function resolvedText(entry: ResolvedEntry): string {
   switch (entry.closedBy.kind) {
-    case "other_client": {
-      const from = entry.closedBy.source !== undefined ? ` (${entry.closedBy.source})` : "";
-      return `${entry.subject}: answered from another client${from} — ${entry.outcome}`;
-    }
+    case "other_browser":
+      return `${entry.subject}: answered in another browser (${entry.closedBy.label}) — ${entry.outcome}`;
+    case "other_client":
+      return `${entry.subject}: answered from another client — ${entry.outcome}`;
     case "runtime":
       return `${entry.subject}: closed by the agent (${entry.closedBy.reason}) — ${entry.outcome}`;
     case "dismissed":

@@ -16,9 +16,13 @@ export interface ResolvedEntry {
   subject: string;
   /** "Allow once", "deny", "\"blue\"", "no answer". */
   outcome: string;
-  /** Who closed it: another client (with its source when known), or the runtime and why. */
+  /**
+   * Who closed it: another browser (by its enrolled label), another client (a terminal), or the
+   * runtime and why. A connection's id is never shown: it means nothing to a person.
+   */
   closedBy:
-    | { kind: "other_client"; source?: string }
+    | { kind: "other_browser"; label: string }
+    | { kind: "other_client" }
     | { kind: "runtime"; reason: string }
     /** A UI request closed with `null`: another client dismissed it or the turn ended. */
     | { kind: "dismissed" };
@@ -36,6 +40,7 @@ export interface ResolvedLog {
 const MAX_ENTRIES = 6;
 const MAX_REMEMBERED = 100;
 /** `source` values the runtime uses when it closes a request itself (src/agent/runtime.ts). */
+const BROWSER_SOURCE = "browser:";
 const RUNTIME_REASONS = new Set(["aborted", "turn ended", "headless timeout", "headless"]);
 
 export function createResolvedLog(room: ControlRoom): ResolvedLog {
@@ -105,11 +110,13 @@ function describe(
     if (source !== undefined && RUNTIME_REASONS.has(source)) {
       return { ...base, subject, outcome: "not run", closedBy: { kind: "runtime", reason: source } };
     }
+    // The daemon names an enrolled browser `browser:<label>` (src/daemon/http/websocket.ts).
+    const label = source?.startsWith(BROWSER_SOURCE) ? source.slice(BROWSER_SOURCE.length) : undefined;
     return {
       ...base,
       subject,
       outcome,
-      closedBy: source !== undefined ? { kind: "other_client", source } : { kind: "other_client" },
+      closedBy: label ? { kind: "other_browser", label } : { kind: "other_client" },
     };
   }
   const subject =

@@ -7,6 +7,7 @@
  * once: waiting for a frame of its own would show every delta a frame late.
  */
 import { createEffect } from "solid-js";
+import { highlightCodeIn } from "./code-highlight.ts";
 import { drawMarkdown, renderMarkdown } from "./markdown.ts";
 import { createMarkdownStream, type MarkdownStream } from "./markdown-stream.ts";
 
@@ -19,7 +20,10 @@ export function MarkdownView(props: { text: string; live?: boolean }) {
     const step = stream.update(text);
     if (step.reset) root.replaceChildren();
     else for (const node of tail) node.parentNode?.removeChild(node);
-    if (step.finished !== undefined) root.append(...step.finished);
+    if (step.finished !== undefined) {
+      root.append(...step.finished);
+      highlightCodeIn(step.finished);
+    }
     root.append(...step.tail);
     tail = step.tail;
   };
@@ -31,6 +35,7 @@ export function MarkdownView(props: { text: string; live?: boolean }) {
       stream = undefined;
       tail = [];
       element.replaceChildren(renderMarkdown(text));
+      highlightCodeIn([element]);
       return;
     }
     paintLive(element, text);

@@ -6,6 +6,8 @@
  * in a new tab without an opener, and images are not loaded (they render as links). The parser
  * and its settings are in markdown-parser.ts.
  */
+
+import { copyText } from "./copy-text.ts";
 import { parser, type Token } from "./markdown-parser.ts";
 import { isSafeHref } from "./safe-href.ts";
 
@@ -115,12 +117,42 @@ function leaf(token: Token, parent: Node): void {
   }
 }
 
+/**
+ * A fenced block: a head with its language and a copy button (above the code, never over its
+ * first line), then the code as text. Highlighting comes later (code-highlight.ts), once the
+ * block is final; `data-lang` marks what to highlight it as.
+ */
 function codeBlock(text: string, lang: string): HTMLElement {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const block = document.createElement("div");
+  block.className = "md-code-block";
+  block.dataset.testid = "code-block";
+  const head = document.createElement("div");
+  head.className = "md-code-head";
+  const label = document.createElement("span");
+  label.className = "md-code-lang";
+  label.dataset.testid = "code-lang";
+  label.textContent = lang.slice(0, 32);
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = "md-copy";
+  copy.dataset.testid = "code-copy";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", () => {
+    void copyText(body).then((ok) => {
+      copy.textContent = ok ? "Copied" : "Copy failed";
+      setTimeout(() => {
+        copy.textContent = "Copy";
+      }, 1_500);
+    });
+  });
+  head.append(label, copy);
   const pre = document.createElement("pre");
   pre.className = "md-code";
-  if (lang !== "") pre.dataset.lang = lang.slice(0, 32);
   const code = document.createElement("code");
-  code.textContent = text.endsWith("\n") ? text.slice(0, -1) : text;
+  code.textContent = body;
+  if (lang !== "") code.dataset.lang = lang.slice(0, 32).toLowerCase();
   pre.appendChild(code);
-  return pre;
+  block.append(head, pre);
+  return block;
 }

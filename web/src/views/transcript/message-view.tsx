@@ -6,7 +6,10 @@
 import { For, type JSX, Show } from "solid-js";
 import type { ContentBlock, Message } from "../../../../src/types/shared.ts";
 import { safeImageSource } from "./image-source.ts";
+import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";
+import { parseSubagentReport } from "./subagent-report.ts";
+import { SubagentReportView } from "./subagent-report-view.tsx";
 import { ThinkingView } from "./thinking-view.tsx";
 import { ToolCallView } from "./tool-call-view.tsx";
 import { ToolResultView } from "./tool-result-view.tsx";
@@ -33,12 +36,23 @@ function BlockView(props: { block: ContentBlock; partKey: string; role: Message[
   const parts = useTranscript();
   const block = props.block;
   switch (block.type) {
-    case "text":
-      return props.role === "assistant" ? (
-        <MarkdownView text={block.text} />
+    case "text": {
+      if (props.role === "assistant") {
+        return (
+          <LongText partKey={props.partKey} text={block.text}>
+            {(shown) => <MarkdownView text={shown()} />}
+          </LongText>
+        );
+      }
+      const report = parseSubagentReport(block.text);
+      return report !== undefined ? (
+        <SubagentReportView partKey={props.partKey} report={report} />
       ) : (
-        <div class="tx-user-text">{block.text}</div>
+        <LongText partKey={props.partKey} text={block.text}>
+          {(shown) => <div class="tx-user-text">{shown()}</div>}
+        </LongText>
       );
+    }
     case "thinking":
       return <ThinkingView partKey={props.partKey} text={block.text} live={false} />;
     case "tool_call":

@@ -4,6 +4,7 @@
  */
 import { For, Index, Match, Show, Switch } from "solid-js";
 import type { StreamingMessage } from "../../../../src/types/streaming-message.ts";
+import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";
 import { ThinkingView } from "./thinking-view.tsx";
 import { argPairs, parsedArgs } from "./tool-args.ts";
@@ -16,7 +17,9 @@ export function StreamingView(props: { message: StreamingMessage }) {
         {(block, index) => (
           <Switch>
             <Match when={block().kind === "text"}>
-              <MarkdownView text={block().text ?? ""} live />
+              <LongText partKey={`${props.message.message_id}:${index}`} text={block().text ?? ""}>
+                {(shown) => <MarkdownView text={shown()} live />}
+              </LongText>
             </Match>
             <Match when={block().kind === "thinking"}>
               <ThinkingView partKey={`${props.message.message_id}:${index}`} text={block().text ?? ""} live />

@@ -3,6 +3,7 @@
  * own toggle wins either way). Thinking is shown as text, never as Markdown.
  */
 import { Show } from "solid-js";
+import { LongText } from "./long-text-view.tsx";
 import { useTranscript } from "./transcript-context.ts";
 
 export function ThinkingView(props: { partKey: string; text: string; live: boolean }) {
@@ -24,7 +25,9 @@ export function ThinkingView(props: { partKey: string; text: string; live: boole
           <span class="tx-thinking-preview">{preview(props.text)}</span>
         </Show>
       </summary>
-      <div class="tx-thinking-text">{props.text}</div>
+      <LongText partKey={`${props.partKey}:text`} text={props.text}>
+        {(shown) => <div class="tx-thinking-text">{shown()}</div>}
+      </LongText>
     </details>
   );
 }

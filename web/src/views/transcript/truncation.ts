@@ -22,16 +22,3 @@ export function splitTruncation(text: string): SplitOutput {
   }
   return { body: trimmed.slice(0, at), truncation: notes.map((line) => line.slice(1, -1)).join("\n") };
 }
-
-/** At most `maxLines` lines of `text`, and how many were left out. */
-export function headLines(text: string, maxLines: number): { text: string; hidden: number } {
-  let at = -1;
-  for (let i = 0; i < maxLines; i++) {
-    at = text.indexOf("\n", at + 1);
-    if (at < 0) return { text, hidden: 0 };
-  }
-  let hidden = 1;
-  for (let i = text.indexOf("\n", at + 1); i >= 0; i = text.indexOf("\n", i + 1)) hidden++;
-  if (text.endsWith("\n")) hidden--;
-  return hidden > 0 ? { text: text.slice(0, at), hidden } : { text, hidden: 0 };
-}

@@ -54,7 +54,7 @@ export function WorkspacesPanel(props: { room: ControlRoom; onClose: () => void 
       } else if (outcome.refusal.kind === "confirmation_required") {
         setConfirming(outcome.refusal);
       } else {
-        setSaid(`Not retired (${outcome.refusal.kind}): ${outcome.refusal.reason}`);
+        setSaid(`Not retired: ${outcome.refusal.reason}`);
       }
     });
 

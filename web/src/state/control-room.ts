@@ -40,6 +40,12 @@ export interface ControlRoom {
    * early request shows as a failure), and everything is asked again after a reconnect.
    */
   online: Accessor<number | false>;
+  /**
+   * The opening whose `sync` the agent's snapshot holds, or false until it has one on this
+   * connection. A command that needs the agent attached (its catalogs) keys on it: after a
+   * reconnect the old snapshot is still shown, but the new daemon answers only once attached.
+   */
+  attached(agentId: string): Accessor<number | false>;
   agents: Record<string, AgentRow>;
   selected: Accessor<string | undefined>;
   select(agentId: string | undefined): void;
@@ -77,6 +83,7 @@ export function createControlRoom(): ControlRoom {
   const [selected, setSelected] = createSignal<string | undefined>(initialSelection());
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
+  const syncedAt = new Map<string, Signal<number | false>>();
   const feeds = new Map<string, AgentFeed>();
   const watched = new WatchedAgents();
   const delegated = new DelegatedRequests();
@@ -100,6 +107,15 @@ export function createControlRoom(): ControlRoom {
     if (signal === undefined) {
       signal = createSignal<AgentSnapshot | undefined>(feeds.get(agentId)?.snapshot);
       snapshots.set(agentId, signal);
+    }
+    return signal;
+  }
+
+  function syncedSignal(agentId: string): Signal<number | false> {
+    let signal = syncedAt.get(agentId);
+    if (signal === undefined) {
+      signal = createSignal<number | false>(false);
+      syncedAt.set(agentId, signal);
     }
     return signal;
   }
@@ -129,13 +145,16 @@ export function createControlRoom(): ControlRoom {
     const seen = new Set(list.map((info) => info.agent_id));
     setAgents(
       produce((rows) => {
-        for (const info of list) rows[info.agent_id] = { ...rows[info.agent_id], info };
+        // The whole row is replaced: an activity heard before a drop (say `streaming`) is stale,
+        // and the fresh status stands until the next `agent_activity`.
+        for (const info of list) rows[info.agent_id] = { info };
         for (const id of Object.keys(rows)) if (!seen.has(id)) delete rows[id];
       }),
     );
     // An agent the daemon no longer knows: its snapshot goes too (and any signal a view asked for).
     for (const id of watched.ids()) if (!seen.has(id)) release(id);
     for (const id of snapshots.keys()) if (!seen.has(id) && id !== selected()) snapshots.delete(id);
+    for (const id of syncedAt.keys()) if (!seen.has(id) && id !== selected()) syncedAt.delete(id);
   }
 
   /** Attaches (or re-attaches) and waits for the answer; the `sync` that follows it is authoritative. */
@@ -165,6 +184,7 @@ export function createControlRoom(): ControlRoom {
     watched.forget(agentId);
     feeds.delete(agentId);
     publish.forget(agentId);
+    syncedAt.get(agentId)?.[1](false);
     if (selected() !== agentId) snapshots.delete(agentId);
     else snapshotSignal(agentId)[1](undefined);
   }
@@ -182,6 +202,9 @@ export function createControlRoom(): ControlRoom {
 
   function onClosed(): void {
     for (const feed of feeds.values()) feed.awaitSync();
+    batch(() => {
+      for (const [, setSynced] of syncedAt.values()) setSynced(false);
+    });
     delegated.clear();
     attaching.clear();
   }
@@ -211,6 +234,7 @@ export function createControlRoom(): ControlRoom {
     if (event.type === "permission_resolved" || event.type === "ui_resolved")
       delegated.resolved(event.request_id);
     const step = feed.receive(event);
+    if (step.kind === "synced") syncedSignal(agentId)[1](openings);
     if (step.kind === "applied" || step.kind === "synced") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
@@ -285,6 +309,7 @@ export function createControlRoom(): ControlRoom {
     connection,
     state,
     online,
+    attached: (agentId) => syncedSignal(agentId)[0],
     agents,
     selected,
     select,

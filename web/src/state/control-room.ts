@@ -29,6 +29,8 @@ export interface Notice {
   id: number;
   agentId?: string;
   text: string;
+  /** Stays until dismissed (the agent cannot go on); any other notice expires by itself. */
+  lasting: boolean;
 }
 
 export interface ControlRoom {
@@ -53,7 +55,8 @@ export interface ControlRoom {
   /** Subagents' questions routed to this page for an ancestor it is attached to (not their own feed). */
   delegated: Accessor<readonly DelegatedRequest[]>;
   notices: Accessor<Notice[]>;
-  notify(text: string, agentId?: string): void;
+  /** Shows an error; unless `lasting`, it goes away by itself after NOTICE_EXPIRY_MS. */
+  notify(text: string, agentId?: string, options?: { lasting?: boolean }): void;
   dismissNotice(id: number): void;
   /**
    * Calls `listener` with every event of an attached agent once its feed has applied it (never
@@ -72,6 +75,8 @@ export interface ControlRoom {
 export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
+/** How long a notice that is not `lasting` stays. */
+export const NOTICE_EXPIRY_MS = 10_000;
 /** How often idle attachments are looked for (WatchedAgents.IDLE_DETACH_MS says when one is). */
 const SWEEP_MS = 60_000;
 
@@ -120,9 +125,15 @@ export function createControlRoom(): ControlRoom {
     return signal;
   }
 
-  function notify(text: string, agentId?: string): void {
-    const notice: Notice = { id: ++noticeId, text, ...(agentId !== undefined ? { agentId } : {}) };
+  function notify(text: string, agentId?: string, options: { lasting?: boolean } = {}): void {
+    const lasting = options.lasting ?? false;
+    const notice: Notice = { id: ++noticeId, text, lasting, ...(agentId !== undefined ? { agentId } : {}) };
     setNotices((list) => [...list, notice].slice(-MAX_NOTICES));
+    if (!lasting) setTimeout(() => dismissNotice(notice.id), NOTICE_EXPIRY_MS);
+  }
+
+  function dismissNotice(id: number): void {
+    setNotices((list) => list.filter((n) => n.id !== id));
   }
 
   async function attempt<T>(action: () => Promise<T>, agentId?: string): Promise<Attempt<T>> {
@@ -238,7 +249,8 @@ export function createControlRoom(): ControlRoom {
     if (step.kind === "applied" || step.kind === "synced") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
-      if (event.type === "error") notify(`${event.code}: ${event.message}`, agentId);
+      if (event.type === "error")
+        notify(`${event.code}: ${event.message}`, agentId, { lasting: event.fatal === true });
       if (event.type === "queue_dropped") {
         const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
         notify(`An abort cleared the queue: ${what} dropped and will not be sent.`, agentId);
@@ -259,7 +271,7 @@ export function createControlRoom(): ControlRoom {
       case "agent_exited":
         if (agents[event.agent_id] === undefined) return;
         setAgents(event.agent_id, "info", "runtime_state", "failed");
-        notify(`runtime exited: ${event.reason}`, event.agent_id);
+        notify(`runtime exited: ${event.reason}`, event.agent_id, { lasting: true });
         return;
       case "agent_activity":
         if (agents[event.agent_id] === undefined) return;
@@ -317,7 +329,7 @@ export function createControlRoom(): ControlRoom {
     delegated: delegated.list,
     notices,
     notify,
-    dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
+    dismissNotice,
     onAgentEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

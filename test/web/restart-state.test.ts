@@ -1,7 +1,8 @@
 /**
- * After a daemon restart the page shows what a fresh load would: every picker and the
- * new-agent menus come back, a list row that was streaming shows the new daemon's state, a
- * stopped agent keeps its model, and no error notice is left.
+ * A daemon restart mid-stream leaves the page exactly as a fresh load would, with no error
+ * shown: every picker and the new-agent menus come back (asked once re-attached), a list row
+ * that was streaming shows the new daemon's state, a stopped agent keeps its model — and the
+ * list, header and transcript read the same as in a browser that loads the page afresh.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
@@ -69,7 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the page after a daemon restart", () => {
     llm().release("restart-mid-stream");
     await page.locator('[data-testid="connection"][data-state="waiting"]').waitFor();
     const beforeRestart = socket.mark();
-    await startOn(home, port);
+    const second = await startOn(home, port);
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor({ timeout: 40_000 });
     await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeRestart);
     // The pickers and the new-agent menus are back (asked once attached to the new daemon).
@@ -84,5 +85,17 @@ describe.skipIf(!HAVE_CHROMIUM)("the page after a daemon restart", () => {
     expect(await agentRow(page, stoppedId).getByTestId("agent-model").textContent()).toBe("mockant/claude");
     // No error is left on the page.
     expect(await page.getByTestId("notice").count()).toBe(0);
+
+    // And it is what a fresh load shows: a new browser enrolled on the new daemon.
+    const enroll = await second.client();
+    const freshUrl = String((await enroll.ok({ type: "auth.enroll" })).url);
+    enroll.close();
+    const fresh = await (await openContext()).newPage();
+    await fresh.goto(freshUrl.replace("/#enroll=", `/?agent=${agentId}#enroll=`));
+    await fresh.locator('[data-testid="model-picker"][data-value="mock/chat"]').waitFor();
+    await fresh.getByTestId("create-mode").waitFor();
+    for (const part of [".sidebar", '[data-testid="agent-header"]', '[data-testid="transcript"]'])
+      expect(await page.locator(part).textContent()).toBe(await fresh.locator(part).textContent());
+    expect(await fresh.getByTestId("notice").count()).toBe(0);
   }, 90_000);
 });

@@ -5,6 +5,7 @@
  * because the SDKs are loaded lazily.
  */
 import type { ProviderErrorKind } from "../contracts/provider.ts";
+import { summarizeErrorMessage } from "./error-summary.ts";
 
 export interface ClassifiedError {
   kind: ProviderErrorKind;
@@ -107,7 +108,7 @@ export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   const body = bodyFields(e.error);
   const type = body.type ?? str(e.errorType) ?? str(e.type);
   const code = body.code ?? str(e.code);
-  const message = userMessage(e, body.message);
+  const message = summarizeErrorMessage(userMessage(e, body.message), status);
   const base = { message, ...(status !== undefined ? { status } : {}) };
 
   if (

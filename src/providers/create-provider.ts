@@ -14,6 +14,7 @@ import { createAnthropicProvider } from "./anthropic/provider.ts";
 import { anthropicSdkBaseUrl, baseUrlProblem } from "./base-url.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, BUILTIN_PROVIDERS, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
 import { localProbeSummary, nothingConfigured } from "./discover-model.ts";
+import { loadModelsFile } from "./models-file.ts";
 import { createOpenAICompletionsProvider } from "./openai-completions/provider.ts";
 import { createOpenAIResponsesProvider } from "./openai-responses/provider.ts";
 import { describeEndpoint, retryPolicyFrom } from "./retry.ts";
@@ -75,38 +76,55 @@ export function nothingConfiguredMessage(env: Record<string, string | undefined>
   );
 }
 
+/** Whether models.json describes any model (then a provider IS configured, just not for every model). */
+function modelsFileConfigured(env: Record<string, string | undefined>): boolean {
+  return loadModelsFile(join(shardHome(env), "models.json")).models.length > 0;
+}
+
+/**
+ * Why no provider can be built for `spec` — a bad base URL, or no API key where one is needed —
+ * or undefined when one can. Pure apart from reading models.json on the no-key path.
+ */
+export function providerProblem(
+  spec: ModelSpec,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const configured = baseUrlOf(spec);
+  const problem = baseUrlProblem(configured);
+  if (problem !== undefined) return `${spec.provider} ${spec.model}: base URL ${problem}`;
+  const baseUrl = spec.api === "anthropic-messages" ? anthropicSdkBaseUrl(configured) : configured;
+  if (apiKeyOf(spec, env) || !keyRequired(spec, baseUrl)) return undefined;
+  const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+  // "Nothing configured" only when that is true: a models.json provider is a provider.
+  if (builtin && nothingConfigured(env) && !modelsFileConfigured(env)) return nothingConfiguredMessage(env);
+  const how = spec.api_key_env
+    ? `set ${spec.api_key_env}`
+    : `add "api_key" or "api_key_env" for it in models.json`;
+  return `No API key for ${describeEndpoint(spec, configured)}: ${how}`;
+}
+
+function baseUrlOf(spec: ModelSpec): string {
+  return (
+    spec.base_url ||
+    (spec.api === "anthropic-messages" ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL)
+  );
+}
+
+function apiKeyOf(spec: ModelSpec, env: Record<string, string | undefined>): string | undefined {
+  return spec.api_key || (spec.api_key_env ? env[spec.api_key_env] : undefined) || undefined;
+}
+
 export function createProvider(
   spec: ModelSpec,
   env: Record<string, string | undefined>,
   options: CreateProviderOptions = {},
 ): CreateProviderResult {
-  const defaultBase =
-    spec.api === "anthropic-messages" ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL;
-  const configured = spec.base_url || defaultBase;
+  const problem = providerProblem(spec, env);
+  if (problem !== undefined) return { ok: false, code: "NOT_FOUND", message: problem };
+  const configured = baseUrlOf(spec);
   const where = `${spec.provider} ${spec.model}`;
-  const problem = baseUrlProblem(configured);
-  if (problem !== undefined) {
-    return { ok: false, code: "NOT_FOUND", message: `${where}: base URL ${problem}` };
-  }
   const baseUrl = spec.api === "anthropic-messages" ? anthropicSdkBaseUrl(configured) : configured;
-  let apiKey = spec.api_key || (spec.api_key_env ? env[spec.api_key_env] : undefined);
-  if (!apiKey) {
-    if (keyRequired(spec, baseUrl)) {
-      const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
-      if (builtin && nothingConfigured(env)) {
-        return { ok: false, code: "NOT_FOUND", message: nothingConfiguredMessage(env) };
-      }
-      const how = spec.api_key_env
-        ? `set ${spec.api_key_env}`
-        : `add "api_key" or "api_key_env" for it in models.json`;
-      return {
-        ok: false,
-        code: "NOT_FOUND",
-        message: `No API key for ${describeEndpoint(spec, configured)}: ${how}`,
-      };
-    }
-    apiKey = PLACEHOLDER_API_KEY;
-  }
+  const apiKey = apiKeyOf(spec, env) ?? PLACEHOLDER_API_KEY;
   const config = {
     spec,
     apiKey,

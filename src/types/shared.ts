@@ -16,6 +16,11 @@ export const ModelDescriptorSchema = Type.Object(
     provider: Type.String({ minLength: 1 }),
     model: Type.String({ minLength: 1 }),
     context_window: Type.Optional(Type.Number()),
+    /**
+     * In `list_models` only (protocol-additions §14): why no provider can serve this model (no API
+     * key, bad base URL); absent when one can. Choosing it is refused with the same text.
+     */
+    unavailable: Type.Optional(Type.String()),
   },
   { $id: "ModelDescriptor" },
 );

@@ -29,6 +29,17 @@ for (const api of APIS) {
       expect(textOf(events)).toBe("ok");
     });
 
+    test("an HTML error page is summarised as its status and first line, never dumped", async () => {
+      const page = `<!DOCTYPE html>\n<html><head><style>body { color: red }</style></head>\n<body><h1>Bad &amp; Gateway</h1>\n${"<p>filler</p>".repeat(5000)}</body></html>`;
+      server().enqueue({ status: 502, error_html: page });
+      const end = last(await collect(mockProvider(server(), api, { maxAttempts: 1 }).stream(request())));
+      expect(end).toMatchObject({ type: "error", kind: "provider", status: 502 });
+      const message = end?.type === "error" ? end.message : "";
+      expect(message).toEndWith(": 502 Bad & Gateway");
+      expect(message).not.toContain("<");
+      expect(message).not.toContain("filler");
+    });
+
     test("5xx retries exhausted: a final error event with the status", async () => {
       server().enqueue({ status: 500 }, { status: 502 }, { status: 503 });
       const events = await collect(mockProvider(server(), api, { maxAttempts: 3 }).stream(request()));

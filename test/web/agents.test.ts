@@ -112,9 +112,10 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
       .locator(`[data-testid="agent-row"][data-agent-id="${second}"][data-runtime-state="stopped"]`)
       .waitFor();
 
-    // Terminate stops an idle agent at once.
+    // Terminate asks too, then stops an idle agent at once.
     await agentRow(page, child).click();
     await page.getByTestId("terminate-agent").click();
+    await page.getByTestId("terminate-confirm-yes").click();
     await page
       .locator(`[data-testid="agent-row"][data-agent-id="${child}"][data-runtime-state="stopped"]`)
       .waitFor();

@@ -17,6 +17,7 @@ import { Composer } from "./views/composer/composer.tsx";
 import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
 import { JobsPanel } from "./views/jobs/jobs-panel.tsx";
 import { createCatalogs } from "./views/pickers/catalogs.ts";
+import { ModelProblem } from "./views/pickers/model-problem.tsx";
 import { CompactionMarker } from "./views/sessions/compaction-marker.tsx";
 import { SessionsPanel } from "./views/sessions/sessions-panel.tsx";
 import { ConnectionBadge } from "./views/shell/connection-badge.tsx";
@@ -125,6 +126,7 @@ export function App() {
                   <CompactionMarker room={room} agentId={agentId()} />
                   <Transcript room={room} agentId={agentId()} />
                   <PendingDialogs room={room} agentId={agentId()} />
+                  <ModelProblem room={room} agentId={agentId()} catalogs={catalogs} />
                   <Composer room={room} agentId={agentId()} />
                 </>
               )}

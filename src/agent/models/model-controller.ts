@@ -4,7 +4,7 @@
  * a stream (PROTOCOL §9.2, effective: "next_provider_call").
  */
 import type { ModelSpec, Provider } from "../../contracts/provider.ts";
-import { createProvider } from "../../providers/create-provider.ts";
+import { createProvider, providerProblem } from "../../providers/create-provider.ts";
 import type { ModelDescriptor } from "../../types/shared.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 
@@ -43,7 +43,11 @@ export class ModelController {
     const all = this.catalog.some((m) => m.id === this.active.id)
       ? this.catalog
       : [...this.catalog, this.active];
-    return all.map(describeModel);
+    return all.map((spec) => {
+      // Said up front, so a client can offer the models that work before a prompt fails.
+      const unavailable = providerProblem(spec, this.env);
+      return { ...describeModel(spec), ...(unavailable !== undefined ? { unavailable } : {}) };
+    });
   }
 
   /** Validates that a provider can be built before accepting the selection. */

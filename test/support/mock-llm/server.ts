@@ -118,6 +118,11 @@ interface RequestBody {
 
 function respond(api: Api, reply: MockReply, body: RequestBody | undefined, holds: Holds): Response {
   const isError = (reply.status !== undefined && reply.status !== 200) || reply.error_type !== undefined;
+  if (isError && reply.error_html !== undefined)
+    return new Response(reply.error_html, {
+      status: reply.status ?? 500,
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
   if (isError) {
     const { status, body: errorBody } = api === "anthropic" ? anthropicError(reply) : openaiError(reply);
     const headers: Record<string, string> = { "content-type": "application/json" };

@@ -25,6 +25,8 @@ export interface MockReply {
    */
   error_type?: string;
   retry_after_s?: number;
+  /** With `status`: answer with this body as `text/html` instead (a proxy's or server's error page). */
+  error_html?: string;
   steps?: MockStep[];
   usage?: { input: number; output: number; cache_read?: number };
   /** Default: tool_use if any tool_call step else end_turn. */

@@ -29,6 +29,8 @@ export interface Notice {
   id: number;
   agentId?: string;
   text: string;
+  /** Stays until dismissed (the agent cannot go on); any other notice expires by itself. */
+  lasting: boolean;
 }
 
 export interface ControlRoom {
@@ -40,6 +42,12 @@ export interface ControlRoom {
    * early request shows as a failure), and everything is asked again after a reconnect.
    */
   online: Accessor<number | false>;
+  /**
+   * The opening whose `sync` the agent's snapshot holds, or false until it has one on this
+   * connection. A command that needs the agent attached (its catalogs) keys on it: after a
+   * reconnect the old snapshot is still shown, but the new daemon answers only once attached.
+   */
+  attached(agentId: string): Accessor<number | false>;
   agents: Record<string, AgentRow>;
   selected: Accessor<string | undefined>;
   select(agentId: string | undefined): void;
@@ -47,7 +55,8 @@ export interface ControlRoom {
   /** Subagents' questions routed to this page for an ancestor it is attached to (not their own feed). */
   delegated: Accessor<readonly DelegatedRequest[]>;
   notices: Accessor<Notice[]>;
-  notify(text: string, agentId?: string): void;
+  /** Shows an error; unless `lasting`, it goes away by itself after NOTICE_EXPIRY_MS. */
+  notify(text: string, agentId?: string, options?: { lasting?: boolean }): void;
   dismissNotice(id: number): void;
   /**
    * Calls `listener` with every event of an attached agent once its feed has applied it (never
@@ -66,6 +75,8 @@ export interface ControlRoom {
 export type AgentEventListener = (agentId: string, event: AgentEvent) => void;
 
 const MAX_NOTICES = 5;
+/** How long a notice that is not `lasting` stays. */
+export const NOTICE_EXPIRY_MS = 10_000;
 /** How often idle attachments are looked for (WatchedAgents.IDLE_DETACH_MS says when one is). */
 const SWEEP_MS = 60_000;
 
@@ -77,6 +88,7 @@ export function createControlRoom(): ControlRoom {
   const [selected, setSelected] = createSignal<string | undefined>(initialSelection());
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const snapshots = new Map<string, Signal<AgentSnapshot | undefined>>();
+  const syncedAt = new Map<string, Signal<number | false>>();
   const feeds = new Map<string, AgentFeed>();
   const watched = new WatchedAgents();
   const delegated = new DelegatedRequests();
@@ -106,9 +118,24 @@ export function createControlRoom(): ControlRoom {
     return signal;
   }
 
-  function notify(text: string, agentId?: string): void {
-    const notice: Notice = { id: ++noticeId, text, ...(agentId !== undefined ? { agentId } : {}) };
+  function syncedSignal(agentId: string): Signal<number | false> {
+    let signal = syncedAt.get(agentId);
+    if (signal === undefined) {
+      signal = createSignal<number | false>(false);
+      syncedAt.set(agentId, signal);
+    }
+    return signal;
+  }
+
+  function notify(text: string, agentId?: string, options: { lasting?: boolean } = {}): void {
+    const lasting = options.lasting ?? false;
+    const notice: Notice = { id: ++noticeId, text, lasting, ...(agentId !== undefined ? { agentId } : {}) };
     setNotices((list) => [...list, notice].slice(-MAX_NOTICES));
+    if (!lasting) setTimeout(() => dismissNotice(notice.id), NOTICE_EXPIRY_MS);
+  }
+
+  function dismissNotice(id: number): void {
+    setNotices((list) => list.filter((n) => n.id !== id));
   }
 
   async function attempt<T>(action: () => Promise<T>, agentId?: string): Promise<Attempt<T>> {
@@ -131,13 +158,16 @@ export function createControlRoom(): ControlRoom {
     const seen = new Set(list.map((info) => info.agent_id));
     setAgents(
       produce((rows) => {
-        for (const info of list) rows[info.agent_id] = { ...rows[info.agent_id], info };
+        // The whole row is replaced: an activity heard before a drop (say `streaming`) is stale,
+        // and the fresh status stands until the next `agent_activity`.
+        for (const info of list) rows[info.agent_id] = { info };
         for (const id of Object.keys(rows)) if (!seen.has(id)) delete rows[id];
       }),
     );
     // An agent the daemon no longer knows: its snapshot goes too (and any signal a view asked for).
     for (const id of watched.ids()) if (!seen.has(id)) release(id);
     for (const id of snapshots.keys()) if (!seen.has(id) && id !== selected()) snapshots.delete(id);
+    for (const id of syncedAt.keys()) if (!seen.has(id) && id !== selected()) syncedAt.delete(id);
   }
 
   /** Attaches (or re-attaches) and waits for the answer; the `sync` that follows it is authoritative. */
@@ -167,6 +197,7 @@ export function createControlRoom(): ControlRoom {
     watched.forget(agentId);
     feeds.delete(agentId);
     publish.forget(agentId);
+    syncedAt.get(agentId)?.[1](false);
     if (selected() !== agentId) snapshots.delete(agentId);
     else snapshotSignal(agentId)[1](undefined);
   }
@@ -184,6 +215,9 @@ export function createControlRoom(): ControlRoom {
 
   function onClosed(): void {
     for (const feed of feeds.values()) feed.awaitSync();
+    batch(() => {
+      for (const [, setSynced] of syncedAt.values()) setSynced(false);
+    });
     delegated.clear();
     attaching.clear();
   }
@@ -213,12 +247,13 @@ export function createControlRoom(): ControlRoom {
     if (event.type === "permission_resolved" || event.type === "ui_resolved")
       delegated.resolved(event.request_id);
     const step = feed.receive(event);
+    if (step.kind === "synced") syncedSignal(agentId)[1](openings);
     if (step.kind === "applied" || step.kind === "synced") {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
       if (event.type === "turn_failed") failedTurns.set(agentId, event.failure.message);
       if (event.type === "error" && failedTurns.get(agentId) !== event.message)
-        notify(`${event.code}: ${event.message}`, agentId);
+        notify(`${event.code}: ${event.message}`, agentId, { lasting: event.fatal === true });
       if (event.type === "error" || event.type === "turn_end") failedTurns.delete(agentId);
       if (event.type === "queue_dropped") {
         const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;
@@ -240,7 +275,7 @@ export function createControlRoom(): ControlRoom {
       case "agent_exited":
         if (agents[event.agent_id] === undefined) return;
         setAgents(event.agent_id, "info", "runtime_state", "failed");
-        notify(`runtime exited: ${event.reason}`, event.agent_id);
+        notify(`runtime exited: ${event.reason}`, event.agent_id, { lasting: true });
         return;
       case "agent_activity":
         if (agents[event.agent_id] === undefined) return;
@@ -304,6 +339,7 @@ export function createControlRoom(): ControlRoom {
     connection,
     state,
     online,
+    attached: (agentId) => syncedSignal(agentId)[0],
     agents,
     selected,
     select,
@@ -311,7 +347,7 @@ export function createControlRoom(): ControlRoom {
     delegated: delegated.list,
     notices,
     notify,
-    dismissNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
+    dismissNotice,
     onAgentEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

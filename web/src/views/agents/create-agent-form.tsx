@@ -67,7 +67,10 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
               onChange={(e) => setModel(e.currentTarget.value)}
             >
               <option value="">default model</option>
-              <For each={catalog().models}>{(m) => <option value={m.id}>{m.id}</option>}</For>
+              {/* Only models a provider can serve: a new agent must be able to answer. */}
+              <For each={catalog().models.filter((m) => m.unavailable === undefined)}>
+                {(m) => <option value={m.id}>{m.id}</option>}
+              </For>
             </select>
           )}
         </Show>

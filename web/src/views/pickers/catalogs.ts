@@ -37,8 +37,10 @@ export interface Catalogs {
 /** A key that changes when the list must be fetched again; false while the control is hidden. */
 function keyOf(room: ControlRoom, agentId: Accessor<string | undefined>, control: Control): string | false {
   const id = agentId();
-  const opening = room.online();
-  if (id === undefined || opening === false) return false;
+  if (id === undefined) return false;
+  // Only once this connection's `sync` is in: before that the daemon answers NOT_ATTACHED.
+  const opening = room.attached(id)();
+  if (opening === false) return false;
   const snapshot = room.snapshot(id)();
   if (snapshot === undefined || !advertises(snapshot.capabilities, control)) return false;
   const model = control === "reasoning" ? (snapshot.model?.id ?? "") : "";

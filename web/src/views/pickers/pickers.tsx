@@ -7,6 +7,7 @@
 import { For, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { advertises, type Catalogs } from "./catalogs.ts";
+import { ModelSelect } from "./model-select.tsx";
 
 export function Pickers(props: { room: ControlRoom; agentId: string; catalogs: Catalogs }) {
   const snapshot = () => props.room.snapshot(props.agentId)();
@@ -55,33 +56,9 @@ export function Pickers(props: { room: ControlRoom; agentId: string; catalogs: C
         }}
       </Show>
       <Show when={advertises(capabilities(), "models") ? props.catalogs.models.latest : undefined}>
-        {(catalog) => {
-          const current = () => snapshot()?.model?.id ?? catalog().active.id;
-          return (
-            <label class="picker">
-              <span>model</span>
-              <select
-                data-testid="model-picker"
-                data-value={current()}
-                onChange={(e) =>
-                  set(
-                    { type: "set_model", agent_id: props.agentId, model: e.currentTarget.value },
-                    e.currentTarget,
-                    current(),
-                  )
-                }
-              >
-                <For each={catalog().models}>
-                  {(model) => (
-                    <option value={model.id} selected={model.id === current()}>
-                      {model.id}
-                    </option>
-                  )}
-                </For>
-              </select>
-            </label>
-          );
-        }}
+        {(catalog) => (
+          <ModelSelect room={props.room} agentId={props.agentId} catalog={catalog()} testId="model-picker" />
+        )}
       </Show>
       <Show when={advertises(capabilities(), "reasoning") ? props.catalogs.reasoning.latest : undefined}>
         {(catalog) => {

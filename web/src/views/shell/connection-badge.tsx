@@ -36,7 +36,7 @@ export function ConnectionBadge(props: { room: ControlRoom }) {
       title={reason() ?? ""}
     >
       <span class="dot" />
-      {label()}
+      <span class="connection-label">{label()}</span>
       <Show when={reason()}>
         {(text) => (
           <>

@@ -17,7 +17,7 @@ export const ModelDescriptorSchema = Type.Object(
     model: Type.String({ minLength: 1 }),
     context_window: Type.Optional(Type.Number()),
     /**
-     * In `list_models` only (protocol-additions §14): why no provider can serve this model (no API
+     * In `list_models` only (protocol-additions §16): why no provider can serve this model (no API
      * key, bad base URL); absent when one can. Choosing it is refused with the same text.
      */
     unavailable: Type.Optional(Type.String()),

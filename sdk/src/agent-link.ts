@@ -1,6 +1,6 @@
 /**
  * How an `Agent` reaches its runtime: straight over stdio (no `agent_id`) or through a daemon
- * connection (every per-agent command tagged with the agent's id, PROTOCOL §5.2).
+ * connection (every per-agent command tagged with the agent's id, docs/protocol.md §4).
  */
 import type { Command, RequestOptions } from "../../src/client/request-channel.ts";
 import type { AgentCommand, AgentCommandType, CommandMap } from "../../src/types/command-table.ts";

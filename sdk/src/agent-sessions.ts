@@ -1,6 +1,6 @@
 /**
- * The agent's own session (`session_op`, PROTOCOL §9.2): list the sessions of its cwd, compact
- * the live window, fork at a message into a new session.
+ * The agent's own session (`session_op`, docs/protocol.md §10.1): list the sessions of its cwd,
+ * compact the live window, fork at a message into a new session.
  */
 
 import { type SessionOpResultOf, sessionOpResult } from "../../src/client/session-op-result.ts";

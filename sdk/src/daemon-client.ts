@@ -1,5 +1,5 @@
 /**
- * A connection to one daemon (PROTOCOL §3, §6, §10): its registry (list, create, attach,
+ * A connection to one daemon (docs/protocol.md §2, §5, §10): its registry (list, create, attach,
  * terminate), its sessions, its registry events, and the agents this client watches. When
  * the connection drops it reconnects with backoff (1 s, 2 s, 4 s … 30 s) and re-attaches to
  * every watched agent; each answers with a fresh `sync`, from which the agent resumes without

@@ -1,6 +1,6 @@
 /**
  * Every failure the SDK reports is a `ShardError` carrying the wire's `{code, message, data?}`
- * (PROTOCOL §8): a command's error response, an `error` event that ended a turn, or a
+ * (docs/protocol.md §8): a command's error response, an `error` event that ended a turn, or a
  * client-side condition (timeout, lost connection) mapped onto the same code registry.
  */
 import type { ErrorCode } from "../../src/types/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * Browser-style authentication for a remote daemon (PROTOCOL §4.1, docs/auth.md), for
+ * Browser-style authentication for a remote daemon (docs/protocol.md §3.1, docs/auth.md), for
  * scripts: enroll once with a code from `shard auth enroll` (POST /enroll → session cookie),
  * then get a single-use WebSocket ticket for every (re)connect (POST /bootstrap). Both requests
  * carry the Origin the daemon expects; the ticket is bound to it.

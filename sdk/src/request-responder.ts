@@ -1,5 +1,5 @@
 /**
- * Answers permission and UI requests from code (PROTOCOL §6.3, §9.5). Each open request is
+ * Answers permission and UI requests from code (docs/protocol.md §5.3). Each open request is
  * handed to the registered handler once, with an AbortSignal that fires when the request is
  * resolved elsewhere (another client won, or the headless path answered) before the handler
  * did; a late answer is then never sent. Requests re-shown by a `sync` are not asked twice.

@@ -1,5 +1,5 @@
 /**
- * One turn of an agent (PROTOCOL §9.4): its events as an async iterable, `done` at its
+ * One turn of an agent (docs/protocol.md §6): its events as an async iterable, `done` at its
  * `turn_end`, and the controls that act on it (steer, abort, follow-up). `done` never rejects:
  * a turn that failed resolves with `error` set, so an unread turn cannot crash a script.
  */

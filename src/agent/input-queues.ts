@@ -1,5 +1,5 @@
 /**
- * Steer and follow-up messages accepted mid-turn (PROTOCOL §9.2). Each is written to the
+ * Steer and follow-up messages accepted mid-turn (docs/protocol.md §6). Each is written to the
  * session as a `queued_input` entry before it is acknowledged, and as a normal message —
  * pointing back at that entry — when it is delivered, so a crash in between loses nothing
  * (see `restoreQueuedInputs`).

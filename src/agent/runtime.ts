@@ -175,7 +175,9 @@ export class AgentRuntime {
     ];
   }
 
-  /** A new client: `hello`, then `sync` with everything it needs to render (PROTOCOL §9.1). */
+  /**
+   * A new client: `hello`, then `sync` with everything it needs to render (docs/protocol.md §2).
+   */
   attach(connection: Connection): void {
     this.outbox.attach(connection);
     this.outbox.sendTo(connection, {

@@ -151,7 +151,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   }
   // A signal ends the agent like stdin EOF does: abort work (killing a running bash group),
   // tell the client the turn ended, release the session lock. The handlers stay installed
-  // until that is done, so a second signal cannot kill the agent half-way (ARCHITECTURE §3).
+  // until that is done, so a second signal cannot kill the agent half-way
+  // (docs/architecture.md §4).
   const stop = new AbortController();
   let stopCode = 0;
   const onStop = (code: number) => {
@@ -171,7 +172,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   try {
     await serveStdio(runtime, Bun.stdin.stream(), connection, { stop: stop.signal });
     await out.flush();
-    // exitCode, never process.exit() (ARCHITECTURE §3): the last events must reach the client.
+    // exitCode, never process.exit() (docs/architecture.md §4): the last events must reach the
+    // client.
     if (stop.signal.aborted) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   } finally {
     process.off("SIGTERM", onSigterm);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `shard` entry point: argument dispatch only (ARCHITECTURE §2, L5). Each command lives in
+ * `shard` entry point: argument dispatch only (docs/architecture.md §2, L5). Each command lives in
  * its own module and is imported lazily so `--help` and `agent` start fast.
  */
 import pkg from "../../package.json" with { type: "json" };
@@ -84,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  // exitCode, never process.exit(): pending stdout writes must flush (ARCHITECTURE §3).
+  // exitCode, never process.exit(): pending stdout writes must flush (docs/architecture.md §4).
   // No top-level await, so the entry also builds as a bytecode-compiled binary.
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

@@ -1,5 +1,5 @@
 /**
- * PermissionGate contract (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order:
+ * PermissionGate contract (docs/architecture.md §6.4, docs/protocol.md §5.3). Decision order:
  * mode policy → persisted grants → read-only inside cwd → ask.
  */
 import type { PermissionChoice, PermissionDecision, PermissionDetail } from "../types/permissions.ts";
@@ -51,7 +51,7 @@ export type PermissionAsker = (ask: PermissionAsk, signal: AbortSignal) => Promi
 
 /**
  * Where the gate judged each of a call's `tool.paths(args)` to land: requested spelling →
- * absolute real path. The tool must open exactly these (ARCHITECTURE §4.1), so a symlink
+ * absolute real path. The tool must open exactly these (docs/architecture.md §6.2), so a symlink
  * swapped after the decision cannot redirect the call.
  */
 export type JudgedPaths = ReadonlyMap<string, string>;

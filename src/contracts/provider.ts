@@ -1,5 +1,5 @@
 /**
- * Provider contract (ARCHITECTURE §4.2). A provider turns one request into a normalized
+ * Provider contract (docs/architecture.md §6.3). A provider turns one request into a normalized
  * event stream. It never throws: failures arrive as a final `error` event.
  */
 import type { Message } from "../types/shared.ts";

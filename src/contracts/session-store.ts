@@ -1,5 +1,5 @@
 /**
- * SessionStore contract (ARCHITECTURE §5). One append-only JSONL file per session:
+ * SessionStore contract (docs/architecture.md §9.2). One append-only JSONL file per session:
  * a header line, then one entry per line. `append` returns only once the line is written
  * to the file (it survives a kill -9 of the process), so the runtime can emit the
  * acknowledging event afterwards.

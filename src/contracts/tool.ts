@@ -1,5 +1,5 @@
 /**
- * Tool contract (ARCHITECTURE §4.1). Tools never throw across this boundary: every
+ * Tool contract (docs/architecture.md §6.2). Tools never throw across this boundary: every
  * failure is a result with `is_error: true`.
  */
 import type { Static, TSchema } from "@sinclair/typebox";

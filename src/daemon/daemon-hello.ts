@@ -1,6 +1,6 @@
 /**
- * The daemon's own `hello` (PROTOCOL §7): transport-scoped capabilities only. What one runtime
- * can do arrives in that agent's `sync.capabilities`, projected from the runtime's hello.
+ * The daemon's own `hello` (docs/protocol.md §7): transport-scoped capabilities only. What one
+ * runtime can do arrives in that agent's `sync.capabilities`, projected from the runtime's hello.
  */
 import pkg from "../../package.json" with { type: "json" };
 import type { HelloEvent } from "../types/agent-events.ts";

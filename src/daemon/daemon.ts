@@ -1,6 +1,6 @@
 /**
  * One daemon process: the registry of durable agents, the broker, the unix socket and the
- * HTTP/WebSocket server (ARCHITECTURE §1, §3). `startDaemon` resolves once both listen; the
+ * HTTP/WebSocket server (docs/architecture.md §1, §4). `startDaemon` resolves once both listen; the
  * returned handle stops it (graceful lets turns finish, `force` kills runtimes at once).
  */
 import { rmSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
- * Safety of `$SHARD_HOME/daemon.sock` (PROTOCOL §4.2: its permissions are the access control).
- * The home is a 0700 directory of ours; at the socket path we replace only a stale socket of
- * our own. A symlink, a regular file or another user's file is refused and left untouched, and
+ * Safety of `$SHARD_HOME/daemon.sock` (docs/protocol.md §3.3: its permissions are the access
+ * control). The home is a 0700 directory of ours; at the socket path we replace only a stale socket
+ * of our own. A symlink, a regular file or another user's file is refused and left untouched, and
  * a socket with a live daemon behind it means another daemon owns this home.
  */
 import { chmodSync, lstatSync, readFileSync, unlinkSync } from "node:fs";

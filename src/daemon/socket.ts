@@ -1,5 +1,5 @@
 /**
- * The unix socket transport: `$SHARD_HOME/daemon.sock`, JSONL both ways (PROTOCOL §2.1),
+ * The unix socket transport: `$SHARD_HOME/daemon.sock`, JSONL both ways (docs/protocol.md §1),
  * 0600 in a 0700 home even under `umask 000`. Each connection gets the daemon hello, then its
  * lines go to the broker one at a time, in order, through a bounded queue: while it is full the
  * socket is not read (the client's writes block), and a closed connection's queued lines are
@@ -28,7 +28,9 @@ export interface SocketOptions {
 
 class SocketClient implements ClientConnection {
   readonly id = newId("conn");
-  /** The 0600 socket is local trust (PROTOCOL §4.2): the auth.* commands are answered here. */
+  /**
+   * The 0600 socket is local trust (docs/protocol.md §3.3): the auth.* commands are answered here.
+   */
   readonly localTrust = true;
   readonly decoder: JsonlDecoder;
   readonly outbound: OutboundBuffer;

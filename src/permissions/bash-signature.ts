@@ -1,5 +1,5 @@
 /**
- * `bash_signature` analysis (PROTOCOL §9.5, docs/permissions.md): a command line is reduced to,
+ * `bash_signature` analysis (docs/permissions.md): a command line is reduced to,
  * per simple command, its executable, its subcommand (`git status`, `npm run test`: see
  * `bash-command-policy.ts`) and the exact sorted set of flags. Other positional arguments are
  * NOT part of a signature, so a grant for `git diff -s a.ts` also covers `git diff -s b.ts` but

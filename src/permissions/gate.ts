@@ -1,7 +1,7 @@
 /**
- * The permission gate (ARCHITECTURE §4.3, PROTOCOL §9.5). Decision order: mode policy →
- * persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd →
- * ask the user.
+ * The permission gate (docs/architecture.md §6.4, docs/protocol.md §5.3). Decision order: mode
+ * policy → persisted grants → read-only tools whose every path resolves (and is spelled) inside cwd
+ * → ask the user.
  *
  * Headless policy lives in the daemon's broker (docs/architecture.md §5.4), not here: grants
  * already run before asking, so `allow_if_rule_matches` is simply "deny when asked", `deny`

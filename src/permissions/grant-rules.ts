@@ -1,6 +1,6 @@
 /**
- * Persisted grant rule kinds and their matchers (PROTOCOL §9.5). Rules are interpreted only by
- * matchers registered here by kind; an unknown kind or a malformed rule never allows anything.
+ * Persisted grant rule kinds and their matchers (docs/permissions.md). Rules are interpreted only
+ * by matchers registered here by kind; an unknown kind or a malformed rule never allows anything.
  */
 
 import { isRecord } from "../support/is-record.ts";

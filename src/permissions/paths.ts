@@ -1,5 +1,5 @@
 /**
- * Inside-or-outside for permission decisions (ARCHITECTURE §4.3). Paths are resolved by the
+ * Inside-or-outside for permission decisions (docs/architecture.md §6.4). Paths are resolved by the
  * resolver the file tools use too (`support/real-path.ts`), so the gate judges the very
  * file a tool opens.
  */

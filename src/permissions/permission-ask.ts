@@ -1,5 +1,5 @@
 /**
- * What the user is shown for a permission request (PROTOCOL §9.5): a prompt, the legacy
+ * What the user is shown for a permission request (docs/protocol.md §5.3): a prompt, the legacy
  * options, details (command, resolved paths) and server-defined choices with opaque ids.
  */
 import { relative } from "node:path";

@@ -1,6 +1,6 @@
 /**
- * The provider-facing text of a tool result (PROTOCOL: the model sees the exit code as
- * `[exit code: N]`, injected here at the history seam rather than stored in `content`).
+ * The provider-facing text of a tool result (docs/protocol-additions.md §1: the model sees the exit
+ * code as `[exit code: N]`, injected here at the history seam rather than stored in `content`).
  */
 import type { ToolResultBlock } from "../types/shared.ts";
 

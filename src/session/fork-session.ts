@@ -1,6 +1,6 @@
 /**
- * Fork (PROTOCOL §9.2 session_op fork): materializes the live window as it was at one entry
- * into a fresh session under `forks/` of the source session's directory. The source file is
+ * Fork (docs/protocol.md §10.1 session_op fork): materializes the live window as it was at one
+ * entry into a fresh session under `forks/` of the source session's directory. The source file is
  * only read (from the store's memory), never written. The fork point is an entry id or the id
  * of a message the entry holds (`msg_…`, what clients see; docs/protocol-additions.md).
  *

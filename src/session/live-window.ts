@@ -1,5 +1,5 @@
 /**
- * The live window (ARCHITECTURE §5): the messages from the newest compaction's first kept
+ * The live window (docs/architecture.md §9.2): the messages from the newest compaction's first kept
  * entry to the head, led by the compaction's summary as a user message. Non-message entries
  * (mode/model changes, checkpoints, older compactions) are not part of the conversation; the
  * turn failures of the window ride along for the transcript, never for the model.

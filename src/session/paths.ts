@@ -1,4 +1,4 @@
-/** Where sessions live under `$SHARD_HOME` (ARCHITECTURE §3). */
+/** Where sessions live under `$SHARD_HOME` (docs/architecture.md §4). */
 import { dirname, join } from "node:path";
 
 export const SESSION_FILE = "session.jsonl";

@@ -1,7 +1,7 @@
 /**
- * The one projection of an agent's state (ARCHITECTURE §2, L2): what a client needs to render
- * the agent, kept current by `applyEvent`. The runtime builds `sync` from it, the daemon keeps
- * one per agent for attach, and the SDK and the web client hold their state in it.
+ * The one projection of an agent's state (docs/architecture.md §2, §8.1): what a client needs to
+ * render the agent, kept current by `applyEvent`. The runtime builds `sync` from it, the daemon
+ * keeps one per agent for attach, and the SDK and the web client hold their state in it.
  */
 import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-events.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";

@@ -1,4 +1,7 @@
-/** Folds `message_delta` events into the message being streamed (delta-only wire, PROTOCOL §9.4). */
+/**
+ * Folds `message_delta` events into the message being streamed (delta-only wire,
+ * docs/protocol.md §6).
+ */
 import type { MessageDeltaEvent } from "../types/stream-events.ts";
 import type { StreamingBlock, StreamingMessage } from "../types/streaming-message.ts";
 

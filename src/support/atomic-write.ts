@@ -1,6 +1,6 @@
 /**
- * Durable writes (ARCHITECTURE §3): temp file + fsync + rename, so readers never see half a
- * file, and a write that fails (a full disk) leaves nothing behind: no temp file, and no folder
+ * Durable writes (docs/architecture.md §9.1): temp file + fsync + rename, so readers never see half
+ * a file, and a write that fails (a full disk) leaves nothing behind: no temp file, and no folder
  * it had to make (an empty `agents/<id>/` would be reported at every start).
  */
 import { randomBytes } from "node:crypto";

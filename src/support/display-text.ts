@@ -1,5 +1,5 @@
 /**
- * Text a permission request shows the user (PROTOCOL §9.5). A hostile command or file name
+ * Text a permission request shows the user (docs/protocol.md §5.3). A hostile command or file name
  * must not be able to hide anything from the person deciding: terminal escapes, C0/C1
  * controls and bidi overrides are shown as visible `\uXXXX` escapes, and a one-line
  * summary that has to be cut keeps both ends, so a tail after padding stays visible.

@@ -1,6 +1,6 @@
 /**
  * The one id generator: opaque, URL-safe ids with a type prefix. The protocol's id families
- * (PROTOCOL §10.3, §11.2) join prefix and body with `-` (`job-…`, `run-…`, `agent-…`); the
+ * (docs/protocol.md §10.4, §12) join prefix and body with `-` (`job-…`, `run-…`, `agent-…`); the
  * daemon's and runtime's own ids keep `_` (`msg_…`, `ses_…`, `req_…`).
  */
 import { randomBytes } from "node:crypto";

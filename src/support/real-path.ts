@@ -1,5 +1,5 @@
 /**
- * The one path resolver (ARCHITECTURE §4.1, §4.3): the permission gate judges, and the file
+ * The one path resolver (docs/architecture.md §6.2, §6.4): the permission gate judges, and the file
  * tools open, the path the kernel would really land on after `~` expansion and symlink
  * resolution, never its spelling. Sharing it is what keeps "what was judged" and "what is
  * opened" the same file.

@@ -1,4 +1,6 @@
-/** `$SHARD_HOME` (default `~/.shard`, mode 0700) and the paths under it (ARCHITECTURE §3). */
+/**
+ * `$SHARD_HOME` (default `~/.shard`, mode 0700) and the paths under it (docs/architecture.md §4).
+ */
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";

@@ -1,4 +1,4 @@
-/** `ask`: put a question to the user through a `ui_request` (ARCHITECTURE §4.1). */
+/** `ask`: put a question to the user through a `ui_request` (docs/architecture.md §6.2). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, UiAsk } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";

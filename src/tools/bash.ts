@@ -1,6 +1,6 @@
 /**
  * `bash`: run a shell command in its own process group with a timeout, streaming merged
- * stdout/stderr and keeping a bounded tail of it (ARCHITECTURE §4.1).
+ * stdout/stderr and keeping a bounded tail of it (docs/architecture.md §6.2).
  */
 import { constants } from "node:os";
 import { type Static, Type } from "@sinclair/typebox";

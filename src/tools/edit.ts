@@ -1,4 +1,7 @@
-/** `edit`: replace an exact snippet of a file, returning the change as a diff (ARCHITECTURE §4.1). */
+/**
+ * `edit`: replace an exact snippet of a file, returning the change as a diff
+ * (docs/architecture.md §6.2).
+ */
 import { type Static, Type } from "@sinclair/typebox";
 import type { PreviewContext, Tool, ToolResult } from "../contracts/tool.ts";
 import { countChangedLines } from "../support/changed-lines.ts";

@@ -1,4 +1,4 @@
-/** `find`: files by glob under a directory, honouring ignore files (ARCHITECTURE §4.1). */
+/** `find`: files by glob under a directory, honouring ignore files (docs/architecture.md §6.2). */
 import { relative } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";

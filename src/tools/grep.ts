@@ -1,4 +1,7 @@
-/** `grep`: regex search over a tree, through ripgrep or the built-in walk (ARCHITECTURE §4.1). */
+/**
+ * `grep`: regex search over a tree, through ripgrep or the built-in walk
+ * (docs/architecture.md §6.2).
+ */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";

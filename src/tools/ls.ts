@@ -1,5 +1,5 @@
 /**
- * `ls`: the entries of one directory (ARCHITECTURE §4.1). It shows what is there, including
+ * `ls`: the entries of one directory (docs/architecture.md §6.2). It shows what is there, including
  * dotfiles and gitignored entries; `find` and `grep` are the ignore-aware tools.
  */
 import { type Static, Type } from "@sinclair/typebox";

@@ -1,6 +1,6 @@
 /**
- * Rolling tail of a command's output (ARCHITECTURE §4.1): memory stays bounded however much a
- * command prints. Nothing is written to disk: a command that prints gigabytes must not fill the
+ * Rolling tail of a command's output (docs/architecture.md §6.2): memory stays bounded however much
+ * a command prints. Nothing is written to disk: a command that prints gigabytes must not fill the
  * temp dir either, and the model is told how to keep the full output when it needs it.
  */
 import { formatBytes, type OutputLimits, takeTail } from "./truncate.ts";

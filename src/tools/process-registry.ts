@@ -1,7 +1,7 @@
 /**
- * Records of the live process groups an agent started (ARCHITECTURE §3), one file per group
- * under `$SHARD_HOME/run/pgroups/<pgid>.json`. A kill -9 of the agent skips every clean-up, so
- * the next agent (or the daemon) on the same home kills the groups whose owner is dead.
+ * Records of the live process groups an agent started (docs/architecture.md §9.5), one file per
+ * group under `$SHARD_HOME/run/pgroups/<pgid>.json`. A kill -9 of the agent skips every clean-up,
+ * so the next agent (or the daemon) on the same home kills the groups whose owner is dead.
  *
  * A pid is only trusted together with its start time (field 22 of /proc/<pid>/stat) and the
  * boot id: a record whose pid now belongs to another process is dropped, never signalled.

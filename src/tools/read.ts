@@ -1,4 +1,4 @@
-/** `read`: a text file page by page, or an image as model input (ARCHITECTURE §4.1). */
+/** `read`: a text file page by page, or an image as model input (docs/architecture.md §6.2). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, ToolResult } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";

@@ -1,5 +1,5 @@
 /**
- * The `recall` tool (ARCHITECTURE §12): pages through the exact original messages that a
+ * The `recall` tool (docs/architecture.md §6.6): pages through the exact original messages that a
  * compaction summarized. Each page is a header line, the messages as JSON lines (byte-for-
  * byte as stored), and a footer line naming the next page. Pages are bounded in bytes and
  * hold whole messages; a single message larger than a page is split by bytes (at UTF-8

@@ -1,4 +1,7 @@
-/** Path handling shared by the file tools: paths resolve against the agent cwd (ARCHITECTURE §4.1). */
+/**
+ * Path handling shared by the file tools: paths resolve against the agent cwd
+ * (docs/architecture.md §6.2).
+ */
 import { isAbsolute, relative, sep } from "node:path";
 import type { ToolContext } from "../contracts/tool.ts";
 import { resolveRealPath } from "../support/real-path.ts";

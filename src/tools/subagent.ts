@@ -1,7 +1,7 @@
 /**
- * `subagent`: the model's way to hand work to child agents (ARCHITECTURE §9). It is one more
- * client of the daemon's `subagent.*` commands (PROTOCOL §10.3), for the agent the daemon
- * started it as; the daemon owns the jobs, so they outlive this turn and this runtime.
+ * `subagent`: the model's way to hand work to child agents (docs/architecture.md §7.2). It is one
+ * more client of the daemon's `subagent.*` commands (docs/protocol.md §10.4), for the agent the
+ * daemon started it as; the daemon owns the jobs, so they outlive this turn and this runtime.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import type { CallOf } from "../client/command-result.ts";

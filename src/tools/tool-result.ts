@@ -1,4 +1,6 @@
-/** Result builders: tools report failures as values, never by throwing (ARCHITECTURE §4.1). */
+/**
+ * Result builders: tools report failures as values, never by throwing (docs/architecture.md §6.2).
+ */
 import type { ToolResult } from "../contracts/tool.ts";
 
 export function errorResult(message: string, extra: Partial<ToolResult> = {}): ToolResult {

@@ -1,6 +1,6 @@
 /**
- * Output limits (ARCHITECTURE §4.1): every tool caps what it returns by lines and bytes, and the
- * caller appends a hint telling the model how to get the rest.
+ * Output limits (docs/architecture.md §6.2): every tool caps what it returns by lines and bytes,
+ * and the caller appends a hint telling the model how to get the rest.
  */
 
 export const DEFAULT_MAX_LINES = 2000;

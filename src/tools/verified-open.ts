@@ -1,5 +1,5 @@
 /**
- * Opening the exact file the permission gate judged (ARCHITECTURE §4.1). Every path given
+ * Opening the exact file the permission gate judged (docs/architecture.md §6.2). Every path given
  * here is a real path (no symlink in it when it was judged). A symlink swapped in since then
  * must not redirect the call, so each open refuses to follow a final link (`O_NOFOLLOW`)
  * and then checks where the descriptor really landed: on Linux the kernel's own path of the

@@ -1,4 +1,4 @@
-/** `write`: create or overwrite a file, creating parent directories (ARCHITECTURE §4.1). */
+/** `write`: create or overwrite a file, creating parent directories (docs/architecture.md §6.2). */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";

@@ -1,6 +1,6 @@
 /**
- * Per-agent drive and control commands (PROTOCOL §9.2). `session_op` lives in session-op.ts,
- * `permission_response` / `ui_response` in permissions.ts.
+ * Per-agent drive and control commands (docs/protocol.md §10.1). `session_op` lives in
+ * session-op.ts, `permission_response` / `ui_response` in permissions.ts.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, requiredCommandId, routingAgentId } from "./envelope.ts";

@@ -1,5 +1,5 @@
 /**
- * Per-agent lifecycle and control events (PROTOCOL §9.1, §10.2 mode/model changes).
+ * Per-agent lifecycle and control events (docs/protocol.md §2, §11.1).
  * Streaming and turn events live in stream-events.ts, permission/UI events in permissions.ts.
  */
 import { type Static, Type } from "@sinclair/typebox";
@@ -68,7 +68,7 @@ export const ToolCallRecordSchema = Type.Object(
 );
 export type ToolCallRecord = Static<typeof ToolCallRecordSchema>;
 
-/** Authoritative bootstrap after `agent.attach` or a direct `hello` (PROTOCOL §6.4). */
+/** Authoritative bootstrap after `agent.attach` or a direct `hello` (docs/protocol.md §5.4). */
 export const SyncEventSchema = Type.Object(
   {
     type: Type.Literal("sync"),

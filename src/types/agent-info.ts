@@ -1,10 +1,10 @@
-/** Registry view of a durable agent (PROTOCOL §11 AgentInfo) and its runtime lifecycle. */
+/** Registry view of a durable agent (docs/protocol.md, `AgentInfo`) and its runtime lifecycle. */
 import { type Static, Type } from "@sinclair/typebox";
 import { payloadAgentId } from "./envelope.ts";
 import { AgentStatusSchema, UsageSchema } from "./shared.ts";
 
 /**
- * Lifecycle of the agent's current Runtime generation (PROTOCOL §3, §6.4; pinned by us,
+ * Lifecycle of the agent's current Runtime generation (docs/protocol.md §2, §5.4; pinned by us,
  * docs/protocol-additions.md). `stopped`: no live process (never started, reaped, terminated
  * or killed; restored on demand). `starting`: a generation is spawning and not yet at
  * hello + sync. `running`: ready and serving. `stopping`: terminate/shutdown accepted,

@@ -1,4 +1,4 @@
-/** `response.data` of the per-agent control commands (PROTOCOL §9.2). */
+/** `response.data` of the per-agent control commands (docs/protocol.md §10.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import { StreamingBehaviorSchema } from "./agent-commands.ts";
 import { ModeDescriptorSchema, ReasoningLevelSchema, SwitchEffectiveSchema } from "./controls.ts";

@@ -1,7 +1,7 @@
 /**
  * Browser-enrollment commands (our addition, docs/protocol-additions.md §10). Daemon-level
- * request/response, answered on the unix socket only: local trust (PROTOCOL §4.2) is what lets
- * a caller mint codes and revoke browsers. Over the WebSocket they answer PERMISSION_DENIED.
+ * request/response, answered on the unix socket only: local trust (docs/protocol.md §3.3) is what
+ * lets a caller mint codes and revoke browsers. Over the WebSocket they answer PERMISSION_DENIED.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { requiredCommandId } from "./envelope.ts";

@@ -1,4 +1,4 @@
-/** Catalog entries for the mode and reasoning-level pickers (PROTOCOL §9.2). */
+/** Catalog entries for the mode and reasoning-level pickers (docs/protocol.md §10.1). */
 import { type Static, Type } from "@sinclair/typebox";
 
 /** Secret-free mode descriptor: mode functions and policy hooks never cross the wire. */

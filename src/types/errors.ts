@@ -1,4 +1,7 @@
-/** Error model (PROTOCOL §8): the closed code registry and the `{code, message, data?}` shape. */
+/**
+ * Error model (docs/protocol.md §8): the closed code registry and the `{code, message, data?}`
+ * shape.
+ */
 import { type Static, Type } from "@sinclair/typebox";
 
 /** Every code the server may put on the wire. Extending the registry means adding here. */
@@ -40,7 +43,7 @@ export const ErrorCodeSchema = Type.Union(
 );
 export type ErrorCode = Static<typeof ErrorCodeSchema>;
 
-/** Command error carried by a failed `response` (PROTOCOL §9.3). */
+/** Command error carried by a failed `response` (docs/protocol.md §9). */
 export const WireErrorSchema = Type.Object(
   { code: ErrorCodeSchema, message: Type.String(), data: Type.Optional(Type.Unknown()) },
   { $id: "WireError" },

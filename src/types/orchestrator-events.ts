@@ -1,5 +1,5 @@
 /**
- * Registry events (PROTOCOL §10.2). Orchestrator-level: `agent_id` is payload naming the
+ * Registry events (docs/protocol.md §11.2). Orchestrator-level: `agent_id` is payload naming the
  * agent that changed, not routing.
  */
 import { type Static, Type } from "@sinclair/typebox";

@@ -1,5 +1,5 @@
 /**
- * Orchestrator registry commands (PROTOCOL §10.1) and their `response.data`. Daemon
+ * Orchestrator registry commands (docs/protocol.md §10.2) and their `response.data`. Daemon
  * connections only; `agent_id` here names the target agent as payload, not as routing.
  */
 import { type Static, Type } from "@sinclair/typebox";

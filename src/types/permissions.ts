@@ -1,4 +1,4 @@
-/** Permission and UI requests (PROTOCOL §9.5). */
+/** Permission and UI requests (docs/protocol.md §5.3). */
 import { type Static, Type } from "@sinclair/typebox";
 import { RenderDescriptorSchema } from "./shared.ts";
 
@@ -67,7 +67,7 @@ export const PermissionResponseSchema = Type.Object(
     decision: Type.Optional(PermissionDecisionSchema),
     reason: Type.Optional(Type.String()),
     /**
-     * Additive (PROTOCOL §6.2 writes it for the headless path): who answered, echoed in
+     * Additive (the daemon's headless path sets it, docs/protocol.md §5.3): who answered, echoed in
      * `permission_resolved.source`. Without it the answering connection's id is used.
      */
     source: Type.Optional(Type.String({ minLength: 1 })),

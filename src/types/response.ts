@@ -1,5 +1,5 @@
 /**
- * The `response` envelope (PROTOCOL §9.3). `success: false` must carry `error` and
+ * The `response` envelope (docs/protocol.md §9). `success: false` must carry `error` and
  * `success: true` must not: the validator checks that pairing, not this schema.
  */
 import { type Static, Type } from "@sinclair/typebox";

@@ -1,6 +1,6 @@
 /**
- * The lines of a session file (docs/sessions.md, ARCHITECTURE §5): a header, then one entry
- * per line. TypeBox schemas are the single source, as for the wire types: the static types
+ * The lines of a session file (docs/sessions.md, docs/architecture.md §9.2): a header, then one
+ * entry per line. TypeBox schemas are the single source, as for the wire types: the static types
  * come from `Static<>`, and every line is checked against the compiled schema when a session
  * is opened (src/session/session-line-checks.ts). Objects stay open to extra fields, so a file
  * written by a newer Shard with an additive field still opens.

@@ -1,5 +1,5 @@
 /**
- * `session_op` (PROTOCOL §9.2): list / compact / fork on the agent's own session.
+ * `session_op` (docs/protocol.md §10.1): list / compact / fork on the agent's own session.
  * `args` is one object whose members are op-specific; which member an op requires
  * (fork needs `from_entry_id`) is checked by the handler, which answers INVALID_REQUEST.
  * `from_entry_id` also accepts a message id (`msg_…`): clients only ever see message ids

@@ -1,5 +1,5 @@
 /**
- * Shared wire types (PROTOCOL §11). TypeBox schemas are the single source: static TS
+ * Shared wire types (docs/protocol.md §12). TypeBox schemas are the single source: static TS
  * types come from `Static<>`, runtime validation from the compiled schema.
  */
 import { type Static, Type } from "@sinclair/typebox";
@@ -66,7 +66,10 @@ export const ThinkingBlockSchema = Type.Object({
   /** Additive: provider signature needed to replay signed thinking (Anthropic). */
   signature: Type.Optional(Type.String()),
 });
-/** Images travel inside user messages (prompt `images`) and `read` results. Additive to §11. */
+/**
+ * Images travel inside user messages (prompt `images`) and `read` results. Additive
+ * (docs/protocol-additions.md §1).
+ */
 export const ImageBlockSchema = Type.Object({
   type: Type.Literal("image"),
   data: Type.String(),
@@ -94,7 +97,7 @@ export const MessageSchema = Type.Object(
 );
 export type Message = Static<typeof MessageSchema>;
 
-/** Unified-diff hunk (PROTOCOL P6 pinned here: standard unified-diff shape). */
+/** Unified-diff hunk (pinned here: the standard unified-diff shape; docs/protocol.md, `Hunk`). */
 export const HunkSchema = Type.Object(
   {
     old_start: Type.Number(),

@@ -1,4 +1,4 @@
-/** Streaming and turn events (PROTOCOL §9.4). */
+/** Streaming and turn events (docs/protocol.md §6). */
 import { type Static, Type } from "@sinclair/typebox";
 import { eventSeq, routingAgentId } from "./envelope.ts";
 import { ErrorCodeSchema } from "./errors.ts";

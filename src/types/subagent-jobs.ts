@@ -1,5 +1,5 @@
 /**
- * Subagent job/run records as they cross the wire (PROTOCOL §11.2). Task text is private:
+ * Subagent job/run records as they cross the wire (docs/protocol.md §12). Task text is private:
  * it never appears in these types.
  */
 import { type Static, Type } from "@sinclair/typebox";

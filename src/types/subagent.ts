@@ -1,5 +1,5 @@
 /**
- * Subagent job commands and the run-change event (PROTOCOL §10.3). Orchestrator-level:
+ * Subagent job commands and the run-change event (docs/protocol.md §10.4). Orchestrator-level:
  * `parent_agent_id` is payload naming the owning durable parent; there is no routing
  * `agent_id`. Handles are opaque: a typed id (job-/run-/agent-) or a parent-scoped alias.
  */

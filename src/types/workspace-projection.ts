@@ -1,5 +1,5 @@
 /**
- * Transport-safe workspace projections (PROTOCOL §10.1a; field set pinned by us, see
+ * Transport-safe workspace projections (docs/protocol.md §10.3; field set pinned by us, see
  * docs/protocol-additions.md). Opaque ids only: common-dir and git-dir paths never appear;
  * `repository_cwd` (the project's main-checkout root) is the one repository path exposed.
  */

@@ -1,5 +1,5 @@
 /**
- * Workspace commands, results and lifecycle events (PROTOCOL §10.1a, §10.2). Daemon-level,
+ * Workspace commands, results and lifecycle events (docs/protocol.md §10.3, §11.2). Daemon-level,
  * no routing `agent_id`; `version?: 1` is accepted for forward-compatible clients.
  */
 import { type Static, Type } from "@sinclair/typebox";

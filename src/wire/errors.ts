@@ -1,4 +1,4 @@
-/** Wire errors are plain data: `{code, message}` from PROTOCOL §8, never Error objects. */
+/** Wire errors are plain data: `{code, message}` from docs/protocol.md §8, never Error objects. */
 import type { ErrorCode } from "../types/errors.ts";
 
 export interface WireError {

@@ -1,5 +1,5 @@
 /**
- * LF-only JSONL decoder (PROTOCOL §2.1). Splits raw bytes on 0x0A — never `readline`,
+ * LF-only JSONL decoder (docs/protocol.md §1). Splits raw bytes on 0x0A — never `readline`,
  * which also splits on U+2028/U+2029 — strips one trailing CR, and decodes UTF-8 only over
  * complete lines so a multi-byte character split across chunks is never mangled.
  */

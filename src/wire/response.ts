@@ -1,4 +1,4 @@
-/** Builders for the `response` envelope (PROTOCOL §9.3): `id` and `command` always echoed. */
+/** Builders for the `response` envelope (docs/protocol.md §9): `id` and `command` always echoed. */
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 

@@ -1,6 +1,6 @@
 /**
- * Inbound validation (ARCHITECTURE §7): each message is checked against the schema of its own
- * `type` only, through that schema's shared check (./schema-check.ts: interpreted while rare,
+ * Inbound validation (docs/architecture.md §5.7): each message is checked against the schema of its
+ * own `type` only, through that schema's shared check (./schema-check.ts: interpreted while rare,
  * compiled once frequent). Every failure is INVALID_REQUEST with a message that names the
  * offending field.
  */

@@ -1,6 +1,7 @@
 /**
- * Automatic compaction and recall through a real `shard agent` (ARCHITECTURE §12, PROTOCOL
- * §9.4): a small-context model plus scripted usage push the window over the thresholds.
+ * Automatic compaction and recall through a real `shard agent` (docs/architecture.md §6.6,
+ * docs/protocol.md §6): a small-context model plus scripted usage push the window over the
+ * thresholds.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
- * What the model is given (ARCHITECTURE §4.4, issue "Agent runtime": modes, prompt, context):
- * the system prompt carries AGENTS.md/CLAUDE.md, the skills of the project and of
+ * What the model is given (docs/architecture.md §6.5, issue "Agent runtime": modes, prompt,
+ * context): the system prompt carries AGENTS.md/CLAUDE.md, the skills of the project and of
  * $SHARD_HOME, and the mode's addition; `--system-prompt-file` replaces the base prompt;
  * `--tools` limits what the model can call.
  */

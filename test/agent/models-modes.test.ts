@@ -1,7 +1,8 @@
 /**
- * Mode, model and reasoning-level controls against a real `shard agent` (PROTOCOL §9.2, §10.2):
- * catalogs, switches and their events, errors that leave the selection alone, an extension
- * mode's tool restriction, and a model switch that waits for the next provider call.
+ * Mode, model and reasoning-level controls against a real `shard agent`
+ * (docs/protocol.md §10.1, §11.1): catalogs, switches and their events, errors that leave the
+ * selection alone, an extension mode's tool restriction, and a model switch that waits for the next
+ * provider call.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";

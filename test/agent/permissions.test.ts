@@ -1,6 +1,7 @@
 /**
- * Permissions through a real `shard agent` process (ARCHITECTURE §4.3, PROTOCOL §9.5): the mock
- * model emits tool calls and the test answers the permission and UI requests as a client would.
+ * Permissions through a real `shard agent` process (docs/architecture.md §6.4,
+ * docs/protocol.md §5.3): the mock model emits tool calls and the test answers the permission and
+ * UI requests as a client would.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * The per-agent protocol against a real `shard agent` process and the mock LLM server:
- * hello/sync, the event order of plain and tool turns in both wire formats (PROTOCOL §12.1),
+ * hello/sync, the event order of plain and tool turns in both wire formats (docs/protocol.md §6),
  * delta-only streaming, images, U+2028/U+2029 handling and bad input.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * kill -9 of a real `shard agent` in the middle of a turn, then resume (ARCHITECTURE §5):
+ * kill -9 of a real `shard agent` in the middle of a turn, then resume (docs/architecture.md §9.2):
  * everything acknowledged before the kill is restored, and the resumed window is valid for
  * the provider (no tool call without its result).
  */

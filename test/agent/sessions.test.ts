@@ -1,6 +1,7 @@
 /**
- * Sessions through a real `shard agent` process (ARCHITECTURE §5, PROTOCOL §9.2): resume,
- * corruption handling, the single-writer lock, and `session_op` list / compact / fork.
+ * Sessions through a real `shard agent` process (docs/architecture.md §9.2,
+ * docs/protocol.md §10.1): resume, corruption handling, the single-writer lock, and `session_op`
+ * list / compact / fork.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";

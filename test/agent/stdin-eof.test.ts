@@ -1,6 +1,6 @@
 /**
  * End of stdin through a real `shard agent` process: whatever the client left unfinished on
- * its last line is answered before the agent exits (PROTOCOL §2.1, §8).
+ * its last line is answered before the agent exits (docs/protocol.md §1, §8).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useAgentHarness } from "./support/harness.ts";

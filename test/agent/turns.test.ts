@@ -1,5 +1,5 @@
 /**
- * Mid-turn input and provider failures against a real `shard agent` (PROTOCOL §9.2, §9.4):
+ * Mid-turn input and provider failures against a real `shard agent` (docs/protocol.md §10.1, §6):
  * steer is delivered after the current tool calls and before the next model call, follow-up
  * waits until the agent stops, and provider errors end the turn without stopping the agent.
  */

@@ -1,7 +1,7 @@
 /**
  * The runtime core the daemon stands on, through a real `shard agent`: a responder's `source`
- * reaches `permission_resolved` (PROTOCOL §6.2 "headless"), `sync` carries the session and the
- * model, and a long manual compaction neither holds up later commands nor outlives `abort`.
+ * reaches `permission_resolved` (docs/protocol.md §5.3, "headless"), `sync` carries the session and
+ * the model, and a long manual compaction neither holds up later commands nor outlives `abort`.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * `agent_activity` (PROTOCOL §10.2) reaches every connection, attached or not, and is
+ * `agent_activity` (docs/protocol.md §11.2) reaches every connection, attached or not, and is
  * sanitized: a secret in the prompt, in the tool arguments and in the model's text never shows
  * up in anything an unattached client receives, and no activity event carries a path.
  */

@@ -1,5 +1,5 @@
 /**
- * WebSocket keepalive (PROTOCOL §2.2): the server pings a quiet peer and drops one that never
+ * WebSocket keepalive (docs/protocol.md §1): the server pings a quiet peer and drops one that never
  * answers; a peer that answers (every real WebSocket client does) stays. The idle time is 8 s
  * here (Bun's minimum) instead of 30 s.
  */

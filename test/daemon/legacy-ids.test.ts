@@ -1,7 +1,7 @@
 /**
- * Ids use the protocol's prefix families (PROTOCOL §10.3, §11.2): `job-…`, `run-…`, `agent-…`.
- * Records written before that (`job_…`, `run_…`, `agent_…`) keep loading and stay usable: the
- * agents list, their jobs resolve as handles, a child relaunches and a parent restores.
+ * Ids use the protocol's prefix families (docs/protocol.md §10.4, §12): `job-…`, `run-…`,
+ * `agent-…`. Records written before that (`job_…`, `run_…`, `agent_…`) keep loading and stay
+ * usable: the agents list, their jobs resolve as handles, a child relaunches and a parent restores.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";

@@ -1,6 +1,7 @@
 /**
- * Durable agents and runtime generations (PROTOCOL §6.4, ARCHITECTURE §3, §8): crashes,
- * restoring on demand, start failures that keep the identity, idle reaping, and a daemon restart.
+ * Durable agents and runtime generations (docs/protocol.md §5.4, docs/architecture.md §4, §7.1):
+ * crashes, restoring on demand, start failures that keep the identity, idle reaping, and a daemon
+ * restart.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";

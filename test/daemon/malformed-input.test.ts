@@ -1,6 +1,7 @@
 /**
  * Bad input on both transports gets INVALID_REQUEST and the connection carries on
- * (ARCHITECTURE §7); the WebSocket refuses every upgrade unless an authenticator says yes.
+ * (docs/architecture.md §5.7); the WebSocket refuses every upgrade unless an authenticator says
+ * yes.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { refuseEveryUpgrade } from "../../src/daemon/auth/authenticator.ts";

@@ -1,5 +1,5 @@
 /**
- * Broadcast requests through the daemon (PROTOCOL §6.3, §6.4, ARCHITECTURE §6.2–§6.3):
+ * Broadcast requests through the daemon (docs/protocol.md §5.3, §5.4, docs/architecture.md §5.4):
  * first valid response wins, observers never answer, the headless path answers when nobody
  * interactive is attached, and a reconnecting client sees the open request again.
  */

@@ -1,7 +1,7 @@
 /**
- * Attach during a streaming turn (PROTOCOL §6.4): `sync` from the daemon's snapshot first, then
- * every later event exactly once — no gap, no duplicate, checked by the daemon's `seq` — so the
- * late client's snapshot ends where the first client's does.
+ * Attach during a streaming turn (docs/protocol.md §5.4): `sync` from the daemon's snapshot first,
+ * then every later event exactly once — no gap, no duplicate, checked by the daemon's `seq` — so
+ * the late client's snapshot ends where the first client's does.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { snapshotFromSync } from "../../src/snapshot/agent-snapshot.ts";

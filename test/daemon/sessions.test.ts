@@ -1,7 +1,7 @@
 /**
  * Session-first commands and legacy adoption through the daemon (docs/protocol-additions.md §3,
- * PROTOCOL §10.1): list, activate (adopting once), and `agent.create` with `session_id` and its
- * exact error mapping.
+ * docs/protocol.md §10.2): list, activate (adopting once), and `agent.create` with `session_id` and
+ * its exact error mapping.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,6 +1,7 @@
 /**
- * A client that stops reading (ARCHITECTURE §6.1, PROTOCOL P2): once its outbound buffer is over
- * the cap the daemon closes it, and the agent and the other clients never wait for it.
+ * A client that stops reading (docs/architecture.md §5.6, docs/protocol.md §5.2): once its outbound
+ * buffer is over the cap the daemon closes it, and the agent and the other clients never wait for
+ * it.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
- * `$SHARD_HOME/daemon.sock` safety (PROTOCOL §4.2): 0600 in a 0700 home even under umask 000;
- * a symlink, a regular file or another user's file at the path is refused and left untouched;
+ * `$SHARD_HOME/daemon.sock` safety (docs/protocol.md §3.3): 0600 in a 0700 home even under umask
+ * 000; a symlink, a regular file or another user's file at the path is refused and left untouched;
  * a stale socket of our own is replaced. Negative tests first.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";

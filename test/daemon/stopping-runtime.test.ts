@@ -1,5 +1,5 @@
 /**
- * PROTOCOL §6.4: attach (and new work) coalesces the start-up of a runtime generation, also
+ * docs/protocol.md §5.4: attach (and new work) coalesces the start-up of a runtime generation, also
  * while the previous one is still stopping: the command waits for that exit, restores the
  * agent and answers (attach with the new generation's sync), never CONFLICT "is stopping".
  * The stopping runtime is a stand-in whose exit is held until the test releases it.

@@ -1,8 +1,8 @@
 /**
- * A stale session lock whose pid the kernel gave to an unrelated process (ARCHITECTURE §5,
- * one writer): the lock records its owner's process start, so a live pid with a different
- * start is taken over, while a lock whose owner really runs is still refused. Linux only:
- * elsewhere the start identity is unknown and a live pid always keeps its lock.
+ * A stale session lock whose pid the kernel gave to an unrelated process
+ * (docs/architecture.md §9.2, one writer): the lock records its owner's process start, so a live
+ * pid with a different start is taken over, while a lock whose owner really runs is still refused.
+ * Linux only: elsewhere the start identity is unknown and a live pid always keeps its lock.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";

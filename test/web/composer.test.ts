@@ -1,7 +1,7 @@
 /**
  * The composer in a real Chromium against a real daemon and agent on the mock LLM: steer and
- * follow-up sent mid-turn land where PROTOCOL §9.2 says, Escape aborts a held turn, pasted and
- * dropped images reach the model request (and the bounds are enforced with a clear error), and
+ * follow-up sent mid-turn land where docs/protocol.md §6 says, Escape aborts a held turn, pasted
+ * and dropped images reach the model request (and the bounds are enforced with a clear error), and
  * sending is off with a reason while the daemon is gone.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

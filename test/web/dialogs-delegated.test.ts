@@ -1,6 +1,6 @@
 /**
  * A subagent's permission question reaches the browser that has only its parent open (the
- * daemon routes it to the nearest interactive ancestor, ARCHITECTURE §6.3): the dialog says
+ * daemon routes it to the nearest interactive ancestor, docs/architecture.md §5.4): the dialog says
  * which subagent asks, answering it lets the child's run finish, and the dialog closes.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * The direct transport: spawns `shard agent` and speaks JSONL on its stdio (PROTOCOL §2.1),
+ * The direct transport: spawns `shard agent` and speaks JSONL on its stdio (docs/protocol.md §1),
  * framing on byte 0x0A only with the shared decoder. Under Bun only (it uses `Bun.spawn`).
  * The child's stderr is drained, its tail kept for the error that reports an early exit.
  */

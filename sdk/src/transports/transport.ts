@@ -1,7 +1,7 @@
 /**
  * What every transport gives the connection above it: whole inbound messages (already framed
  * and parsed) and a way to send one. Framing is the transport's: JSONL on stdio and the unix
- * socket, one JSON message per text frame on the WebSocket (PROTOCOL §2).
+ * socket, one JSON message per text frame on the WebSocket (docs/protocol.md §1).
  */
 import type { AnyCommand, OutboundCommand } from "../../../src/types/command-table.ts";
 import type { WireError } from "../../../src/wire/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * The local daemon transport: `$SHARD_HOME/daemon.sock`, JSONL both ways (PROTOCOL §2.1), via
+ * The local daemon transport: `$SHARD_HOME/daemon.sock`, JSONL both ways (docs/protocol.md §1), via
  * `node:net` so it runs under Bun and Node alike. Local trust: no handshake beyond `hello`.
  */
 import { createConnection, type Socket } from "node:net";

@@ -1,5 +1,5 @@
 /**
- * The remote daemon transport (PROTOCOL §2.2, §4.1): one JSON message per text frame, the
+ * The remote daemon transport (docs/protocol.md §1, §3.1): one JSON message per text frame, the
  * ticket offered as the subprotocols `shard.v1, shard.ticket.<t>` (never in the URL), and the
  * page Origin the ticket is bound to. Uses only the standard WebSocket API, so it runs under
  * Bun, Node ≥ 22 and Node 20 with `--experimental-websocket`; the constructor is injectable.

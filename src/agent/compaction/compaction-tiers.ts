@@ -1,5 +1,5 @@
 /**
- * Compaction tiers for one runtime (ARCHITECTURE §12, PROTOCOL §9.2/§9.4): manual
+ * Compaction tiers for one runtime (docs/architecture.md §6.6, docs/protocol.md §10.1, §6): manual
  * (`session_op compact`), between turns above the reserve threshold, and mid-turn at an
  * iteration boundary once the window is full. Every run shows `status compacting` and, on
  * success, one `compaction` event. Every run is abortable: `abort` cancels the summarizer and
@@ -89,7 +89,7 @@ export class Compaction {
 
   /**
    * Manual compaction (session_op); bypasses `enabled` and the threshold. The caller ends
-   * the `compacting` status with `release()` after its response is out (PROTOCOL §9.2).
+   * the `compacting` status with `release()` after its response is out (docs/protocol.md §10.1).
    */
   async manual(keepRecentTokens: number | undefined): Promise<ManualCompaction> {
     const release = () => this.deps.setCompacting(false);

@@ -1,7 +1,7 @@
 /**
  * Model selection for one session. A `set_model` only records the selection; the turn
  * loop asks for the provider at each provider-call boundary, so a switch never interrupts
- * a stream (PROTOCOL §9.2, effective: "next_provider_call").
+ * a stream (docs/protocol.md §10.1, effective: "next_provider_call").
  */
 import type { ModelSpec, Provider } from "../../contracts/provider.ts";
 import { createProvider, providerProblem } from "../../providers/create-provider.ts";

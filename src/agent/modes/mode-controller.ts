@@ -1,5 +1,5 @@
 /**
- * ModeController (ARCHITECTURE §4.4): the authority on the active mode and the catalog.
+ * ModeController (docs/architecture.md §6.5): the authority on the active mode and the catalog.
  * Built-in `build` and `plan`, then extension modes from markdown files in the project's
  * `.shard/modes/` and `$SHARD_HOME/modes/` (project wins on a name clash).
  */

@@ -129,8 +129,8 @@ function answerPermission(
     c.choice_id !== undefined
       ? { ...common, choice_id: c.choice_id }
       : { ...common, decision: c.decision ?? "deny" };
-  // Late answers are discarded silently (PROTOCOL §6.3); an unknown choice is invalid and the
-  // request stays open (§7), as through the daemon.
+  // Late answers are discarded silently (docs/protocol.md §5.3); an unknown choice is invalid and
+  // the request stays open (§7), as through the daemon.
   const outcome = runtime.answerPermission(reply);
   if (outcome.kind === "unknown_choice" && c.choice_id !== undefined) {
     const error = unknownChoiceError(c.request_id, c.choice_id, outcome.offered);

@@ -1,5 +1,5 @@
 /**
- * `session_op` (PROTOCOL §9.2): list, compact and fork, with the exact lifecycle and error
+ * `session_op` (docs/protocol.md §10.1): list, compact and fork, with the exact lifecycle and error
  * mappings of the spec. Compact and fork are between-turn operations: CONFLICT while a turn
  * is queued or in flight.
  */
@@ -61,7 +61,7 @@ async function runCompaction(runtime: AgentRuntime, keep: number | undefined): P
     manual.release();
     runtime.startNextFollowUp();
   };
-  // `status idle` follows the response on every outcome (PROTOCOL §9.2 lifecycle).
+  // `status idle` follows the response on every outcome (docs/protocol.md, `session_op`).
   if ("error" in outcome) return { ok: false, error: outcome.error, after: release };
   return { ok: true, data: outcome, after: release };
 }

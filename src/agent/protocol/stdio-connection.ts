@@ -1,5 +1,5 @@
 /**
- * The direct transport: JSONL on stdin/stdout, bound to one agent (PROTOCOL §2.1, §5.2).
+ * The direct transport: JSONL on stdin/stdout, bound to one agent (docs/protocol.md §1, §4).
  * Inbound messages are handled one at a time, in order.
  */
 import type { Connection } from "../../contracts/connection.ts";

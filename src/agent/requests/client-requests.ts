@@ -1,7 +1,7 @@
 /**
  * Asking the user: a permission or UI request is emitted, waits in PendingRequests until its
- * client answers or the turn is aborted, and closes with a `*_resolved` event (PROTOCOL §6.3,
- * §9.5). The runtime sees one client; which client may answer, and what happens while nobody
+ * client answers or the turn is aborted, and closes with a `*_resolved` event (docs/protocol.md
+ * §5.3). The runtime sees one client; which client may answer, and what happens while nobody
  * can (headless policy, its timeout), is the daemon broker's concern (docs/daemon.md).
  */
 import type { PermissionAnswer, PermissionAsk } from "../../contracts/permission-gate.ts";

@@ -1,6 +1,6 @@
 /**
  * One turn: provider call → deltas → `message_complete` → tools → steer delivery → next
- * provider call, until the model stops (PROTOCOL §9.2, §9.4, §12.1). The provider is taken
+ * provider call, until the model stops (docs/protocol.md §10.1, §6). The provider is taken
  * from the model controller at every call boundary, so a model switch never interrupts a
  * stream. Every tool call in a persisted assistant message gets a persisted result.
  */

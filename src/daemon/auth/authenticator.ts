@@ -1,5 +1,5 @@
 /**
- * Who may open the WebSocket (PROTOCOL §4.1). The daemon's authenticator is BrowserAuth
+ * Who may open the WebSocket (docs/protocol.md §3.1). The daemon's authenticator is BrowserAuth
  * (enrollment, session cookie, single-use ticket). Tests may plug in another one, in-process
  * only: there is no flag that disables authentication.
  */

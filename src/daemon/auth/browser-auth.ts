@@ -1,8 +1,9 @@
 /**
- * Browser authentication (PROTOCOL §4.1, ARCHITECTURE §14.2): an enrollment code turns into a
- * principal (the browser) with a session cookie; the cookie buys single-use WS tickets; a
- * ticket opens one WebSocket. Raw secrets exist only in the response that carries them and in
- * the request that presents them: the store keeps hashes, memory keeps hashes, logs keep ids.
+ * Browser authentication (docs/protocol.md §3.1, docs/architecture.md §10.2): an enrollment code
+ * turns into a principal (the browser) with a session cookie; the cookie buys single-use WS
+ * tickets; a ticket opens one WebSocket. Raw secrets exist only in the response that carries them
+ * and in the request that presents them: the store keeps hashes, memory keeps hashes, logs keep
+ * ids.
  */
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";

@@ -1,5 +1,5 @@
 /**
- * One-time enrollment codes (ARCHITECTURE §14.2): minted by the daemon for its terminal,
+ * One-time enrollment codes (docs/architecture.md §10.2): minted by the daemon for its terminal,
  * single use, 10 minutes, failed redemptions rate-limited. Only hashes are held, in memory:
  * a code is never written to disk or a log, and a daemon restart forgets every open code.
  *

@@ -1,7 +1,7 @@
 /**
- * The durable security store (PROTOCOL §4.1): `$SHARD_HOME/security/browsers.json`, versioned,
- * 0600 in a 0700 directory, written atomically. It holds principals (enrolled browsers) and
- * their sessions — metadata and SHA-256 hashes of the session cookies only. No raw code, cookie
+ * The durable security store (docs/protocol.md §3.1): `$SHARD_HOME/security/browsers.json`,
+ * versioned, 0600 in a 0700 directory, written atomically. It holds principals (enrolled browsers)
+ * and their sessions — metadata and SHA-256 hashes of the session cookies only. No raw code, cookie
  * or ticket is ever written here (or anywhere else).
  */
 import { join } from "node:path";

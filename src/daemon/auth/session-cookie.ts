@@ -1,7 +1,8 @@
 /**
- * The session cookie (PROTOCOL §4.1, §4.1.1, D4): HttpOnly, SameSite=Strict, Path=/; the
- * `__Host-` name and Secure iff the request's effective scheme is https. Which form a request
- * carries is checked against its scheme: a Secure-form cookie over plain http is refused.
+ * The session cookie (docs/protocol.md §3.1; docs/auth.md, The session cookie): HttpOnly,
+ * SameSite=Strict, Path=/; the `__Host-` name and Secure iff the request's effective scheme is
+ * https. Which form a request carries is checked against its scheme: a Secure-form cookie over
+ * plain http is refused.
  */
 import { SECRET_PATTERN } from "./secrets.ts";
 

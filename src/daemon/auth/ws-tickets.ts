@@ -1,5 +1,5 @@
 /**
- * WebSocket tickets (PROTOCOL §4.1): short-lived, single use, bound to the principal, the
+ * WebSocket tickets (docs/protocol.md §3.1): short-lived, single use, bound to the principal, the
  * session and the exact serialized Origin they were issued for. Consuming is one synchronous
  * Map delete, so of two upgrades racing with one ticket exactly one gets it. Only hashes are
  * held, in memory.

@@ -1,8 +1,8 @@
 /**
- * The sanitized activity overview (PROTOCOL §10.2 `agent_activity`): a coarse phase per agent,
- * derived from its events and broadcast to every connection when it changes. It carries a phase,
- * the status and at most a tool's name — never prompts, model text, tool arguments or results,
- * paths or transcripts.
+ * The sanitized activity overview (docs/protocol.md §11.2 `agent_activity`): a coarse phase per
+ * agent, derived from its events and broadcast to every connection when it changes. It carries a
+ * phase, the status and at most a tool's name — never prompts, model text, tool arguments or
+ * results, paths or transcripts.
  */
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { ActivityPhase } from "../../types/orchestrator-events.ts";

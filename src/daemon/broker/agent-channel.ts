@@ -1,5 +1,5 @@
 /**
- * The broker's view of one agent (ARCHITECTURE §6.1): its `AgentSnapshot` (fed only through
+ * The broker's view of one agent (docs/architecture.md §5.3): its `AgentSnapshot` (fed only through
  * `applyEvent`), the daemon's per-agent `seq` that stays monotonic across runtime generations
  * (a runtime's own `seq` restarts at 0), and the attached clients with their roles.
  */
@@ -56,7 +56,7 @@ export class AgentChannel {
 
   /**
    * A new generation is authoritative: its sync replaces the snapshot, keeping the daemon's
-   * `seq`, and `capabilities` come from the runtime's own hello (PROTOCOL §7).
+   * `seq`, and `capabilities` come from the runtime's own hello (docs/protocol.md §7).
    */
   replaceFromRuntime(epoch: number, ready: RuntimeReady): void {
     this.snapshot = snapshotFromSync({

@@ -1,5 +1,5 @@
 /**
- * Per-agent commands on a daemon connection (PROTOCOL §5.2, §6): they need `agent_id` and an
+ * Per-agent commands on a daemon connection (docs/protocol.md §4, §5): they need `agent_id` and an
  * attachment, go to the agent's runtime (restoring a stopped one for new work), and permission
  * and UI answers pass the first-response-wins check before they reach it.
  */
@@ -12,7 +12,7 @@ import type { AgentChannel } from "./agent-channel.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { ClientConnection } from "./client-connection.ts";
 
-/** New work restores a stopped runtime; reads and aborts never wake one (PROTOCOL §9.2). */
+/** New work restores a stopped runtime; reads and aborts never wake one (docs/protocol.md §2). */
 const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
   "prompt",
   "steer",
@@ -94,7 +94,7 @@ function notRunning(client: ClientConnection, command: AgentCommand, agentId: st
   );
 }
 
-/** First valid answer wins; late ones are accepted and dropped silently (PROTOCOL §6.3). */
+/** First valid answer wins; late ones are accepted and dropped silently (docs/protocol.md §5.3). */
 function answer(
   ctx: BrokerContext,
   client: ClientConnection,

@@ -1,4 +1,6 @@
-/** The registry view of one agent (PROTOCOL §11 AgentInfo): durable manifest + live snapshot. */
+/**
+ * The registry view of one agent (docs/protocol.md, `AgentInfo`): durable manifest + live snapshot.
+ */
 import type { AgentInfo } from "../../types/agent-info.ts";
 import type { AgentStatus } from "../../types/shared.ts";
 import type { DurableAgent } from "../registry/registry.ts";

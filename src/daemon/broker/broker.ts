@@ -1,6 +1,6 @@
 /**
- * The broker (ARCHITECTURE §3, §6): owns every client connection, routes what they send, and
- * turns what runtimes emit into the daemon's stream — per-agent `seq`, snapshot, fan-out to
+ * The broker (docs/architecture.md §3, §5): owns every client connection, routes what they send,
+ * and turns what runtimes emit into the daemon's stream — per-agent `seq`, snapshot, fan-out to
  * attachments tagged with `agent_id`, headless answers — plus registry events to everyone.
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
@@ -100,7 +100,10 @@ export class Broker implements BrokerContext, RegistryEvents {
     return this.clients.get(client.id) === client;
   }
 
-  /** A closed connection detaches from everything; its open requests stay open (PROTOCOL §6.4). */
+  /**
+   * A closed connection detaches from everything; its open requests stay open
+   * (docs/protocol.md §5.4).
+   */
   close(client: ClientConnection): void {
     this.clients.delete(client.id);
     this.forwarder.clientClosed(client.id);
@@ -254,7 +257,8 @@ export class Broker implements BrokerContext, RegistryEvents {
     channel.requests.reset();
     channel.replaceFromRuntime(epoch, ready);
     this.tellActivity(agentId);
-    // A replacement generation re-syncs everyone already attached (PROTOCOL §9.1 runtime_epoch).
+    // A replacement generation re-syncs everyone already attached (docs/protocol.md §5.4,
+    // `runtime_epoch`).
     if (channel.attachments.size > 0) {
       const sync = EncodedMessage.of(channel.sync());
       for (const a of channel.attachments.values()) a.client.sendEncoded(sync);

@@ -1,6 +1,7 @@
 /**
  * One client connection of the daemon, whatever its transport. The transport owns framing and
- * the bounded outbound buffer: a client over the cap is closed, never waited for (ARCHITECTURE §6.1).
+ * the bounded outbound buffer: a client over the cap is closed, never waited for
+ * (docs/architecture.md §5.6).
  */
 import type { AgentServerMessage } from "../../contracts/connection.ts";
 import type { DaemonEvent } from "../../types/catalog.ts";
@@ -20,7 +21,10 @@ export interface ClientConnection {
    * browser is `browser:<its label>`, so another browser can say which one answered.
    */
   readonly source?: string;
-  /** Local trust (the unix socket, PROTOCOL §4.2): only such clients may manage browser auth. */
+  /**
+   * Local trust (the unix socket, docs/protocol.md §3.3): only such clients may manage browser
+   * auth.
+   */
   readonly localTrust: boolean;
   send(message: DaemonMessage): void;
   /** The same message already serialized (fan-out encodes once for every client). */

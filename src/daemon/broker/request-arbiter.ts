@@ -1,9 +1,9 @@
 /**
- * Broadcast permission and UI requests of one agent (PROTOCOL §6.3, ARCHITECTURE §6.2): the
- * first valid response wins and later ones are dropped; with no interactive responder the
- * headless policy answers. A request asked while nobody could answer (`queue`), or left open
- * when the last responder went away, is denied when the headless timeout fires — unless a
- * responder attaches first, which cancels the timer.
+ * Broadcast permission and UI requests of one agent (docs/protocol.md §5.3,
+ * docs/architecture.md §5.4): the first valid response wins and later ones are dropped; with no
+ * interactive responder the headless policy answers. A request asked while nobody could answer
+ * (`queue`), or left open when the last responder went away, is denied when the headless timeout
+ * fires — unless a responder attaches first, which cancels the timer.
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import type { HeadlessPolicy } from "../../types/orchestrator.ts";

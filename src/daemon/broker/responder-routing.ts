@@ -1,7 +1,8 @@
 /**
- * Hierarchical routing of permission and UI requests (PROTOCOL §6.3, ARCHITECTURE §6.3): a
- * child agent with no interactive attachment of its own asks the nearest ancestor that has one,
- * keeping the child's `agent_id`. Observers never count as responders.
+ * Hierarchical routing of permission and UI requests (docs/protocol.md §5.3,
+ * docs/architecture.md §5.4): a child agent with no interactive attachment of its own asks the
+ * nearest ancestor that has one, keeping the child's `agent_id`. Observers never count as
+ * responders.
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import type { PermissionResolved, UiResolved } from "../../types/permissions.ts";

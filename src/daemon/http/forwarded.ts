@@ -1,9 +1,9 @@
 /**
- * Forwarded headers (PROTOCOL §4.1.2, D2). Only a request whose direct peer is the configured
- * upstream proxy may set the effective scheme (X-Forwarded-Proto: https). Its X-Forwarded-Host
- * must equal the pinned public host (400 otherwise): it never chooses the host. From any other
- * peer the headers are ignored and the request is plain http. X-Forwarded-For is never read.
- * The two names can be changed (--forwarded-proto-header, --forwarded-host-header).
+ * Forwarded headers (docs/protocol.md §3.2; docs/auth.md, Remote mode). Only a request whose direct
+ * peer is the configured upstream proxy may set the effective scheme (X-Forwarded-Proto: https).
+ * Its X-Forwarded-Host must equal the pinned public host (400 otherwise): it never chooses the
+ * host. From any other peer the headers are ignored and the request is plain http. X-Forwarded-For
+ * is never read. The two names can be changed (--forwarded-proto-header, --forwarded-host-header).
  */
 import type { MiddlewareHandler } from "hono";
 import type { DaemonEnv } from "./daemon-env.ts";

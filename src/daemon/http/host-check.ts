@@ -1,5 +1,5 @@
 /**
- * Exact Host check on every route (PROTOCOL §4.1; like Jupyter's check_host): DNS-rebinding
+ * Exact Host check on every route (docs/protocol.md §3.1; like Jupyter's check_host): DNS-rebinding
  * names, suffixes, alternate loopback spellings, another port and a missing Host all get 421.
  */
 import type { MiddlewareHandler } from "hono";

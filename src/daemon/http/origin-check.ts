@@ -1,5 +1,5 @@
 /**
- * Exact Origin matching (PROTOCOL §4.1): the serialized Origin header must be one of the
+ * Exact Origin matching (docs/protocol.md §3.1): the serialized Origin header must be one of the
  * allowed origins, byte for byte. Missing, `null`, look-alikes, another port or scheme, a
  * trailing slash: all refused. Browsers send Origin on every POST and WebSocket handshake.
  */

@@ -1,7 +1,7 @@
 /**
- * Headers on every response (ARCHITECTURE §14.3): no framing (clickjacking), no MIME sniffing,
- * no referrer (a URL never leaks to another site), a CSP that allows this origin only. No CORS
- * header is ever set, so no other origin can read a response.
+ * Headers on every response (docs/architecture.md §10.6): no framing (clickjacking), no MIME
+ * sniffing, no referrer (a URL never leaks to another site), a CSP that allows this origin only. No
+ * CORS header is ever set, so no other origin can read a response.
  */
 import type { MiddlewareHandler } from "hono";
 import type { DaemonEnv } from "./daemon-env.ts";

@@ -1,5 +1,5 @@
 /**
- * Which of the three web configurations (PROTOCOL §4.1.2) the remote flags select, validated
+ * Which of the three web configurations (docs/protocol.md §3.2) the remote flags select, validated
  * loudly: every unsafe or incomplete combination is an error that names the flag to add or
  * remove. The daemon never degrades silently into an unsafe remote configuration.
  */

@@ -1,6 +1,6 @@
 /**
  * What every HTTP request is judged against once the daemon knows its port: the exact Host,
- * the allowed Origins and the one peer whose forwarded headers count (PROTOCOL §4.1.1-§4.1.2).
+ * the allowed Origins and the one peer whose forwarded headers count (docs/protocol.md §3.1, §3.2).
  * The implicit `http://127.0.0.1:<port>` origin exists only in pure loopback mode.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The WebSocket transport (PROTOCOL §2.2): one JSON message per text frame. A binary frame or
+ * The WebSocket transport (docs/protocol.md §1): one JSON message per text frame. A binary frame or
  * an over-size one gets INVALID_REQUEST and the connection carries on; a frame past Bun's
  * `maxPayloadLength` (twice our limit) is closed by Bun with 1009. The server pings shortly
  * before `idleTimeout` and drops a peer that stops answering. Inbound messages wait in a bounded

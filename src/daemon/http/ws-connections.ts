@@ -1,4 +1,7 @@
-/** The open WebSocket connections of each principal, so revoking a browser closes them (§4.1). */
+/**
+ * The open WebSocket connections of each principal, so revoking a browser closes them
+ * (docs/architecture.md §10.2).
+ */
 
 export interface Closable {
   /** Closes the TCP connection at once (src/daemon/http/websocket.ts says why without a close frame). */

@@ -1,6 +1,6 @@
 /**
- * Friendly aliases for children (PROTOCOL §10.3): display-only names from a fixed pool, unique
- * among one parent's children, compared case-insensitively after NFKC. They are never ids.
+ * Friendly aliases for children (docs/protocol.md §10.4): display-only names from a fixed pool,
+ * unique among one parent's children, compared case-insensitively after NFKC. They are never ids.
  */
 const NAME_POOL = [
   "ada",

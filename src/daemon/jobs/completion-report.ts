@@ -1,6 +1,6 @@
 /**
- * The structured completion report a parent receives when one of its runs ends (PROTOCOL
- * §10.3). It names the run and carries its final text — the child's output, which is as
+ * The structured completion report a parent receives when one of its runs ends (docs/protocol.md
+ * §10.4). It names the run and carries its final text — the child's output, which is as
  * untrusted as any model text — but never the task.
  */
 import type { JobRecord, RunRecord } from "./job-record.ts";

@@ -1,7 +1,7 @@
 /**
- * The coordinator (ARCHITECTURE §9): starts queued runs within the concurrency limit — every
- * parallel run, one chain step at a time, each fed the previous step's final text — as managed
- * child agents through the registry, turns each child's turn into a terminal run state, and
+ * The coordinator (docs/architecture.md §7.2): starts queued runs within the concurrency limit —
+ * every parallel run, one chain step at a time, each fed the previous step's final text — as
+ * managed child agents through the registry, turns each child's turn into a terminal run state, and
  * enforces each run's deadline. Children are started, prompted and stopped exactly like any
  * other agent; only the coordinator holds the lease that lets it prompt them.
  */

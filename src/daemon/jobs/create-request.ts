@@ -1,5 +1,5 @@
 /**
- * `subagent.create` before any side effect (PROTOCOL §10.3): the whole request is checked —
+ * `subagent.create` before any side effect (docs/protocol.md §10.4): the whole request is checked —
  * form, strategy, launch policy and depth — and the job record is built with every id and
  * alias preallocated. Nothing is written here; the caller commits the record in one step.
  */
@@ -127,8 +127,8 @@ function requestForm(
 }
 
 /**
- * Children inherit their parent's restrictions (ARCHITECTURE §9): the daemon cannot compare
- * modes it does not define, so only a parent in the default `build` mode may name another.
+ * Children inherit their parent's restrictions (docs/architecture.md §7.2): the daemon cannot
+ * compare modes it does not define, so only a parent in the default `build` mode may name another.
  */
 function mayLaunchIn(parentMode: string | undefined, mode: string): boolean {
   return parentMode === undefined || parentMode === "build" || parentMode === mode;

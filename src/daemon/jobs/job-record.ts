@@ -1,6 +1,6 @@
 /**
- * The daemon-private job record (ARCHITECTURE §9): `$SHARD_HOME/jobs/<job_id>.json`, one file
- * per job, rewritten atomically on every run transition. Unlike the wire snapshots it holds
+ * The daemon-private job record (docs/architecture.md §7.2): `$SHARD_HOME/jobs/<job_id>.json`, one
+ * file per job, rewritten atomically on every run transition. Unlike the wire snapshots it holds
  * each run's task text, which never leaves the daemon.
  */
 import { type Static, Type } from "@sinclair/typebox";
@@ -82,7 +82,7 @@ export function isTerminal(state: RunState): boolean {
   return TERMINAL.has(state);
 }
 
-/** The job-level reading of one run's state (PROTOCOL §11.2). */
+/** The job-level reading of one run's state (docs/protocol.md §12). */
 export function jobStateOfRun(state: RunState): JobState {
   switch (state) {
     case "queued":

@@ -1,6 +1,6 @@
 /**
- * The lease guard (PROTOCOL §10.3): while a run holds a child, the child's own clients cannot
- * drive it around the coordinator.
+ * The lease guard (docs/protocol.md §10.4): while a run holds a child, the child's own clients
+ * cannot drive it around the coordinator.
  * - A direct `prompt` is `CONFLICT`: one run at a time.
  * - A direct steer (`steer`, or `prompt` with `streaming_behavior: "steer"`) takes the strict
  *   active-turn path of `subagent.steer`: it reaches the run's running turn or nothing. It is

@@ -1,5 +1,5 @@
 /**
- * The strict active-turn path (PROTOCOL §10.3) that `subagent.steer` and a client's direct
+ * The strict active-turn path (docs/protocol.md §10.4) that `subagent.steer` and a client's direct
  * steer of a leased child share: the message goes to the run's running turn — named by its
  * `turn_id`, so a runtime whose turn just ended refuses it instead of starting a new turn — or
  * nowhere. `outcome` settles `injected` once the child delivers it, `conflict` if the turn or

@@ -1,5 +1,5 @@
 /**
- * Strict active steer (PROTOCOL §10.3 `subagent.steer`): a message for the turn a run is
+ * Strict active steer (docs/protocol.md §10.4 `subagent.steer`): a message for the turn a run is
  * playing now. It is `injected` once the child delivers it into that turn, `conflict` if the
  * turn or the run ends first — and then it is dropped from the child's queue (an abort of an
  * idle runtime clears it), so it never becomes a future prompt or part of a relaunch.

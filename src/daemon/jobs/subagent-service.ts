@@ -1,8 +1,8 @@
 /**
- * The daemon's subagent jobs (PROTOCOL §10.3, ARCHITECTURE §9), loaded by the broker on the
- * first `subagent.*` command so an idle daemon never pays for them. It owns the job store, the
- * catalog, the coordinator and the waiters, answers the commands, tells the owning parent's
- * connections about every committed run transition and injects completion reports.
+ * The daemon's subagent jobs (docs/protocol.md §10.4, docs/architecture.md §7.2), loaded by the
+ * broker on the first `subagent.*` command so an idle daemon never pays for them. It owns the job
+ * store, the catalog, the coordinator and the waiters, answers the commands, tells the owning
+ * parent's connections about every committed run transition and injects completion reports.
  */
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { SubagentRunChangedEvent } from "../../types/subagent.ts";

@@ -1,5 +1,5 @@
 /**
- * `subagent.wait` (PROTOCOL §10.3): a waiter holds the runs its handles resolved to at
+ * `subagent.wait` (docs/protocol.md §10.4): a waiter holds the runs its handles resolved to at
  * acceptance and answers when any/all of them are terminal, or when its timeout passes — which
  * stops the waiting only, never the work. Its parent's abort or its client's disconnect cancels
  * the waiter (and only it): nothing is kept for a connection that is gone.

@@ -1,7 +1,7 @@
 /**
- * The manifest of a new durable agent (PROTOCOL §10.1 `agent.create`): a managed create with a
- * canonical cwd and a `provider/model` id, or the legacy adoption of an existing session — once
- * per session, from its own project, and only if it can be restored.
+ * The manifest of a new durable agent (docs/protocol.md §10.2 `agent.create`): a managed create
+ * with a canonical cwd and a `provider/model` id, or the legacy adoption of an existing session —
+ * once per session, from its own project, and only if it can be restored.
  */
 import { realpathSync, statSync } from "node:fs";
 import { newId } from "../../support/ids.ts";

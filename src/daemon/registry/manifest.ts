@@ -1,5 +1,5 @@
 /**
- * The durable half of an agent (ARCHITECTURE §3, §8): `agents/<agent_id>/manifest.json`
+ * The durable half of an agent (docs/architecture.md §7.1, §9.4): `agents/<agent_id>/manifest.json`
  * under `$SHARD_HOME`, written atomically before any runtime starts. A runtime generation
  * is rebuilt from it alone, so a daemon restart lists every agent again.
  */

@@ -1,7 +1,7 @@
 /**
- * The registry of durable agents (ARCHITECTURE §3, §8): manifests on disk, at most one live
- * Runtime generation per agent, coalesced start-up, terminate/kill/reap, and what happens when a
- * generation ends. It knows nothing about clients; the broker hears about everything through
+ * The registry of durable agents (docs/architecture.md §4, §7.1): manifests on disk, at most one
+ * live Runtime generation per agent, coalesced start-up, terminate/kill/reap, and what happens when
+ * a generation ends. It knows nothing about clients; the broker hears about everything through
  * `RegistryEvents`.
  */
 import { rmSync } from "node:fs";
@@ -229,7 +229,8 @@ export class Registry {
       return record.process.ready;
     }
     if (this.shuttingDown) return Promise.resolve(shuttingDownFailure(`agent ${agentId} cannot start`));
-    // A generation on its way out (PROTOCOL §6.4): the start waits for its exit, then restores.
+    // A generation on its way out (docs/protocol.md §5.4): the start waits for its exit, then
+    // restores.
     const leaving = record.process && !record.process.exited ? record.process.whenExited : undefined;
     if (leaving) this.options.log(`agent ${agentId}: its start waits for the stopping runtime to exit`);
     const starting = leaving

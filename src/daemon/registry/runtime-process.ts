@@ -1,5 +1,5 @@
 /**
- * One Runtime generation: a `shard agent` child in its own process group (ARCHITECTURE §3),
+ * One Runtime generation: a `shard agent` child in its own process group (docs/architecture.md §4),
  * JSONL on stdin/stdout, stderr always drained into the agent's log. It is ready once it has
  * sent `hello` and `sync`; everything after that goes to `onMessage`.
  */

@@ -1,7 +1,7 @@
 /**
- * Resolves an opaque session id for adoption (PROTOCOL §10.1 `agent.create` with `session_id`,
- * `session.activate`): the daemon finds the file itself — a client never names a path — and
- * checks it can be restored before any manifest points at it.
+ * Resolves an opaque session id for adoption (docs/protocol.md §10.2 `agent.create` with
+ * `session_id`, `session.activate`): the daemon finds the file itself — a client never names a
+ * path — and checks it can be restored before any manifest points at it.
  */
 import { isSessionId } from "../../session/ids.ts";
 import { findSessionFile } from "../../session/session-directory.ts";

@@ -1,5 +1,5 @@
 /**
- * Whether a workspace may be retired now, and with which disposition (PROTOCOL §10.1a): a
+ * Whether a workspace may be retired now, and with which disposition (docs/protocol.md §10.3): a
  * typed refusal for live, busy, dirty, missing and unsafe ones; for a branch deletion, proof
  * that its work is in the integration target, or `confirmation_required`.
  */

@@ -1,5 +1,5 @@
 /**
- * `workspace.create | attach | list | status | retire` (PROTOCOL §10.1a): daemon-level, no
+ * `workspace.create | attach | list | status | retire` (docs/protocol.md §10.3): daemon-level, no
  * routing agent_id. Create and attach launch a fresh agent in the worktree through the registry.
  */
 import { describeError } from "../../support/describe-error.ts";

@@ -1,7 +1,7 @@
 /**
- * The daemon's workspaces (ARCHITECTURE §10): one git worktree per workspace, on its own branch,
- * under `$SHARD_HOME/worktrees/` (durable: never a temp dir, never reaped), each bound to the
- * agents launched in it. Operations run one at a time, so a retire never races a create.
+ * The daemon's workspaces (docs/architecture.md §7.3): one git worktree per workspace, on its own
+ * branch, under `$SHARD_HOME/worktrees/` (durable: never a temp dir, never reaped), each bound to
+ * the agents launched in it. Operations run one at a time, so a retire never races a create.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

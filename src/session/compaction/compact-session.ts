@@ -1,7 +1,7 @@
 /**
- * Compaction (ARCHITECTURE §12, PROTOCOL §9.2 session_op compact): summarize the oldest part
- * of the live window into a CompactionEntry and keep the newest `keepRecentTokens` worth of
- * messages. The summarized messages stay in the file; `recall` reads them back by index.
+ * Compaction (docs/architecture.md §6.6, docs/protocol.md §10.1 session_op compact): summarize the
+ * oldest part of the live window into a CompactionEntry and keep the newest `keepRecentTokens`
+ * worth of messages. The summarized messages stay in the file; `recall` reads them back by index.
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
 import { describeError } from "../../support/describe-error.ts";

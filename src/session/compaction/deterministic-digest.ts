@@ -1,5 +1,5 @@
 /**
- * The default compactor (ARCHITECTURE §12): a structured markdown digest built without a
+ * The default compactor (docs/architecture.md §6.6): a structured markdown digest built without a
  * model call — user requests verbatim, files read and changed, commands and their exit
  * codes, the latest plan (last assistant text), and the previous summary folded in. Lists
  * are capped; the exact messages stay reachable through `recall`.

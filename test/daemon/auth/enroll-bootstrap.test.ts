@@ -1,6 +1,6 @@
 /**
  * POST /enroll (one-time code → session cookie) and POST /bootstrap (cookie → WS ticket),
- * PROTOCOL §4.1 / §4.1.1. Negative first; expiry uses the daemon's injectable clock.
+ * docs/protocol.md §3.1. Negative first; expiry uses the daemon's injectable clock.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
- * DNS rebinding and cross-origin requests (PROTOCOL §4.1, ARCHITECTURE §14.3): every route
- * checks the Host exactly, the POST routes and the upgrade check the Origin exactly, and no
- * response carries a CORS header. Negative first: each attack is shown to fail.
+ * DNS rebinding and cross-origin requests (docs/protocol.md §3.1, docs/architecture.md §10.6):
+ * every route checks the Host exactly, the POST routes and the upgrade check the Origin exactly,
+ * and no response carries a CORS header. Negative first: each attack is shown to fail.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";

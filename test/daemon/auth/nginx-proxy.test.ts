@@ -1,8 +1,8 @@
 /**
  * Real nginx in front of the daemon as the trusted proxy, running docs/WEB-DEPLOYMENT.md's nginx
- * recipe, TLS from a self-signed certificate made here (PROTOCOL §4.1.2): the Secure __Host- cookie is issued, the WebSocket connects
- * through the proxy, and a spoofed X-Forwarded-Host is either overwritten by the recipe or, from
- * a proxy that passes it on, refused with 400.
+ * recipe, TLS from a self-signed certificate made here (docs/protocol.md §3.2): the Secure __Host-
+ * cookie is issued, the WebSocket connects through the proxy, and a spoofed X-Forwarded-Host is
+ * either overwritten by the recipe or, from a proxy that passes it on, refused with 400.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { AuthDaemon } from "./auth-daemon.ts";

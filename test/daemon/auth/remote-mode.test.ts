@@ -1,5 +1,5 @@
 /**
- * Remote mode behind a trusted proxy (PROTOCOL §4.1.2): forwarded headers count only from the
+ * Remote mode behind a trusted proxy (docs/protocol.md §3.2): forwarded headers count only from the
  * configured upstream peer; X-Forwarded-Host must equal --public-host (400 otherwise);
  * X-Forwarded-For never counts; the cookie is Secure/__Host- iff the effective scheme is https;
  * the loopback Host and origin are not accepted in remote mode.

@@ -1,7 +1,7 @@
 /**
- * The security store's file rules (PROTOCOL §4.1): a 0700 directory and a 0600 file of ours,
- * a versioned format; a store that is unsafe or unreadable stops the daemon with a message and
- * is never reset. And the in-memory codes and tickets stay bounded whatever is minted.
+ * The security store's file rules (docs/protocol.md §3.1): a 0700 directory and a 0600 file of
+ * ours, a versioned format; a store that is unsafe or unreadable stops the daemon with a message
+ * and is never reset. And the in-memory codes and tickets stay bounded whatever is minted.
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";

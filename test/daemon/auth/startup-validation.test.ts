@@ -1,5 +1,5 @@
 /**
- * Remote-mode start-up validation (PROTOCOL §4.1.2): every unsafe or incomplete combination
+ * Remote-mode start-up validation (docs/protocol.md §3.2): every unsafe or incomplete combination
  * of the flags is refused with a message naming the flag to add or remove; `shard daemon` exits
  * 2 on it without listening. The valid configurations, and the plaintext-cookie warning.
  */

@@ -1,5 +1,5 @@
 /**
- * The ticketed WebSocket upgrade (PROTOCOL §4.1): `Sec-WebSocket-Protocol: shard.v1,
+ * The ticketed WebSocket upgrade (docs/protocol.md §3.1): `Sec-WebSocket-Protocol: shard.v1,
  * shard.ticket.<t>`, answered with exactly `shard.v1`. 401 for a missing, malformed, oversized,
  * expired, replayed or other-origin ticket; one ticket opens one socket even when two upgrades
  * race. Then the real client path, and revocation closing the open socket.

@@ -1,6 +1,6 @@
 /**
- * Batch jobs (PROTOCOL §10.3): a parallel batch runs every child at once and one failure does
- * not stop its siblings; a chain runs one step at a time, feeds each step the previous step's
+ * Batch jobs (docs/protocol.md §10.4): a parallel batch runs every child at once and one failure
+ * does not stop its siblings; a chain runs one step at a time, feeds each step the previous step's
  * final text, and a failed step fails the rest.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

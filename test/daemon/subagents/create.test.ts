@@ -1,6 +1,6 @@
 /**
- * subagent.create (PROTOCOL §10.3): a durable job committed before the response, its child a
- * managed agent under the parent, the task played as the child's prompt, the run's terminal
+ * subagent.create (docs/protocol.md §10.4): a durable job committed before the response, its child
+ * a managed agent under the parent, the task played as the child's prompt, the run's terminal
  * state and final text on record; the whole request validated before any side effect.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * What never crosses (PROTOCOL §10.3): a parent sees and touches only its own jobs and
+ * What never crosses (docs/protocol.md §10.4): a parent sees and touches only its own jobs and
  * children; task text appears in no response, event, AgentInfo or log; a leased child takes no
  * direct prompt; the parent gets each run's completion report — as a prompt that wakes it when
  * idle, as a steer into its turn when busy.

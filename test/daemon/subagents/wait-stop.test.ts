@@ -1,6 +1,6 @@
 /**
  * subagent.wait (any/all, a timeout that never cancels, 0 polls) and subagent.stop (a job
- * handle stops the job, a run handle only that run) — PROTOCOL §10.3.
+ * handle stops the job, a run handle only that run) — docs/protocol.md §10.4.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";

@@ -33,7 +33,10 @@ export class DaemonClient {
   readonly schemaViolations: string[] = [];
   /** Successful responses whose `data` does not match their command's result schema. */
   readonly resultViolations: string[] = [];
-  /** Workspace responses and events that carried a git directory path (PROTOCOL §10.1a forbids it). */
+  /**
+   * Workspace responses and events that carried a git directory path (docs/workspaces.md forbids
+   * it).
+   */
   readonly gitDirLeaks: string[] = [];
   closed = false;
   closeReason = "";

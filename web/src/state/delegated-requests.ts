@@ -1,6 +1,6 @@
 /**
  * Questions of agents this page is not attached to, routed here because it answers for one of
- * their ancestors (ARCHITECTURE §6.3): a subagent's permission or UI request shows in its
+ * their ancestors (docs/architecture.md §5.4): a subagent's permission or UI request shows in its
  * parent's view. The daemon sends the matching `*_resolved` the same way; a reconnect clears
  * them all, and the daemon routes the open ones again when the page re-attaches. At most
  * MAX_DELEGATED are kept (the oldest go first), whatever a daemon sends.

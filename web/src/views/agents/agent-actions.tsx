@@ -2,7 +2,7 @@
  * Terminate (finish current work, then stop) and kill (stop the process now) for the selected
  * agent. Each asks first — they sit side by side, and a slip of the finger must not stop an
  * agent. Both stop only the runtime: the agent and its session stay, and opening it again
- * restarts it (PROTOCOL §6.4).
+ * restarts it (docs/protocol.md §2).
  */
 import { createSignal, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";

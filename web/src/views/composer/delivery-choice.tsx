@@ -1,5 +1,5 @@
 /**
- * While a turn runs, how a message is delivered — the choice is explicit (PROTOCOL §9.2):
+ * While a turn runs, how a message is delivered — the choice is explicit (docs/protocol.md §6):
  * steer lands in the running turn after its current tool calls, follow-up waits until the agent
  * stops. A radio group (arrow keys move within it); Alt+S / Alt+F pick from the composer.
  */

@@ -1,10 +1,10 @@
 /**
- * One `ui_request` of any kind (PROTOCOL §9.5). What each kind answers with (`ui_response.value`):
- * select → the chosen option exactly as offered; confirm → "yes" / "no"; input and editor → the
- * text (possibly empty); notify → "ok" once read; dismissing any of them → null. Keys, while
- * this is the active dialog and nobody is typing: 1–9 pick an option, y / n confirm, Enter
- * acknowledges a notice or moves into the text field, Escape dismisses. The field never takes
- * focus by itself, so typing in the composer never lands in a dialog.
+ * One `ui_request` of any kind (docs/protocol.md §5.3). What each kind answers with
+ * (`ui_response.value`): select → the chosen option exactly as offered; confirm → "yes" / "no";
+ * input and editor → the text (possibly empty); notify → "ok" once read; dismissing any of them →
+ * null. Keys, while this is the active dialog and nobody is typing: 1–9 pick an option, y / n
+ * confirm, Enter acknowledges a notice or moves into the text field, Escape dismisses. The field
+ * never takes focus by itself, so typing in the composer never lands in a dialog.
  */
 import { createSignal, For, Match, Show, Switch } from "solid-js";
 import type { UiRequest } from "../../../../src/types/permissions.ts";

@@ -1,5 +1,5 @@
 /**
- * What the selected agent's runtime can list (PROTOCOL §9.2): modes, models and the active
+ * What the selected agent's runtime can list (docs/protocol.md §10.1): modes, models and the active
  * model's reasoning levels, each fetched only when `sync.capabilities` advertises it, and again
  * when the runtime is replaced (runtime_epoch) or, for levels, the model changes. The active
  * value a picker shows comes from the snapshot, which `mode_changed` / `model_changed` /

@@ -1,8 +1,9 @@
 /**
- * The session commands behind the sessions panel, following PROTOCOL's session-first flow:
- * fork writes a new session, `session.list` shows it, `session.activate` returns the agent
- * that drives it (adopting the session when none does), and the page attaches by selecting it.
- * Every answer is checked by the connection's typed call; `session_op`'s by its op as well.
+ * The session commands behind the sessions panel, following the session-first flow
+ * (docs/protocol-additions.md §3): fork writes a new session, `session.list` shows it,
+ * `session.activate` returns the agent that drives it (adopting the session when none does), and
+ * the page attaches by selecting it. Every answer is checked by the connection's typed call;
+ * `session_op`'s by its op as well.
  */
 import { type SessionOpResultOf, sessionOpResult } from "../../../../src/client/session-op-result.ts";
 import type { SessionSummary } from "../../../../src/types/session-first.ts";

@@ -1,6 +1,7 @@
 /**
- * Draws one RenderDescriptor (PROTOCOL §11) by its kind. Every string in it came from a tool
- * and, through the tool, from the model or the file system: all of it is rendered as text.
+ * Draws one RenderDescriptor (docs/protocol.md, `RenderDescriptor`) by its kind. Every string in it
+ * came from a tool and, through the tool, from the model or the file system: all of it is rendered
+ * as text.
  */
 import { For, type JSX, Show } from "solid-js";
 import type { RenderDescriptor } from "../../../../src/types/shared.ts";

@@ -1,7 +1,7 @@
 /**
- * The daemon's workspace commands from the page (PROTOCOL §10.1a), each answer checked against
- * its result schema by the connection's typed call. A refused retire comes back as its typed
- * conflict, so the panel can offer the one retry that `confirmation_required` names.
+ * The daemon's workspace commands from the page (docs/protocol.md §10.3), each answer checked
+ * against its result schema by the connection's typed call. A refused retire comes back as its
+ * typed conflict, so the panel can offer the one retry that `confirmation_required` names.
  */
 import { Value } from "@sinclair/typebox/value";
 import {

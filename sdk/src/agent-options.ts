@@ -1,6 +1,7 @@
 /** Options of an `Agent` and of its `prompt` and `run` calls. */
+
+import type { Image } from "../../src/types/messages.ts";
 import type { AttachRole } from "../../src/types/orchestrator.ts";
-import type { Image } from "../../src/types/shared.ts";
 import type { TurnResult } from "./turn.ts";
 
 export interface PromptOptions {

@@ -4,7 +4,6 @@
  */
 
 import { type SessionOpResultOf, sessionOpResult } from "../../src/client/session-op-result.ts";
-import type { SessionSummary } from "../../src/types/session-first.ts";
 import type {
   CompactResult,
   ForkResult,
@@ -12,6 +11,7 @@ import type {
   SessionOpName,
   SessionOpResult,
 } from "../../src/types/session-op.ts";
+import type { SessionSummary } from "../../src/types/sessions.ts";
 import { sharedCheck } from "../../src/wire/schema-check.ts";
 import type { AgentCallOf } from "./agent-link.ts";
 import { ShardError } from "./errors.ts";

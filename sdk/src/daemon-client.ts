@@ -14,7 +14,7 @@ import type { AgentInfo } from "../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { CommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrator.ts";
-import type { SessionSummary } from "../../src/types/session-first.ts";
+import type { SessionSummary } from "../../src/types/sessions.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, UnhandledRequests } from "./agent-link.ts";

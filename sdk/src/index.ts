@@ -6,8 +6,10 @@
 export { type BackoffOptions, reconnectDelayMs } from "../../src/client/backoff.ts";
 export type { AgentSnapshot, PendingRequest } from "../../src/snapshot/agent-snapshot.ts";
 export type { AgentInfo, RuntimeState } from "../../src/types/agent-info.ts";
+export type { AgentStatus, Usage } from "../../src/types/agent-state.ts";
 export type { AgentEvent, AgentEventOf, AgentEventType, DaemonEvent } from "../../src/types/catalog.ts";
 export type { ErrorCode } from "../../src/types/errors.ts";
+export type { ContentBlock, Message } from "../../src/types/messages.ts";
 export type { AttachRole, HeadlessPolicy } from "../../src/types/orchestrator.ts";
 export type {
   PermissionDecision,
@@ -16,8 +18,7 @@ export type {
   UiRequest,
   UiResolved,
 } from "../../src/types/permissions.ts";
-export type { SessionSummary } from "../../src/types/session-first.ts";
-export type { AgentStatus, ContentBlock, Message, Usage } from "../../src/types/shared.ts";
+export type { SessionSummary } from "../../src/types/sessions.ts";
 export type {
   WorkspaceDetail,
   WorkspaceRetireConflict,

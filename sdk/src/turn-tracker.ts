@@ -6,7 +6,7 @@
  * a turn it no longer shows ended while we were away, and is finished from the live window.
  */
 import type { AgentSnapshot } from "../../src/snapshot/agent-snapshot.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import type { TurnStartEvent } from "../../src/types/stream-events.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import type { AgentStreamEvent } from "./stream-events.ts";

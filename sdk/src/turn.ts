@@ -4,7 +4,8 @@
  * a turn that failed resolves with `error` set, so an unread turn cannot crash a script.
  */
 import { toolResultMessage } from "../../src/snapshot/live-window.ts";
-import type { Message, Usage } from "../../src/types/shared.ts";
+import type { Usage } from "../../src/types/agent-state.ts";
+import type { Message } from "../../src/types/messages.ts";
 import type { TurnEndEvent } from "../../src/types/stream-events.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { EventQueue } from "./event-queue.ts";

@@ -18,7 +18,7 @@ import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts"
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { createSubagentTool } from "../tools/subagent.ts";
-import type { ToolCallBlock } from "../types/shared.ts";
+import type { ToolCallBlock } from "../types/messages.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";

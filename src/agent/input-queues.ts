@@ -6,8 +6,8 @@
  */
 import type { NewEntry } from "../contracts/session-store.ts";
 import { newId } from "../support/ids.ts";
+import type { Message } from "../types/messages.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
-import type { Message } from "../types/shared.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 interface Queued {

@@ -4,7 +4,7 @@
  * flight is `streaming` unless a permission/UI request is open; compaction and fatal
  * errors override. Every change emits one `status` event.
  */
-import type { AgentStatus } from "../types/shared.ts";
+import type { AgentStatus } from "../types/agent-state.ts";
 import { PendingRequests } from "./requests/pending-requests.ts";
 
 export class AgentState {

@@ -9,9 +9,9 @@ import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permi
 import { RunRenderer, type RunRendererOptions } from "../terminal/run-renderer.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { formatUiPrompt, parseUiAnswer } from "../terminal/ui-prompt.ts";
+import type { AgentStatus } from "../types/agent-state.ts";
 import type { AgentEvent } from "../types/catalog.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
-import type { AgentStatus } from "../types/shared.ts";
 import type { CliCommand } from "./daemon-stream.ts";
 
 export interface AttachIo {

@@ -3,7 +3,7 @@
  * mode policy → persisted grants → read-only inside cwd → ask.
  */
 import type { PermissionChoice, PermissionDecision, PermissionDetail } from "../types/permissions.ts";
-import type { RenderDescriptor } from "../types/shared.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 import type { AnyTool } from "./tool.ts";
 
 export interface ModePolicy {

@@ -2,7 +2,7 @@
  * Provider contract (docs/architecture.md §6.3). A provider turns one request into a normalized
  * event stream. It never throws: failures arrive as a final `error` event.
  */
-import type { Message } from "../types/shared.ts";
+import type { Message } from "../types/messages.ts";
 
 export type ProviderApi = "anthropic-messages" | "openai-completions" | "openai-responses";
 

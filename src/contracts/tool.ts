@@ -3,7 +3,8 @@
  * failure is a result with `is_error: true`.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { Image, RenderDescriptor, ToolResultContent } from "../types/shared.ts";
+import type { Image, ToolResultContent } from "../types/messages.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 
 export interface UiAsk {
   kind: "select" | "confirm" | "input" | "editor" | "notify";

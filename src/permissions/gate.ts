@@ -18,7 +18,7 @@ import type {
 } from "../contracts/permission-gate.ts";
 import type { AnyTool, PreviewContext } from "../contracts/tool.ts";
 import { resolveRealPath } from "../support/real-path.ts";
-import type { RenderDescriptor } from "../types/shared.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
 import { type GrantStore, openGrantStore } from "./grant-store.ts";

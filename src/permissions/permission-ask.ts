@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import { escapeForDisplay, summaryLine } from "../support/display-text.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
-import type { RenderDescriptor } from "../types/shared.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */

@@ -3,7 +3,7 @@
  * results as separate items that cannot carry images, so the images follow as one user
  * message, then the user's own text and images. The APIs differ only in item shapes.
  */
-import type { Image, Message } from "../types/shared.ts";
+import type { Image, Message } from "../types/messages.ts";
 import type { ProviderToolCallId } from "./provider-tool-call-ids.ts";
 import { toolResultText } from "./tool-result-text.ts";
 

@@ -4,7 +4,7 @@
  * the call and on the result that answers it. A call without `provider_id` (a session written
  * before the runtime minted ids) was named by the server: its `id` is both.
  */
-import type { Message } from "../types/shared.ts";
+import type { Message } from "../types/messages.ts";
 
 export type ProviderToolCallId = (toolCallId: string) => string;
 

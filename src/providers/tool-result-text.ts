@@ -2,7 +2,7 @@
  * The provider-facing text of a tool result (docs/protocol-additions.md §1: the model sees the exit
  * code as `[exit code: N]`, injected here at the history seam rather than stored in `content`).
  */
-import type { ToolResultBlock } from "../types/shared.ts";
+import type { ToolResultBlock } from "../types/messages.ts";
 
 export function toolResultText(block: ToolResultBlock): string {
   const c = block.content;

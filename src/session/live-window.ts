@@ -6,6 +6,7 @@
  */
 import { MAX_WINDOW_FAILURES } from "../snapshot/turn-failures.ts";
 import type { LiveWindow } from "../types/agent-events.ts";
+import type { Message } from "../types/messages.ts";
 import type {
   CompactionEntry,
   MessageEntry,
@@ -13,7 +14,6 @@ import type {
   ToolResultEntry,
   TurnFailureEntry,
 } from "../types/session-entries.ts";
-import type { Message } from "../types/shared.ts";
 import type { TurnFailure } from "../types/turn-failures.ts";
 
 export type ConversationEntry = MessageEntry | ToolResultEntry;

@@ -4,8 +4,9 @@
  * keeps one per agent for attach, and the SDK and the web client hold their state in it.
  */
 import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-events.ts";
+import type { AgentStatus, Usage } from "../types/agent-state.ts";
+import type { ModelDescriptor } from "../types/controls.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
-import type { AgentStatus, ModelDescriptor, Usage } from "../types/shared.ts";
 import type { StreamingMessage } from "../types/streaming-message.ts";
 import type { TurnRetry } from "../types/turn-failures.ts";
 

@@ -4,8 +4,8 @@
  * a client renders from state (errors) only advance `last_seq`.
  */
 import type { ToolCallRecord } from "../types/agent-events.ts";
+import type { Usage } from "../types/agent-state.ts";
 import type { AgentEvent } from "../types/catalog.ts";
-import type { Usage } from "../types/shared.ts";
 import type { UsageEvent } from "../types/stream-events.ts";
 import { type AgentSnapshot, snapshotFromSync, withoutSeq } from "./agent-snapshot.ts";
 import { compacted, toolResultMessage, withMessage } from "./live-window.ts";

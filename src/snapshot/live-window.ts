@@ -4,7 +4,7 @@
  * summarized span for its summary message.
  */
 import type { LiveWindow } from "../types/agent-events.ts";
-import type { Message } from "../types/shared.ts";
+import type { Message } from "../types/messages.ts";
 import type { CompactionEvent, ToolResultEvent } from "../types/stream-events.ts";
 
 export function withMessage(window: LiveWindow, message: Message): LiveWindow {

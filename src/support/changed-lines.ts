@@ -3,7 +3,7 @@
  * diff header, so both state the same counts; it imports only the `Hunk` type, so the browser
  * bundle can take it.
  */
-import type { Hunk } from "../types/shared.ts";
+import type { Hunk } from "../types/render.ts";
 
 export function countChangedLines(hunks: readonly Hunk[]): { added: number; removed: number } {
   let added = 0;

@@ -8,9 +8,9 @@
  * when it goes to a pipe or file (docs/runtime.md).
  */
 import type { AgentEvent } from "../types/catalog.ts";
+import type { ToolResultContent } from "../types/messages.ts";
 import type { PermissionRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
-import type { ToolResultContent } from "../types/shared.ts";
 import { PLAIN_STYLE, type TerminalStyle } from "./terminal-style.ts";
 import { terminalLine, terminalText } from "./terminal-text.ts";
 

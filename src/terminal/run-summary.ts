@@ -1,5 +1,5 @@
 /** The one line `shard run` ends with on a terminal: tokens, cost, time and the session to resume. */
-import type { Usage } from "../types/shared.ts";
+import type { Usage } from "../types/agent-state.ts";
 
 export class UsageTotals {
   input = 0;

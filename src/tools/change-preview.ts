@@ -4,7 +4,7 @@
  * so a preview never hides part of a change behind a diff that looks complete.
  */
 import { countChangedLines } from "../support/changed-lines.ts";
-import type { RenderDescriptor } from "../types/shared.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 import { diffHunks } from "./edit-text.ts";
 
 /** Above this, either side is not diffed (the diff is quadratic in the worst case). */

@@ -2,7 +2,7 @@
  * The text side of `edit`: exact-match replacement on LF-normalized text, with the file's BOM and
  * CRLF line endings put back afterwards, and the change as unified-diff hunks.
  */
-import type { Hunk } from "../types/shared.ts";
+import type { Hunk } from "../types/render.ts";
 
 export interface FileTextShape {
   bom: boolean;

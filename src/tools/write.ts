@@ -2,7 +2,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";
-import type { RenderDescriptor } from "../types/shared.ts";
+import type { RenderDescriptor } from "../types/render.ts";
 import { previewChange } from "./change-preview.ts";
 import { looksBinary } from "./file-kind.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";

@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, requiredCommandId, routingAgentId } from "./envelope.ts";
-import { ImageSchema } from "./shared.ts";
+import { ImageSchema } from "./messages.ts";
 
 export const StreamingBehaviorSchema = Type.Union([Type.Literal("steer"), Type.Literal("follow_up")], {
   $id: "StreamingBehavior",

@@ -4,15 +4,12 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
+import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
+import { ModelDescriptorSchema } from "./controls.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
+import { MessageSchema } from "./messages.ts";
 import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
-import {
-  AgentStatusSchema,
-  MessageSchema,
-  ModelDescriptorSchema,
-  RenderDescriptorSchema,
-  UsageSchema,
-} from "./shared.ts";
+import { RenderDescriptorSchema } from "./render.ts";
 import { StreamingMessageSchema } from "./streaming-message.ts";
 import { TurnFailureSchema, TurnRetrySchema } from "./turn-failures.ts";
 

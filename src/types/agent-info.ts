@@ -1,7 +1,7 @@
 /** Registry view of a durable agent (docs/protocol.md, `AgentInfo`) and its runtime lifecycle. */
 import { type Static, Type } from "@sinclair/typebox";
+import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
 import { payloadAgentId } from "./envelope.ts";
-import { AgentStatusSchema, UsageSchema } from "./shared.ts";
 
 /**
  * Lifecycle of the agent's current Runtime generation (docs/protocol.md §2, §5.4; pinned by us,

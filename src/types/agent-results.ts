@@ -1,8 +1,12 @@
 /** `response.data` of the per-agent control commands (docs/protocol.md §10.1). */
 import { type Static, Type } from "@sinclair/typebox";
 import { StreamingBehaviorSchema } from "./agent-commands.ts";
-import { ModeDescriptorSchema, ReasoningLevelSchema, SwitchEffectiveSchema } from "./controls.ts";
-import { ModelDescriptorSchema } from "./shared.ts";
+import {
+  ModeDescriptorSchema,
+  ModelDescriptorSchema,
+  ReasoningLevelSchema,
+  SwitchEffectiveSchema,
+} from "./controls.ts";
 
 export const SetModeResultSchema = Type.Object(
   { previous_mode: Type.String(), mode: Type.String() },

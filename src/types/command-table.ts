@@ -67,13 +67,13 @@ import {
 } from "./orchestrator.ts";
 import { PermissionResponseSchema, UiResponseSchema } from "./permissions.ts";
 import { ProviderStatusCommandSchema, ProviderStatusResultSchema } from "./provider-status.ts";
+import { SessionOpCommandSchema, SessionOpResultSchema } from "./session-op.ts";
 import {
   SessionActivateCommandSchema,
   SessionActivateResultSchema,
   SessionListCommandSchema,
   SessionListResultSchema,
-} from "./session-first.ts";
-import { SessionOpCommandSchema, SessionOpResultSchema } from "./session-op.ts";
+} from "./sessions.ts";
 import {
   SubagentCreateCommandSchema,
   SubagentCreateResultSchema,

@@ -4,8 +4,8 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { AgentInfoSchema, RuntimeStateSchema } from "./agent-info.ts";
+import { AgentStatusSchema } from "./agent-state.ts";
 import { eventSeq, payloadAgentId } from "./envelope.ts";
-import { AgentStatusSchema } from "./shared.ts";
 
 export const AgentSpawnedEventSchema = Type.Object(
   { type: Type.Literal("agent_spawned"), seq: eventSeq, agent_id: payloadAgentId, info: AgentInfoSchema },

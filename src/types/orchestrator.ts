@@ -4,8 +4,8 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { AgentInfoSchema } from "./agent-info.ts";
+import { AgentStatusSchema } from "./agent-state.ts";
 import { payloadAgentId, requiredCommandId } from "./envelope.ts";
-import { AgentStatusSchema } from "./shared.ts";
 
 export const AgentListCommandSchema = Type.Object(
   { type: Type.Literal("agent.list"), id: requiredCommandId },

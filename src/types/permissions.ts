@@ -1,6 +1,6 @@
 /** Permission and UI requests (docs/protocol.md §5.3). */
 import { type Static, Type } from "@sinclair/typebox";
-import { RenderDescriptorSchema } from "./shared.ts";
+import { RenderDescriptorSchema } from "./render.ts";
 
 const agentId = Type.Optional(Type.String({ minLength: 1 }));
 const id = Type.Optional(Type.String());

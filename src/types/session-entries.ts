@@ -6,8 +6,8 @@
  * written by a newer Shard with an additive field still opens.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { ForkProvenanceSchema } from "./session-first.ts";
-import { MessageSchema } from "./shared.ts";
+import { MessageSchema } from "./messages.ts";
+import { ForkProvenanceSchema } from "./sessions.ts";
 import { turnFailureFields } from "./turn-failures.ts";
 
 export const SessionHeaderSchema = Type.Object(

@@ -4,11 +4,11 @@
  * (fork needs `from_entry_id`) is checked by the handler, which answers INVALID_REQUEST.
  * `from_entry_id` also accepts a message id (`msg_…`): clients only ever see message ids
  * (docs/protocol-additions.md §2).
- * `op: "list"` answers with `SessionListResult` (session-first.ts) for the agent's cwd.
+ * `op: "list"` answers with `SessionListResult` (sessions.ts) for the agent's cwd.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, routingAgentId } from "./envelope.ts";
-import { SessionSummarySchema } from "./session-first.ts";
+import { SessionSummarySchema } from "./sessions.ts";
 
 export const SessionOpNameSchema = Type.Union(
   [Type.Literal("list"), Type.Literal("compact"), Type.Literal("fork")],

@@ -1,15 +1,11 @@
 /** Streaming and turn events (docs/protocol.md §6). */
 import { type Static, Type } from "@sinclair/typebox";
+import { UsageSchema } from "./agent-state.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
 import { ErrorCodeSchema } from "./errors.ts";
+import { ImageSchema, MessageSchema, ToolResultContentSchema } from "./messages.ts";
+import { RenderDescriptorSchema } from "./render.ts";
 import { compactionFields } from "./session-op.ts";
-import {
-  ImageSchema,
-  MessageSchema,
-  RenderDescriptorSchema,
-  ToolResultContentSchema,
-  UsageSchema,
-} from "./shared.ts";
 
 export const TurnStartEventSchema = Type.Object(
   {

@@ -4,7 +4,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { eventSeq, payloadAgentId, requiredCommandId } from "./envelope.ts";
-import { HunkSchema } from "./shared.ts";
+import { HunkSchema } from "./render.ts";
 import {
   BranchDispositionSchema,
   WorkspaceDetailSchema,

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { AgentChannel } from "../../src/daemon/broker/agent-channel.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 
 const arbiter = () =>
   new RequestArbiter({ policy: () => "deny", timeoutMs: 1000, answerHeadless: () => {}, timedOut: () => {} });

@@ -7,7 +7,7 @@ import type {
   ProviderRequest,
 } from "../../src/contracts/provider.ts";
 import { createProvider } from "../../src/providers/create-provider.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import type { MockLlmServer } from "../support/mock-llm/types.ts";
 
 export const APIS: ProviderApi[] = ["anthropic-messages", "openai-completions", "openai-responses"];

@@ -1,7 +1,7 @@
 /** History → each API's request body, checked through what the mock server actually received. */
 import { describe, expect, test } from "bun:test";
 import type { ProviderApi, ProviderToolSpec } from "../../src/contracts/provider.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import { sentToolCallIds } from "../support/mock-llm/repeated-tool-ids.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { collect, mockProvider, request } from "./helpers.ts";

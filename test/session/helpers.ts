@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NewEntry } from "../../src/contracts/session-store.ts";
-import type { ContentBlock } from "../../src/types/shared.ts";
+import type { ContentBlock } from "../../src/types/messages.ts";
 
 export function tempHome(): { home: string; cleanup: () => void } {
   const home = mkdtempSync(join(tmpdir(), "shard-session-"));

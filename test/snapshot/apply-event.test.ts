@@ -4,7 +4,7 @@ import { type AgentSnapshot, emptySnapshot, syncFromSnapshot } from "../../src/s
 import { applyEvent, applyEvents } from "../../src/snapshot/apply-event.ts";
 import { LIVE_OUTPUT_TAIL_CHARS, MAX_TOOL_CALL_RECORDS } from "../../src/snapshot/tool-call-records.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 
 const user = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });
 

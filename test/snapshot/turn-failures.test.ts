@@ -8,7 +8,7 @@ import { emptySnapshot, snapshotFromSync, syncFromSnapshot } from "../../src/sna
 import { applyEvents } from "../../src/snapshot/apply-event.ts";
 import { MAX_WINDOW_FAILURES } from "../../src/snapshot/turn-failures.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import type { TurnFailure } from "../../src/types/turn-failures.ts";
 
 const user = (id: string, text: string): Message => ({ id, role: "user", content: [{ type: "text", text }] });

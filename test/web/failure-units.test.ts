@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import type { TurnFailure } from "../../src/types/turn-failures.ts";
 import { failuresByRow, retryPrompt } from "../../web/src/views/failures/failure-rows.ts";
 import { turnState } from "../../web/src/views/failures/turn-state.ts";

@@ -3,7 +3,7 @@
  * note is found, the virtual window's arithmetic, which messages are rows, and arguments.
  */
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/types/shared.ts";
+import type { Message } from "../../src/types/messages.ts";
 import { safeImageSource } from "../../web/src/views/transcript/image-source.ts";
 import {
   CHUNK_CHARS,

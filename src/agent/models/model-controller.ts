@@ -5,7 +5,7 @@
  */
 import type { ModelSpec, Provider } from "../../contracts/provider.ts";
 import { createProvider, providerProblem } from "../../providers/create-provider.ts";
-import type { ModelDescriptor } from "../../types/shared.ts";
+import type { ModelDescriptor } from "../../types/controls.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 
 export interface ProviderOptions {

@@ -6,7 +6,7 @@
 import type { SessionStore } from "../../contracts/session-store.ts";
 import { toolResultMessage } from "../../snapshot/live-window.ts";
 import { errorResult } from "../../tools/tool-result.ts";
-import type { Message } from "../../types/shared.ts";
+import type { Message } from "../../types/messages.ts";
 import { toolResultEvent } from "../turn/tool-result-message.ts";
 
 export const INTERRUPTED_REASON =

@@ -7,8 +7,8 @@
  */
 import type { NewEntry, SessionStore } from "../../contracts/session-store.ts";
 import { isConversationEntry, turnFailureOf } from "../../session/live-window.ts";
+import type { Message } from "../../types/messages.ts";
 import type { SessionEntry, TurnFailureEntry } from "../../types/session-entries.ts";
-import type { Message } from "../../types/shared.ts";
 import type { TurnFailure } from "../../types/turn-failures.ts";
 import { unansweredToolCalls } from "./interrupted-tool-calls.ts";
 

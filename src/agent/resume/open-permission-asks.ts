@@ -6,7 +6,7 @@
  * interrupted; a call that got its answer and may have run stays interrupted.
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
-import type { ToolCallBlock } from "../../types/shared.ts";
+import type { ToolCallBlock } from "../../types/messages.ts";
 import { unansweredToolCalls } from "./interrupted-tool-calls.ts";
 
 export function openPermissionAsks(session: SessionStore): ToolCallBlock[] {

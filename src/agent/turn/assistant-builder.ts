@@ -14,7 +14,7 @@ import type { ProviderEvent } from "../../contracts/provider.ts";
 import { applyDelta } from "../../snapshot/streaming-message.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { isRecord } from "../../support/is-record.ts";
-import type { ContentBlock, Message, ToolCallBlock } from "../../types/shared.ts";
+import type { ContentBlock, Message, ToolCallBlock } from "../../types/messages.ts";
 import type { MessageDeltaEvent } from "../../types/stream-events.ts";
 import type { StreamingBlock, StreamingMessage } from "../../types/streaming-message.ts";
 

@@ -10,7 +10,7 @@ import { toolResultMessage } from "../../snapshot/live-window.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { errorResult } from "../../tools/tool-result.ts";
 import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
-import type { Message } from "../../types/shared.ts";
+import type { Message } from "../../types/messages.ts";
 import type { ParsedToolCall } from "./assistant-builder.ts";
 import { toolResultEvent } from "./tool-result-message.ts";
 

@@ -6,7 +6,8 @@
  */
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../../contracts/provider.ts";
 import { computeCost } from "../../providers/cost.ts";
-import type { Message, Usage } from "../../types/shared.ts";
+import type { Usage } from "../../types/agent-state.ts";
+import type { Message } from "../../types/messages.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../models/model-controller.ts";
 import { AssistantBuilder, type ParsedToolCall } from "./assistant-builder.ts";

@@ -1,5 +1,5 @@
 /** A prompt, steer or follow-up as the user sent it, and the message the model sees. */
-import type { Image, Message } from "../../types/shared.ts";
+import type { Image, Message } from "../../types/messages.ts";
 
 export interface UserInput {
   message: string;

@@ -2,7 +2,7 @@
  * The registry view of one agent (docs/protocol.md, `AgentInfo`): durable manifest + live snapshot.
  */
 import type { AgentInfo } from "../../types/agent-info.ts";
-import type { AgentStatus } from "../../types/shared.ts";
+import type { AgentStatus } from "../../types/agent-state.ts";
 import type { DurableAgent } from "../registry/registry.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 

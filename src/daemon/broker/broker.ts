@@ -6,6 +6,7 @@
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import { describeError } from "../../support/describe-error.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
+import type { AgentStatus } from "../../types/agent-state.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
 import {
   type AgentCommand,
@@ -13,7 +14,6 @@ import {
   type DaemonCommand,
   isAgentCommand,
 } from "../../types/command-table.ts";
-import type { AgentStatus } from "../../types/shared.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { commandValidator } from "../../wire/validate.ts";

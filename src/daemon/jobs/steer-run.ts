@@ -5,7 +5,7 @@
  * nowhere. `outcome` settles `injected` once the child delivers it, `conflict` if the turn or
  * the run ends first (and then the child's queue is cleared: see StrictSteers).
  */
-import type { Image } from "../../types/shared.ts";
+import type { Image } from "../../types/messages.ts";
 import type { SubagentSteerResult } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { RunRecord } from "./job-record.ts";

@@ -5,7 +5,7 @@
  * attributes name commands, and a diff is read, never executed.
  */
 import { parsePatch } from "diff";
-import type { Hunk } from "../../types/shared.ts";
+import type { Hunk } from "../../types/render.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
 import { type GitOptions, type GitResult, git, gitComplaint } from "./git.ts";
 

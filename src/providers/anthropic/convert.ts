@@ -8,7 +8,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec } from "../../contracts/provider.ts";
-import type { ContentBlock, ImageBlock, Message } from "../../types/shared.ts";
+import type { ContentBlock, ImageBlock, Message } from "../../types/messages.ts";
 import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { toolResultText } from "../tool-result-text.ts";
 

@@ -4,7 +4,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
-import type { Image, Message } from "../../types/shared.ts";
+import type { Image, Message } from "../../types/messages.ts";
 import { convertUserMessage, type OpenAIUserShapes } from "../openai-user-message.ts";
 import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { imageDataUrl } from "../tool-result-text.ts";

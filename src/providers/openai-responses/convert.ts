@@ -1,6 +1,6 @@
 /** Our `Message[]` → Responses API `input` items (pure; no SDK at runtime). */
 import type { ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
-import type { Image, Message } from "../../types/shared.ts";
+import type { Image, Message } from "../../types/messages.ts";
 import { convertUserMessage, type OpenAIUserShapes } from "../openai-user-message.ts";
 import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { imageDataUrl } from "../tool-result-text.ts";

@@ -5,8 +5,8 @@
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
 import { describeError } from "../../support/describe-error.ts";
+import type { Message } from "../../types/messages.ts";
 import type { CompactionEntry } from "../../types/session-entries.ts";
-import type { Message } from "../../types/shared.ts";
 import { summaryMessage, windowEntriesAt } from "../live-window.ts";
 import { findCutPoint } from "./cut-point.ts";
 import { deterministicSummarizer, type Summarizer } from "./summarizer.ts";

@@ -5,8 +5,8 @@
  * read-only and limited to the chain up to the fork point.
  */
 import type { SessionStore } from "../../contracts/session-store.ts";
+import type { Message } from "../../types/messages.ts";
 import type { CompactionEntry, SessionEntry } from "../../types/session-entries.ts";
-import type { Message } from "../../types/shared.ts";
 import { isConversationEntry } from "../live-window.ts";
 import { forkSourceFilePath } from "../paths.ts";
 import { readSessionFile } from "../read-session-file.ts";

@@ -5,7 +5,7 @@
  * assistant message, and the cut may not fall before any of them, nor before a message that
  * arrives while some of those calls still await a result that is recorded later.
  */
-import type { Message } from "../../types/shared.ts";
+import type { Message } from "../../types/messages.ts";
 import type { ConversationEntry } from "../live-window.ts";
 import { estimateTokens } from "./token-estimate.ts";
 

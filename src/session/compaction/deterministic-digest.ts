@@ -4,7 +4,7 @@
  * codes, the latest plan (last assistant text), and the previous summary folded in. Lists
  * are capped; the exact messages stay reachable through `recall`.
  */
-import type { Message } from "../../types/shared.ts";
+import type { Message } from "../../types/messages.ts";
 
 export interface DigestInput {
   messages: readonly Message[];

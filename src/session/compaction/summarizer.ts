@@ -4,7 +4,7 @@
  * failure falls back to the deterministic digest.
  */
 import { describeError } from "../../support/describe-error.ts";
-import type { Message } from "../../types/shared.ts";
+import type { Message } from "../../types/messages.ts";
 import { deterministicDigest } from "./deterministic-digest.ts";
 
 export interface SummarizerInput {

@@ -3,7 +3,8 @@
  * average for English and code); images cost a fixed amount. Provider-reported usage is
  * exact for the prefix it covers, so it replaces the estimate there.
  */
-import type { ContentBlock, Message, Usage } from "../../types/shared.ts";
+import type { Usage } from "../../types/agent-state.ts";
+import type { ContentBlock, Message } from "../../types/messages.ts";
 
 /** Roughly what providers bill for one ~1 megapixel image. */
 export const IMAGE_TOKENS = 1200;

@@ -1,5 +1,5 @@
 /** Turns grep records into the text the model reads and the `path_list` render. */
-import type { RenderDescriptor } from "../../types/shared.ts";
+import type { RenderDescriptor } from "../../types/render.ts";
 import { displayPath } from "../resolve-path.ts";
 import { capLine } from "../truncate.ts";
 import type { GrepRecord } from "./grep-query.ts";

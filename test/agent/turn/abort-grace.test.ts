@@ -10,7 +10,7 @@ import type { AnyTool, ToolResult } from "../../../src/contracts/tool.ts";
 import { createPermissionGate } from "../../../src/permissions/gate.ts";
 import { textResult } from "../../../src/tools/tool-result.ts";
 import type { UnsequencedAgentEvent } from "../../../src/types/catalog.ts";
-import type { Message } from "../../../src/types/shared.ts";
+import type { Message } from "../../../src/types/messages.ts";
 import { tempDir } from "../support/agent-process.ts";
 
 describe("a tool that ignores abort", () => {

@@ -3,7 +3,7 @@
  * pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
-import type { AgentStatus } from "../../../../src/types/shared.ts";
+import type { AgentStatus } from "../../../../src/types/agent-state.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { turnState } from "../failures/turn-state.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";

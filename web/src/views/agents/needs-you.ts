@@ -5,7 +5,7 @@
  * Progress (thinking, streaming, a tool running) never needs the user.
  */
 import type { RuntimeState } from "../../../../src/types/agent-info.ts";
-import type { AgentStatus } from "../../../../src/types/shared.ts";
+import type { AgentStatus } from "../../../../src/types/agent-state.ts";
 
 export type NeedsYou = "waiting" | "finished" | "failed";
 

@@ -1,5 +1,5 @@
 /** An agent's status in people's words: the protocol's `waiting_for_permission` is not one. */
-import type { AgentStatus } from "../../../../src/types/shared.ts";
+import type { AgentStatus } from "../../../../src/types/agent-state.ts";
 
 export function statusLabel(status: AgentStatus): string {
   switch (status) {

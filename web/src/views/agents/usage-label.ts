@@ -1,5 +1,5 @@
 /** Token and cost figures as the agent list and header show them. */
-import type { Usage } from "../../../../src/types/shared.ts";
+import type { Usage } from "../../../../src/types/agent-state.ts";
 
 export function tokens(n: number): string {
   if (n < 1000) return String(n);

@@ -4,7 +4,7 @@
  * frame (the daemon's default limit is 16 MiB; base64 adds a third): a few raster images of a
  * few megabytes each. Anything else is refused with a `{code, message}` that says what to do.
  */
-import type { Image } from "../../../../src/types/shared.ts";
+import type { Image } from "../../../../src/types/messages.ts";
 
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_TOTAL_IMAGE_BYTES = 10 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * that follows a tool-result message drawn inside its call's card goes after the nearest row
  * before it. Failures whose message left the window are not drawn.
  */
-import type { Image, Message } from "../../../../src/types/shared.ts";
+import type { Image, Message } from "../../../../src/types/messages.ts";
 import type { TurnFailure } from "../../../../src/types/turn-failures.ts";
 
 export function failuresByRow(

@@ -6,8 +6,8 @@
  * `session_op`'s by its op as well.
  */
 import { type SessionOpResultOf, sessionOpResult } from "../../../../src/client/session-op-result.ts";
-import type { SessionSummary } from "../../../../src/types/session-first.ts";
 import type { CompactResult, SessionOpArgs, SessionOpName } from "../../../../src/types/session-op.ts";
+import type { SessionSummary } from "../../../../src/types/sessions.ts";
 import { interpretedCheck } from "../../../../src/wire/schema-checker.ts";
 import { RequestError } from "../../connection/daemon-connection.ts";
 import type { ControlRoom } from "../../state/control-room.ts";

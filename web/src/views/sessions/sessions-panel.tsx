@@ -4,7 +4,7 @@
  * resumed (opening the agent that drives it). Titles are user text: shown as text only.
  */
 import { createResource, createSignal, For, Show } from "solid-js";
-import type { Message } from "../../../../src/types/shared.ts";
+import type { Message } from "../../../../src/types/messages.ts";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { onlineKey } from "../../state/online-key.ts";

@@ -4,7 +4,7 @@
  * as text.
  */
 import { For, type JSX, Show } from "solid-js";
-import type { RenderDescriptor } from "../../../../src/types/shared.ts";
+import type { RenderDescriptor } from "../../../../src/types/render.ts";
 import { ClippedText } from "./clipped-text.tsx";
 import { CodeView } from "./code-view.tsx";
 import { DiffView } from "./diff-view.tsx";

@@ -1,7 +1,7 @@
 /** A `diff` descriptor: the file, then each hunk with old/new line numbers and +/- lines coloured. */
 import { createMemo, For, Show } from "solid-js";
 import { countChangedLines } from "../../../../src/support/changed-lines.ts";
-import type { Hunk } from "../../../../src/types/shared.ts";
+import type { Hunk } from "../../../../src/types/render.ts";
 import { useTranscript } from "./transcript-context.ts";
 
 /** A huge diff shows its first lines until the user asks for the rest. */

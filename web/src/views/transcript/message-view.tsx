@@ -4,7 +4,7 @@
  * no longer in the window (the call's card shows it otherwise).
  */
 import { For, type JSX, Show } from "solid-js";
-import type { ContentBlock, Message } from "../../../../src/types/shared.ts";
+import type { ContentBlock, Message } from "../../../../src/types/messages.ts";
 import { safeImageSource } from "./image-source.ts";
 import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";

@@ -4,7 +4,7 @@
  * live output while it runs, and its result. Arguments fold away once a descriptor shows more.
  */
 import { createMemo, Show } from "solid-js";
-import type { ToolCallBlock } from "../../../../src/types/shared.ts";
+import type { ToolCallBlock } from "../../../../src/types/messages.ts";
 import { DescriptorView } from "./descriptor-view.tsx";
 import { exitLabel, formatDuration } from "./format.ts";
 import { argPairs, callTarget } from "./tool-args.ts";

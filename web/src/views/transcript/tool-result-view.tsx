@@ -5,7 +5,7 @@
  */
 import { createMemo, For, Show } from "solid-js";
 import type { ToolCallRecord } from "../../../../src/types/agent-events.ts";
-import type { ToolResultBlock } from "../../../../src/types/shared.ts";
+import type { ToolResultBlock } from "../../../../src/types/messages.ts";
 import { ClippedText } from "./clipped-text.tsx";
 import { DescriptorView } from "./descriptor-view.tsx";
 import { safeImageSource } from "./image-source.ts";

@@ -5,7 +5,7 @@
  */
 import { createContext, createSignal, useContext } from "solid-js";
 import type { ToolCallRecord } from "../../../../src/types/agent-events.ts";
-import type { ToolResultBlock } from "../../../../src/types/shared.ts";
+import type { ToolResultBlock } from "../../../../src/types/messages.ts";
 
 export interface Expansions {
   /** Whether part `key` is open; `fallback` until the user toggles it. */

@@ -4,7 +4,7 @@
  * objects themselves, so a row keeps its identity while the window grows around it.
  */
 import type { ToolCallRecord } from "../../../../src/types/agent-events.ts";
-import type { Message, ToolResultBlock } from "../../../../src/types/shared.ts";
+import type { Message, ToolResultBlock } from "../../../../src/types/messages.ts";
 
 export interface CallIndex {
   /** Each call's result block, by tool_call_id. */

@@ -3,7 +3,7 @@
  * depth and node count, with a note for what was left out, so a hostile tree cannot hang the page.
  */
 import { For, Show } from "solid-js";
-import type { TreeNode } from "../../../../src/types/shared.ts";
+import type { TreeNode } from "../../../../src/types/render.ts";
 
 const MAX_DEPTH = 24;
 const MAX_NODES = 1_000;

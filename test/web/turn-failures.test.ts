@@ -5,6 +5,7 @@
  * sends the prompt again; a retry in progress shows its attempt and reason until the reply comes.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { openAgentPage, prompt, turnEnd } from "./support/agent-page.ts";
@@ -60,6 +61,9 @@ describe.skipIf(!HAVE_CHROMIUM)("failed turns in Chromium", () => {
       expect(state.row).toBe(state.header);
     };
     await check();
+    await page.screenshot({
+      path: join(import.meta.dir, "..", "..", "docs", "screenshots", "failed-turn.png"),
+    });
     // The error is in the transcript, not (also) a notice.
     expect(await page.locator('[data-testid="notice"]').count()).toBe(0);
 

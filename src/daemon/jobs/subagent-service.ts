@@ -79,6 +79,11 @@ export class SubagentService {
     this.coordinator.childEvent(agentId, event);
   }
 
+  /** A child's `message_delta`, forwarded unparsed: only the coordinator's error watch cares. */
+  childDelta(agentId: string): void {
+    this.coordinator.childDelta(agentId);
+  }
+
   childEnded(agentId: string, reason: string): void {
     this.steers.ended(agentId);
     this.coordinator.childEnded(agentId, reason);

@@ -42,6 +42,10 @@ export class SubagentsLoader implements AgentHooks {
     this.service?.childEvent(agentId, event);
   }
 
+  agentDelta(agentId: string): void {
+    this.service?.childDelta(agentId);
+  }
+
   runtimeEnded(agentId: string, reason: string): void {
     this.service?.childEnded(agentId, reason);
   }

@@ -46,12 +46,15 @@ export function deltaLineSeqAt(line: string): number {
   return line.lastIndexOf(SEQ_MEMBER);
 }
 
+const KIND_MEMBER = ',"kind":"';
+
 /**
- * Whether a line `deltaLineSeqAt` accepted is a thinking delta (the activity phase). Its
- * `"kind":` key can only be the real one: a `"` in a string's content is escaped.
+ * Whether a line `deltaLineSeqAt` accepted is a thinking delta (the activity phase). Its first
+ * `,"kind":"` is the key (a `"` in a string's content is escaped), right after the message id
+ * and block index; the kinds differ at their second letter (t·e·xt, t·h·inking, t·o·ol_call).
  */
 export function isThinkingDeltaLine(line: string): boolean {
-  return line.includes(',"kind":"thinking"');
+  return line.charCodeAt(line.indexOf(KIND_MEMBER, PREFIX.length) + KIND_MEMBER.length + 1) === 0x68;
 }
 
 const MESSAGE_ID_END = '","block_index":';

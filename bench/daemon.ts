@@ -7,7 +7,9 @@
  *   - fan-out of one agent to 50 clients (every client gets every delta)
  *   - daemon RSS with 20 durable agents whose runtimes are stopped, and with 5 live ones
  * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard]... [--sources] [--deltas 10000,50000]
- *                            [--warm-deltas 1000] [--only start,turn,fanout,rss,sync]
+ *                            [--warm-deltas 1000] [--only start,turn,fanout,rss,sync] [--threads]
+ * `--threads` adds the daemon's CPU per turn split by thread (its JS thread, the JIT compiler
+ * threads, GC helpers), medians, from /proc/<pid>/task/<tid>/{comm,schedstat}.
  * Several builds (`--binary A --binary B`, `--sources`) take turns in each repetition of the turn
  * measure (A/B on the same machine state); the other measures use the first.
  */
@@ -146,6 +148,22 @@ class Daemon {
     }
   }
 
+  /** CPU time each kind of the daemon's threads has used so far (numbered names summed). */
+  threadCpuMs(): Map<string, number> {
+    const byName = new Map<string, number>();
+    for (const task of readdirSync(`/proc/${this.proc.pid}/task`)) {
+      const dir = `/proc/${this.proc.pid}/task/${task}`;
+      try {
+        const name = readFileSync(`${dir}/comm`, "utf8").trim().replace(/\d+$/, "");
+        const ns = Number(readFileSync(`${dir}/schedstat`, "utf8").split(" ")[0]);
+        byName.set(name, (byName.get(name) ?? 0) + ns / 1e6);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+    return byName;
+  }
+
   /** CPU time the daemon process has used so far, all its threads (not its runtimes). */
   cpuMs(): number {
     let ns = 0;
@@ -245,13 +263,16 @@ interface TurnSamples {
   daemon: number[];
   ratio: number[];
   daemonCpu: number[];
+  /** By thread name (the daemon's own JS thread is named after its executable). */
+  threads: Map<string, number[]>;
 }
+const SHOW_THREADS = argv.includes("--threads");
 const turns = new Map<string, TurnSamples>();
 const samples = (build: string, deltas: number): TurnSamples => {
   const key = `${build}\u0000${deltas}`;
   let found = turns.get(key);
   if (!found) {
-    found = { direct: [], daemon: [], ratio: [], daemonCpu: [] };
+    found = { direct: [], daemon: [], ratio: [], daemonCpu: [], threads: new Map() };
     turns.set(key, found);
   }
   return found;
@@ -274,6 +295,7 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     await warmUp(peer, agentId);
     for (const [k, deltas] of DELTA_COUNTS.entries()) {
       const cpuBefore = daemon.cpuMs();
+      const threadsBefore = daemon.threadCpuMs();
       const ms = await streamTurn(peer, deltas, agentId);
       const s = samples(build.name, deltas);
       const directMs = direct[k] ?? 0;
@@ -281,6 +303,11 @@ for (let i = 0; measures("turn") && i < runs; i++) {
       s.daemon.push(ms);
       s.ratio.push(ms / directMs);
       s.daemonCpu.push(daemon.cpuMs() - cpuBefore);
+      for (const [name, ms] of daemon.threadCpuMs()) {
+        const list = s.threads.get(name) ?? [];
+        list.push(ms - (threadsBefore.get(name) ?? 0));
+        s.threads.set(name, list);
+      }
     }
     await daemon.stop(peer);
   }
@@ -292,6 +319,13 @@ if (measures("turn")) {
       console.log(
         `| ${deltas.toLocaleString("en-US")}-delta turn${builds.length > 1 ? ` (${build.name})` : ""} | direct ${fmt(median(s.direct))} · through the daemon ${fmt(median(s.daemon))} (${(median(s.daemon) / median(s.direct)).toFixed(2)}×; median of the per-run ratios ${median(s.ratio).toFixed(2)}×) | daemon CPU ${fmt(median(s.daemonCpu))} |`,
       );
+      if (SHOW_THREADS) {
+        const split = [...s.threads]
+          .map(([name, ms]) => ({ name, ms: median(ms) }))
+          .filter((t) => t.ms >= 0.5)
+          .map((t) => `${t.name} ${fmt(t.ms)}`);
+        console.log(`|   by thread | ${split.join(", ")} |`);
+      }
     }
 }
 

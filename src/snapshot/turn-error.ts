@@ -20,4 +20,9 @@ export class TurnErrorWatch {
     this.last = undefined;
     return ended;
   }
+
+  /** An event that is neither an error nor a `turn_end` came (one not parsed: a forwarded delta). */
+  other(): void {
+    this.last = undefined;
+  }
 }

@@ -14,6 +14,13 @@ export interface JsonlSink {
   value(value: unknown, line: string): void;
   /** A line that could not be used; the stream carries on at the next line. */
   error(error: WireError): void;
+  /**
+   * Offered each line before it is parsed; true when the sink took it as text, and it is not
+   * parsed (the daemon's fast path for a runtime's delta lines, src/wire/delta-line.ts).
+   * `ascii`: the line came as ASCII bytes only, so its UTF-8 size is its length (false says
+   * nothing: it is known per decoded chunk).
+   */
+  text?(line: string, ascii: boolean): boolean;
 }
 
 const LF = 0x0a;
@@ -53,10 +60,11 @@ export class JsonlDecoder {
     const lastLf = chunk.lastIndexOf(LF);
     if (lastLf >= start) {
       const text = this.utf8.decode(chunk.subarray(start, lastLf));
+      const ascii = isAscii(text, lastLf - start);
       let from = 0;
       for (;;) {
         const nl = text.indexOf("\n", from);
-        this.finishText(nl === -1 ? text.slice(from) : text.slice(from, nl));
+        this.finishText(nl === -1 ? text.slice(from) : text.slice(from, nl), ascii);
         if (nl === -1) break;
         from = nl + 1;
       }
@@ -116,10 +124,11 @@ export class JsonlDecoder {
   }
 
   private finishLine(raw: Uint8Array): void {
-    this.finishText(this.utf8.decode(raw));
+    const text = this.utf8.decode(raw);
+    this.finishText(text, isAscii(text, raw.length));
   }
 
-  private finishText(line: string): void {
+  private finishText(line: string, ascii: boolean): void {
     this.lineNo++;
     const text = line.endsWith("\r") ? line.slice(0, -1) : line;
     // Characters never outnumber bytes; count bytes only when it could matter.
@@ -131,6 +140,7 @@ export class JsonlDecoder {
       return;
     }
     if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "")) return; // blank lines are tolerated
+    if (this.sink.text?.(text, ascii)) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -143,6 +153,14 @@ export class JsonlDecoder {
     }
     this.sink.value(value, text);
   }
+}
+
+/**
+ * Whether `bytes` bytes of UTF-8 decoded to `text` were all ASCII: any other character takes
+ * more bytes than UTF-16 units, and a byte that is not UTF-8 decodes to U+FFFD.
+ */
+function isAscii(text: string, bytes: number): boolean {
+  return text.length === bytes && !text.includes("\uFFFD");
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {

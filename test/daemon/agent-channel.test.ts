@@ -1,9 +1,17 @@
-/** The broker's per-agent projection: what it keeps of an agent whose runtime has stopped. */
+/**
+ * The broker's per-agent projection: what it keeps of an agent whose runtime has stopped, and
+ * the fast path for delta lines (forwarded unparsed, folded when read) against the ordinary one.
+ */
 import { expect, test } from "bun:test";
 import { AgentChannel } from "../../src/daemon/broker/agent-channel.ts";
+import type { ClientConnection } from "../../src/daemon/broker/client-connection.ts";
+import type { EncodedMessage } from "../../src/daemon/broker/encoded-message.ts";
+import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
+import { deltaLineSeqAt } from "../../src/wire/delta-line.ts";
+import { asAgentEvent } from "../../src/wire/validate.ts";
 
 const arbiter = () =>
   new RequestArbiter({ policy: () => "deny", timeoutMs: 1000, answerHeadless: () => {}, timedOut: () => {} });
@@ -44,4 +52,180 @@ test("a stopped agent's conversation is dropped; what agent.list shows is kept, 
   expect(channel.sync().live_window.messages).toHaveLength(1000);
   expect(channel.sync().runtime_epoch).toBe(1);
   expect(channel.sync().seq).toBe(seqBefore);
+});
+
+// ── the fast path for delta lines ────────────────────────────────────────
+
+/** What a client of the channel received: the socket's bytes and the WebSocket's frames. */
+function recordingClient(id: string) {
+  const received = { text: "", bytes: 0, frames: [] as string[] };
+  const client: ClientConnection = {
+    id,
+    localTrust: true,
+    send: () => {},
+    sendEncoded: (message: EncodedMessage) => {
+      received.text += message.line;
+      received.bytes += message.byteLength;
+      received.frames.push(...message.frames);
+    },
+  };
+  return { client, received };
+}
+
+function channelWithClient(ready: RuntimeReady) {
+  const channel = new AgentChannel("agent_a", arbiter());
+  channel.replaceFromRuntime(0, ready);
+  const { client, received } = recordingClient("c1");
+  channel.attachments.set(client.id, { client, role: "interactive" });
+  return { channel, received };
+}
+
+/** What the daemon does with a runtime line: the ordinary path only, or the fast path where it applies. */
+function feed(channel: AgentChannel, line: string, fast: boolean): void {
+  const seqAt = fast ? deltaLineSeqAt(line) : -1;
+  if (seqAt !== -1) {
+    channel.forwardDelta(line, seqAt, Buffer.byteLength(line) === line.length);
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return;
+  }
+  const event = asAgentEvent(value);
+  if (event && event.type !== "hello" && event.type !== "sync") channel.forward(event, line);
+}
+
+const READY: RuntimeReady = {
+  ok: true,
+  hello: { type: "hello", protocol_version: "0.1.0", server_version: "0.1.0", capabilities: [] },
+  sync: { type: "sync", status: "idle", mode: "build", live_window: { messages: [] }, pending_requests: [] },
+};
+
+/** A runtime's output for a turn: two assistant messages streamed in every delta shape. */
+function turnLines(next: () => number, deltas: number): string[] {
+  const events: object[] = [
+    { type: "status", status: "streaming" },
+    { type: "turn_start", turn_id: "t1" },
+  ];
+  const texts = ["x", "é", 'say "hi"\n', "\u2028", "😀", "", "\\"];
+  for (const m of ["m1", "m2"]) {
+    for (let i = 0; i < deltas; i++) {
+      const r = next();
+      const block_index = Math.floor(next() * 3);
+      const text = texts[Math.floor(next() * texts.length)];
+      if (r < 0.6)
+        events.push({ type: "message_delta", message_id: m, block_index, kind: "text", text_delta: text });
+      else if (r < 0.7)
+        events.push({
+          type: "message_delta",
+          message_id: m,
+          block_index,
+          kind: "thinking",
+          text_delta: text,
+        });
+      else if (r < 0.8)
+        events.push({
+          type: "message_delta",
+          message_id: m,
+          block_index: 3,
+          kind: "tool_call",
+          tool_call_id: "c1",
+          name: "bash",
+        });
+      else if (r < 0.9)
+        events.push({
+          type: "message_delta",
+          message_id: m,
+          block_index: 3,
+          kind: "tool_call",
+          args_delta: '{"a',
+        });
+      else if (r < 0.95) events.push({ type: "usage", input: 1, output: 1 });
+      // Another key order: a valid delta the fast path leaves to the ordinary one.
+      else events.push({ kind: "text", type: "message_delta", message_id: m, block_index, text_delta: "k" });
+    }
+    // m1 completes (its pending deltas are dropped unfolded); m2's complete names another id.
+    const id = m === "m1" ? "m1" : "m-other";
+    events.push({
+      type: "message_complete",
+      message_id: id,
+      message: { id, role: "assistant", content: [] },
+    });
+  }
+  events.push({
+    type: "message_delta",
+    message_id: "m3",
+    block_index: 0,
+    kind: "text",
+    text_delta: "left open",
+  });
+  events.push({ type: "turn_end", turn_id: "t1" }, { type: "status", status: "idle" });
+  return events.map((event, i) => JSON.stringify({ ...event, seq: i + 1 }).replace(/\u2028/g, "\\u2028"));
+}
+
+test("property: through the fast path, clients get the same bytes and every sync equals the ordinary path's", () => {
+  let s = 99;
+  const next = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  for (let round = 0; round < 40; round++) {
+    const slow = channelWithClient(READY);
+    const fast = channelWithClient(READY);
+    for (const line of turnLines(next, 1 + Math.floor(next() * 60))) {
+      feed(slow.channel, line, false);
+      feed(fast.channel, line, true);
+      // Chunks of runtime output end here and there; a sync is taken mid-stream now and then.
+      if (next() < 0.3) fast.channel.flushRun();
+      if (next() < 0.1) expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+    }
+    fast.channel.flushRun();
+    expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+    expect(fast.received.text).toBe(slow.received.text);
+    expect(fast.received.frames).toEqual(slow.received.frames);
+    expect(fast.received.bytes).toBe(Buffer.byteLength(slow.received.text));
+  }
+});
+
+test("deltas past the pending bound are folded as they come; the sync is still exact", () => {
+  const slow = channelWithClient(READY);
+  const fast = channelWithClient(READY);
+  const count = Math.ceil(MAX_PENDING_CHARS / 100) * 2;
+  for (let i = 1; i <= count; i++) {
+    const line = JSON.stringify({
+      type: "message_delta",
+      message_id: "m1",
+      block_index: 0,
+      kind: "text",
+      text_delta: i % 1000 === 0 ? "é\\" : "x",
+      seq: i,
+    });
+    feed(slow.channel, line, false);
+    feed(fast.channel, line, true);
+  }
+  expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+  expect(fast.channel.sync().streaming_message?.blocks[0]?.text).toHaveLength(
+    count + Math.floor(count / 1000),
+  );
+});
+
+test("a delta run leaves before any other message of the agent, in order", () => {
+  const { channel, received } = channelWithClient(READY);
+  const delta = (seq: number) =>
+    `{"type":"message_delta","message_id":"m","block_index":0,"kind":"text","text_delta":"${seq}","seq":${seq}}`;
+  for (const seq of [1, 2]) feed(channel, delta(seq), true);
+  expect(received.frames).toEqual([]);
+  channel.fanOut(channel.apply({ type: "error", code: "TIMEOUT", message: "late", fatal: false }));
+  feed(channel, delta(3), true);
+  feed(channel, JSON.stringify({ type: "status", status: "idle", seq: 4 }), true);
+  expect(received.frames.map((f) => JSON.parse(f).seq)).toEqual([1, 2, 3, 4, 5]);
+  expect(received.frames.map((f) => JSON.parse(f).type)).toEqual([
+    "message_delta",
+    "message_delta",
+    "error",
+    "message_delta",
+    "status",
+  ]);
 });

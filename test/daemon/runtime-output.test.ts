@@ -8,14 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "./support/daemon-harness.ts";
-import { MISBEHAVING_LINES } from "./support/misbehaving-runtime.ts";
+import { INVALID_LINE_COUNT, MISBEHAVING_LINES } from "./support/misbehaving-runtime.ts";
 
 const llm = useMockLlmServer();
 let harness: DaemonHarness | undefined;
 const startHarness = useDaemonHarnesses(llm);
 const RUNTIME = [process.execPath, resolve(import.meta.dir, "support/misbehaving-runtime.ts")];
 /** The deltas of MISBEHAVING_LINES that are valid events, in order. */
-const VALID_TEXT = "abc\u2028de";
+const VALID_TEXT = 'abc\u2028deé"\\\n😀';
 
 /** A unix-socket client that keeps the daemon's bytes as they came. */
 async function rawClient(
@@ -68,6 +68,7 @@ for (const transport of ["unix", "websocket"] as const) {
         "message_delta",
         "message_delta",
         "message_delta",
+        "message_delta",
         "status",
       ]);
       expect(events.map((m) => m.text_delta ?? m.status).join("")).toBe(`streaming${VALID_TEXT}idle`);
@@ -100,7 +101,7 @@ for (const transport of ["unix", "websocket"] as const) {
         blocks: [{ kind: "text", text: VALID_TEXT }],
       });
       expect(sync.seq).toBe(seqs.at(-1)!);
-      expect(MISBEHAVING_LINES).toHaveLength(events.length + 2);
+      expect(MISBEHAVING_LINES).toHaveLength(events.length + INVALID_LINE_COUNT);
     });
   });
 }

@@ -137,6 +137,40 @@ describe("JsonlDecoder", () => {
   });
 });
 
+describe("JsonlDecoder text sink", () => {
+  test("a line the sink takes as text is not parsed; the others are; `ascii` only when its bytes were all ASCII", () => {
+    const taken: [string, boolean][] = [];
+    const values: unknown[] = [];
+    const errors: WireError[] = [];
+    const decoder = new JsonlDecoder({
+      value: (v) => values.push(v),
+      error: (e) => errors.push(e),
+      text: (line, ascii) => {
+        if (!line.startsWith("take")) return false;
+        taken.push([line, ascii]);
+        return true;
+      },
+    });
+    decoder.push(bytes('take 1\n{"a":1}\ntake not JSON\n'));
+    decoder.push(bytes("take é\n"));
+    // A line split across chunks, then one with a byte that is not UTF-8 (decoded to U+FFFD).
+    decoder.push(bytes("take sp"));
+    decoder.push(bytes("lit\n"));
+    decoder.push(new Uint8Array([...bytes("take "), 0xff, 0x0a]));
+    decoder.push(bytes("take 😀\n"));
+    expect(values).toEqual([{ a: 1 }]);
+    expect(errors).toEqual([]);
+    expect(taken).toEqual([
+      ["take 1", true],
+      ["take not JSON", true],
+      ["take é", false],
+      ["take split", true],
+      ["take \uFFFD", false],
+      ["take 😀", false],
+    ]);
+  });
+});
+
 describe("encodeJsonLine", () => {
   test("writes one line and escapes U+2028/U+2029", () => {
     const line = encodeJsonLine({ t: "a\u2028b\u2029c\nd" });

@@ -11,12 +11,14 @@ import {
 } from "../../snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../snapshot/apply-event.ts";
 import type { SyncEvent } from "../../types/agent-events.ts";
+import type { AgentStatus } from "../../types/agent-state.ts";
 import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { AttachRole } from "../../types/orchestrator.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
 import type { ClientConnection } from "./client-connection.ts";
 import { EncodedMessage } from "./encoded-message.ts";
+import { PendingDeltas } from "./pending-deltas.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
 import { RoutedLines } from "./routed-line.ts";
 
@@ -31,7 +33,10 @@ export interface Attachment {
 }
 
 export class AgentChannel {
-  snapshot: AgentSnapshot = emptySnapshot();
+  /** The snapshot up to the delta lines still pending (see `snapshot`). */
+  private folded: AgentSnapshot = emptySnapshot();
+  /** Delta lines forwarded unparsed, not yet in `folded` (./pending-deltas.ts). */
+  private readonly pending = new PendingDeltas();
   readonly attachments = new Map<string, Attachment>();
   /** Clients of an ancestor that were shown a request of this agent, by request id. */
   readonly delegates = new Map<string, Map<string, ClientConnection>>();
@@ -46,6 +51,12 @@ export class AgentChannel {
   hasRuntimeState = false;
   private seq = 0;
   private readonly routed: RoutedLines;
+  /**
+   * Deltas forwarded since the last message sent to the attached clients, spliced, waiting to
+   * leave as one message (`flushRun`); their UTF-8 size, newlines included.
+   */
+  private run: string[] = [];
+  private runBytes = 0;
 
   constructor(
     readonly agentId: string,
@@ -54,12 +65,25 @@ export class AgentChannel {
     this.routed = new RoutedLines(agentId);
   }
 
+  /** The agent's snapshot, every event forwarded so far folded in. */
+  get snapshot(): AgentSnapshot {
+    if (this.pending.size > 0) this.folded = this.pending.foldInto(this.folded);
+    return this.folded;
+  }
+
+  /** The snapshot's status, without folding pending deltas (a delta never changes it). */
+  get status(): AgentStatus {
+    return this.folded.status;
+  }
+
   /**
    * A new generation is authoritative: its sync replaces the snapshot, keeping the daemon's
    * `seq`, and `capabilities` come from the runtime's own hello (docs/protocol.md §7).
    */
   replaceFromRuntime(epoch: number, ready: RuntimeReady): void {
-    this.snapshot = snapshotFromSync({
+    this.flushRun();
+    this.pending.clear();
+    this.folded = snapshotFromSync({
       ...ready.sync,
       seq: this.seq,
       runtime_epoch: epoch,
@@ -76,19 +100,20 @@ export class AgentChannel {
    */
   runtimeEnded(): void {
     const { streaming_message: _streaming, turn_id: _turn, tool_calls: _calls, ...kept } = this.snapshot;
-    this.snapshot = { ...kept, live_window: { messages: [] } };
+    this.folded = { ...kept, live_window: { messages: [] } };
   }
 
   /** Stamps the daemon `seq`, folds the event into the snapshot and returns it tagged for clients. */
   apply(event: TaggableEvent): AgentEvent {
     this.seq += 1;
     const stamped: AgentEvent = { ...event, seq: this.seq, agent_id: this.agentId };
-    this.snapshot = applyEvent(this.snapshot, stamped);
+    this.folded = applyEvent(this.snapshot, stamped);
     return stamped;
   }
 
   /** The `sync` an attaching client gets: the snapshot now, so every later event has a larger seq. */
   sync(): SyncEvent {
+    this.flushRun();
     return { ...syncFromSnapshot(this.snapshot), agent_id: this.agentId };
   }
 
@@ -103,12 +128,60 @@ export class AgentChannel {
     // The event was parsed for the daemon alone: stamping it in place copies nothing.
     event.seq = this.seq;
     event.agent_id = this.agentId;
-    this.snapshot = applyEvent(this.snapshot, event);
+    this.folded = applyEvent(this.settlePending(event), event);
+    this.flushRun();
     if (this.attachments.size > 0) this.sendToAttached(routed ?? EncodedMessage.of(event));
     return event;
   }
 
+  /**
+   * A `message_delta` line the fast path took (src/wire/delta-line.ts: checked, in our encoder's
+   * shape; `seqAt` is where its `,"seq":` starts, `ascii` whether its UTF-8 size is its length):
+   * stamped like `forward`, sent on with the deltas next to it (`flushRun`), and folded into the
+   * snapshot only when something reads it.
+   */
+  forwardDelta(line: string, seqAt: number, ascii: boolean): void {
+    const seq = ++this.seq;
+    if (this.attachments.size > 0) {
+      const json = this.routed.spliceJson(line, seqAt, seq);
+      this.run.push(json);
+      this.runBytes += this.routed.splicedBytes(json, line, seqAt, ascii) + 1;
+    }
+    if (this.pending.push(line, seq)) this.folded = this.pending.foldInto(this.folded);
+  }
+
+  /**
+   * Sends the deltas forwarded since the last message as one (one string for the socket to
+   * encode, not one per delta). Called before anything else reaches a client of this agent and
+   * at the end of each chunk of runtime output, so the order every client sees is the order of
+   * the events.
+   */
+  flushRun(): void {
+    if (this.run.length === 0) return;
+    const encoded = EncodedMessage.ofRun(this.run, this.runBytes);
+    this.run = [];
+    this.runBytes = 0;
+    this.sendToAttached(encoded);
+  }
+
+  /**
+   * The snapshot `event` applies to. The end of the streamed message (its `message_complete`, or
+   * the turn's end) drops the streaming message the pending deltas build, so they are dropped
+   * unfolded; anything else sees them folded.
+   */
+  private settlePending(event: AgentEvent): AgentSnapshot {
+    if (this.pending.size === 0) return this.folded;
+    const ends =
+      event.type === "turn_end" ||
+      (event.type === "message_complete" && event.message_id === this.pending.lastMessageId());
+    if (!ends) return this.snapshot;
+    this.pending.clear();
+    const { streaming_message: _ended, ...rest } = this.folded;
+    return rest;
+  }
+
   fanOut(event: AgentEvent): void {
+    this.flushRun();
     if (this.attachments.size > 0) this.sendToAttached(EncodedMessage.of(event));
   }
 

@@ -14,6 +14,7 @@ import {
   type DaemonCommand,
   isAgentCommand,
 } from "../../types/command-table.ts";
+import { isThinkingDeltaLine } from "../../wire/delta-line.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { commandValidator } from "../../wire/validate.ts";
@@ -57,6 +58,8 @@ export interface AgentHooks {
   agentEvent(agentId: string, event: AgentEvent): void;
   /** A runtime generation of the agent is ready (hello + sync). */
   runtimeReady(agentId: string): void;
+  /** A `message_delta` the broker forwarded unparsed (the fast path): not an error, nothing more. */
+  agentDelta(agentId: string): void;
   runtimeEnded(agentId: string, reason: string): void;
   clientClosed(clientId: string): void;
 }
@@ -200,6 +203,8 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   broadcast(event: OrchestratorEvent): void {
+    // Deltas an agent forwarded before this reach its clients first.
+    for (const channel of this.channels.values()) channel.flushRun();
     const encoded = EncodedMessage.of(event);
     for (const client of this.clients.values()) client.sendEncoded(encoded);
   }
@@ -239,7 +244,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   isActive(agentId: string): boolean {
     const channel = this.channels.get(agentId);
     if (!channel) return false;
-    const status = channel.snapshot.status;
+    const status = channel.status;
     return status !== "idle" && status !== "error";
   }
 
@@ -267,6 +272,8 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   message(agentId: string, message: RuntimeMessage, line: string): void {
+    // Deltas the runtime sent before this message reach the clients before whatever it causes.
+    this.channels.get(agentId)?.flushRun();
     if (message.type === "response") {
       this.forwarder.response(agentId, message);
       return;
@@ -274,7 +281,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     // hello and sync belong to start-up; a runtime does not send them again.
     if (message.type === "hello" || message.type === "sync") return;
     const channel = this.channel(agentId);
-    const before = channel.snapshot.status;
+    const before = channel.status;
     const event = channel.forward(message, line);
     this.hooks?.agentEvent(agentId, event);
     switch (event.type) {
@@ -293,11 +300,32 @@ export class Broker implements BrokerContext, RegistryEvents {
       default:
         break;
     }
-    if (channel.snapshot.status !== before) {
+    if (channel.status !== before) {
       this.tellActivity(agentId);
       this.announce(agentId);
     }
     this.reportActivity(channel, event);
+  }
+
+  /**
+   * What `message` does with a `message_delta`, for a line taken unparsed: forwarded (with the
+   * deltas next to it, at the latest when the chunk of output ends: `outputEnd`) and folded
+   * later, heard by the hooks, and its activity phase. A delta changes no status and routes no
+   * request.
+   */
+  deltaLine(agentId: string, line: string, seqAt: number, ascii: boolean): void {
+    const channel = this.channel(agentId);
+    channel.forwardDelta(line, seqAt, ascii);
+    this.hooks?.agentDelta(agentId);
+    // nextActivity of a message_delta, without building the event.
+    const phase = isThinkingDeltaLine(line) ? "thinking" : "streaming";
+    if (channel.activity.phase !== phase || channel.activity.tool_name !== undefined)
+      this.setActivity(channel, { phase }, channel.status);
+  }
+
+  /** A chunk of the runtime's output has been handled: the deltas it forwarded leave now. */
+  outputEnd(agentId: string): void {
+    this.channels.get(agentId)?.flushRun();
   }
 
   stateChanged(agentId: string, _state: RuntimeState, ended?: GenerationEnded): void {
@@ -328,7 +356,7 @@ export class Broker implements BrokerContext, RegistryEvents {
 
   private reportActivity(channel: AgentChannel, event: AgentEvent): void {
     const next = nextActivity(channel.activity, event);
-    if (next) this.setActivity(channel, next, channel.snapshot.status);
+    if (next) this.setActivity(channel, next, channel.status);
   }
 
   private setActivity(channel: AgentChannel, next: Activity, status: AgentStatus): void {

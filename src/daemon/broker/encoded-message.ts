@@ -1,34 +1,51 @@
 /**
- * A message serialized once for every client that gets it: fan-out of one event to N clients
+ * Messages serialized once for every client that gets them: fan-out of one event to N clients
  * costs one `JSON.stringify` (or none: a runtime's line is forwarded, ./routed-line.ts), not N.
  * The socket transport encodes the lines of one task to UTF-8 together (one buffer per write,
  * not one per message: allocating a buffer per small message cost more than the encoding).
+ *
+ * Usually one message; a run of consecutive deltas forwarded from one chunk of runtime output
+ * is one `EncodedMessage` of many (./agent-channel.ts): the socket takes their lines as one
+ * string, the WebSocket one frame per message.
  */
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
 
 export class EncodedMessage {
-  private jsonCache: string | undefined;
+  private lineCache: string | undefined;
+  private framesCache: readonly string[] | undefined;
   private byteLengthCache: number | undefined;
 
-  /** `line` is one JSONL line, newline included (U+2028/U+2029 escaped). */
-  private constructor(
-    readonly line: string,
-    byteLength?: number,
-  ) {
+  private constructor(line: string | undefined, frames: readonly string[] | undefined, byteLength?: number) {
+    this.lineCache = line;
+    this.framesCache = frames;
     this.byteLengthCache = byteLength;
   }
 
   /** Callers pass a `DaemonMessage` (typed at `ClientConnection.send`, which builds one of these). */
   static of(message: object): EncodedMessage {
-    return new EncodedMessage(encodeJsonLine(message));
+    return new EncodedMessage(encodeJsonLine(message), undefined);
   }
 
   /**
-   * A line that is already one encoded message (a runtime's checked line, routing spliced in),
-   * with its UTF-8 size.
+   * A line that is already one encoded message (a runtime's checked line, routing spliced in;
+   * newline included, U+2028/U+2029 escaped), with its UTF-8 size.
    */
   static ofLine(line: string, byteLength: number): EncodedMessage {
-    return new EncodedMessage(line, byteLength);
+    return new EncodedMessage(line, undefined, byteLength);
+  }
+
+  /**
+   * Several encoded messages (the JSON text of each, no newline, U+2028/U+2029 escaped) sent
+   * as one, in order; `byteLength` is the UTF-8 size of their lines, newlines included.
+   */
+  static ofRun(frames: readonly string[], byteLength: number): EncodedMessage {
+    return new EncodedMessage(undefined, frames, byteLength);
+  }
+
+  /** The message's line, newline included; a run's lines, each with its newline. */
+  get line(): string {
+    this.lineCache ??= `${(this.framesCache ?? []).join("\n")}\n`;
+    return this.lineCache;
   }
 
   /** The line's size in UTF-8 (what the socket's outbound buffer counts against its cap). */
@@ -37,9 +54,9 @@ export class EncodedMessage {
     return this.byteLengthCache;
   }
 
-  /** The JSON text without the newline (one WebSocket text frame). */
-  get json(): string {
-    this.jsonCache ??= this.line.slice(0, -1);
-    return this.jsonCache;
+  /** The JSON text of each message, without the newline (one WebSocket text frame each). */
+  get frames(): readonly string[] {
+    this.framesCache ??= [(this.lineCache ?? "\n").slice(0, -1)];
+    return this.framesCache;
   }
 }

@@ -15,9 +15,9 @@
  * Anything else (another key order, whitespace, a hand-written line) is re-encoded from the
  * parsed event: slower, never wrong.
  */
+import { SEQ_MEMBER } from "../../wire/delta-line.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 
-const SEQ_MEMBER = ',"seq":';
 const SEQ_KEY = '"seq":';
 
 /** What the splice reads of the parsed event: its routing fields as the runtime sent them. */
@@ -27,12 +27,12 @@ export interface RuntimeRouting {
 }
 
 export class RoutedLines {
-  /** `,"agent_id":"…"}` and the LF: how every forwarded line of this agent ends, encoded once. */
+  /** `,"agent_id":"…"}`: how every forwarded message of this agent ends, encoded once. */
   private readonly tail: string;
   private readonly tailBytes: number;
 
   constructor(agentId: string) {
-    this.tail = `,"agent_id":${JSON.stringify(agentId)}}\n`;
+    this.tail = `,"agent_id":${JSON.stringify(agentId)}}`;
     this.tailBytes = Buffer.byteLength(this.tail);
   }
 
@@ -54,8 +54,26 @@ export class RoutedLines {
     const head = line.slice(0, member);
     const stamp = `${SEQ_MEMBER}${seq}`;
     return EncodedMessage.ofLine(
-      `${head}${stamp}${this.tail}`,
-      Buffer.byteLength(head) + stamp.length + this.tailBytes,
+      `${head}${stamp}${this.tail}\n`,
+      Buffer.byteLength(head) + stamp.length + this.tailBytes + 1,
     );
+  }
+
+  /**
+   * The splice of a line already known to be in the proven shape, its `,"seq":` member at
+   * `member` (a `message_delta` line the fast path took, src/wire/delta-line.ts): the message's
+   * JSON text, no newline.
+   */
+  spliceJson(line: string, member: number, seq: number): string {
+    return `${line.slice(0, member)}${SEQ_MEMBER}${seq}${this.tail}`;
+  }
+
+  /**
+   * The UTF-8 size of `json`, `spliceJson(line, member, …)`; a line that came as ASCII is not
+   * counted (a string's length needs no flattening, counting its bytes does).
+   */
+  splicedBytes(json: string, line: string, member: number, ascii: boolean): number {
+    const head = ascii ? member : Buffer.byteLength(line.slice(0, member));
+    return head + json.length - member - this.tail.length + this.tailBytes;
   }
 }

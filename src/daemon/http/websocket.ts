@@ -82,7 +82,7 @@ class WsClient implements ClientConnection {
 
   sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    this.batch.push(message.json);
+    for (const frame of message.frames) this.batch.push(frame);
   }
 
   private flush(frames: string[]): void {

@@ -139,6 +139,11 @@ export class Coordinator {
     }
   }
 
+  /** A child's `message_delta` (forwarded unparsed): an event after an error, so not the turn's failure. */
+  childDelta(agentId: string): void {
+    this.live.get(agentId)?.errors.other();
+  }
+
   /** A leased child's runtime ended without finishing its turn. */
   childEnded(agentId: string, reason: string): void {
     const live = this.live.get(agentId);

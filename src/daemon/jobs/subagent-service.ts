@@ -89,6 +89,11 @@ export class SubagentService {
     for (const { job, run } of held) if (run.report_pending) void this.report(job, run);
   }
 
+  /** A child's `message_delta`, forwarded unparsed: only the coordinator's error watch cares. */
+  childDelta(agentId: string): void {
+    this.coordinator.childDelta(agentId);
+  }
+
   childEnded(agentId: string, reason: string): void {
     this.steers.ended(agentId);
     this.coordinator.childEnded(agentId, reason);

@@ -57,6 +57,10 @@ export class SubagentsLoader implements AgentHooks {
     this.service?.parentReady(agentId);
   }
 
+  agentDelta(agentId: string): void {
+    this.service?.childDelta(agentId);
+  }
+
   runtimeEnded(agentId: string, reason: string): void {
     this.service?.childEnded(agentId, reason);
   }

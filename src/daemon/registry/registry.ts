@@ -36,6 +36,10 @@ export interface RegistryEvents {
   ready(agentId: string, epoch: number, ready: RuntimeReady): void;
   /** `line` is the text the runtime wrote for `message` (forwarded without re-encoding). */
   message(agentId: string, message: RuntimeMessage, line: string): void;
+  /** A `message_delta` line taken unparsed (RuntimeProcessOptions.onDeltaLine), in order with `message`. */
+  deltaLine(agentId: string, line: string, seqAt: number, ascii: boolean): void;
+  /** Every line of a chunk of the runtime's output went to `message` or `deltaLine`. */
+  outputEnd(agentId: string): void;
   stateChanged(agentId: string, state: RuntimeState, ended?: GenerationEnded): void;
 }
 
@@ -493,6 +497,8 @@ export class Registry {
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
         onMessage: (message, line) => this.options.events.message(agentId, message, line),
+        onDeltaLine: (line, seqAt, ascii) => this.options.events.deltaLine(agentId, line, seqAt, ascii),
+        onOutputEnd: () => this.options.events.outputEnd(agentId),
         onExit: (exit) => this.onExit(record, process, exit),
       });
     } catch (err) {

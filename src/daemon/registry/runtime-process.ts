@@ -11,6 +11,7 @@ import type { HelloEvent, SyncEvent } from "../../types/agent-events.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
 import type { Response } from "../../types/response.ts";
+import { deltaLineSeqAt } from "../../wire/delta-line.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
@@ -40,6 +41,14 @@ export interface RuntimeProcessOptions {
   onReady: (ready: RuntimeReady) => void;
   /** A checked message after readiness, with `line`, the text the runtime wrote for it. */
   onMessage: (message: RuntimeMessage, line: string) => void;
+  /**
+   * A `message_delta` after readiness in our encoder's shape, taken unparsed (checked by
+   * src/wire/delta-line.ts; `seqAt` is where its `,"seq":` member starts; `ascii`: its UTF-8
+   * size is its length). Any other line is parsed, checked and goes to `onMessage`.
+   */
+  onDeltaLine: (line: string, seqAt: number, ascii: boolean) => void;
+  /** The lines of one chunk of output have all gone to `onMessage` or `onDeltaLine`. */
+  onOutputEnd: () => void;
   onExit: (exit: RuntimeExit) => void;
 }
 
@@ -140,9 +149,23 @@ export class RuntimeProcess {
       value: (value, line) => this.receive(value, line),
       // A runtime never writes a bad line; if one does, the agent log says so and it carries on.
       error: () => {},
+      text: (line, ascii) => this.receiveDeltaLine(line, ascii),
     });
-    for await (const chunk of this.proc.stdout) decoder.push(chunk);
+    for await (const chunk of this.proc.stdout) {
+      decoder.push(chunk);
+      this.options.onOutputEnd();
+    }
     decoder.end();
+    this.options.onOutputEnd();
+  }
+
+  /** Whether `line` went the fast path (the hottest line of a turn: no parse, no schema check). */
+  private receiveDeltaLine(line: string, ascii: boolean): boolean {
+    if (!this.readyDone) return false;
+    const seqAt = deltaLineSeqAt(line);
+    if (seqAt === -1) return false;
+    this.options.onDeltaLine(line, seqAt, ascii);
+    return true;
   }
 
   private receive(value: unknown, line: string): void {

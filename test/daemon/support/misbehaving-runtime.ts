@@ -32,8 +32,28 @@ export const MISBEHAVING_LINES: readonly string[] = [
   '{"type":"message_delta","seq":6,"message_id":"m1","block_index":0,"kind":"text","text_delta":"d","seq":6}',
   // Whitespace and another key order: still the same event.
   ' { "seq" : 7 , "type" : "message_delta", "message_id": "m1", "block_index": 0, "kind": "text", "text_delta": "e" } ',
-  json({ type: "status", status: "idle", seq: 8 }),
+  // In our encoder's shape (the daemon's unparsed fast path) but not valid: bad JSON (an unknown
+  // escape, a raw tab), a negative block index, an unknown kind, an empty message id. Dropped, as
+  // any invalid line is.
+  '{"type":"message_delta","message_id":"m1","block_index":0,"kind":"text","text_delta":"\\q","seq":8}',
+  '{"type":"message_delta","message_id":"m1","block_index":0,"kind":"text","text_delta":"a\tb","seq":9}',
+  '{"type":"message_delta","message_id":"m1","block_index":-1,"kind":"text","text_delta":"f","seq":10}',
+  '{"type":"message_delta","message_id":"m1","block_index":0,"kind":"image","text_delta":"f","seq":11}',
+  '{"type":"message_delta","message_id":"","block_index":0,"kind":"text","text_delta":"f","seq":12}',
+  // Valid, in our encoder's shape, with escapes and non-ASCII text: forwarded unparsed.
+  json({
+    type: "message_delta",
+    message_id: "m1",
+    block_index: 0,
+    kind: "text",
+    text_delta: 'é"\\\n😀',
+    seq: 13,
+  }),
+  json({ type: "status", status: "idle", seq: 14 }),
 ];
+
+/** How many of MISBEHAVING_LINES are not valid events (the daemon drops them). */
+export const INVALID_LINE_COUNT = 7;
 
 if (import.meta.main) {
   write(

@@ -61,11 +61,11 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
     api: "openai-completions",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const client = await openAIClient(config, fetch);
+        withTimeouts(signal, config.timeouts, async function* (headers) {
+          const client = await openAIClient(config);
           // The SDK sends the request and throws its errors; the body is read by sse-stream.
           const response = await client.chat.completions
-            .create(buildChatParams(config, request), { signal })
+            .create(buildChatParams(config, request), { signal, headers })
             .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateChatStream(jsonEvents(response.body, isChatChunk));

@@ -58,11 +58,11 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
     api: "openai-responses",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const client = await openAIClient(config, fetch);
+        withTimeouts(signal, config.timeouts, async function* (headers) {
+          const client = await openAIClient(config);
           // The SDK sends the request and throws its errors; the body is read by sse-stream.
           const response = await client.responses
-            .create(buildResponsesParams(config, request), { signal })
+            .create(buildResponsesParams(config, request), { signal, headers })
             .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));

@@ -2,7 +2,7 @@
  * One SDK client per configuration (src/providers/sdk-clients.ts): requests with the same base
  * URL and key share a client, a different base URL or key gets its own, and attempts sharing a
  * client keep their own abort and timeouts (src/providers/attempt-fetch.ts). Against the local
- * streaming server, in each API's real wire format.
+ * streaming server, in each API's real wire format. A provider's `prepare` sends no request.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ProviderEvent } from "../../src/contracts/provider.ts";
@@ -75,6 +75,15 @@ for (const api of APIS) {
       expect(textOf(await collect(there.stream(request())))).toBe("there");
       expect(textOf(await collect(here.stream(request())))).toBe("here again");
       expect(server().requests).toHaveLength(2);
+    });
+
+    test("prepare (SDK, client, connection) sends nothing; the call after it is the only request", async () => {
+      const provider = mockProvider(server(), api, { spec: { api_key: `prepared-${api}` } });
+      expect(provider.prepare).toBeDefined();
+      provider.prepare?.();
+      server().enqueue({ steps: [{ text: "ready" }] });
+      expect(textOf(await collect(provider.stream(request())))).toBe("ready");
+      expect(server().requests.map((r) => keyOf(r.headers))).toEqual([`prepared-${api}`]);
     });
 
     test("the attempt's routing header never reaches the server", async () => {

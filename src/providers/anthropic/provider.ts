@@ -5,6 +5,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
+import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
@@ -52,6 +53,7 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
   const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "anthropic-messages",
+    prepare: () => prepareClient(() => anthropicClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (headers) {

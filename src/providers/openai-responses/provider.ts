@@ -6,6 +6,7 @@ import type {
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
+import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
@@ -56,6 +57,7 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
   const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "openai-responses",
+    prepare: () => prepareClient(() => openAIClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
         withTimeouts(signal, config.timeouts, async function* (headers) {

@@ -266,6 +266,7 @@ export class AgentRuntime {
     let usage: Usage = { input: 0, output: 0 };
     let error: WireError | undefined;
     try {
+      this.models.prepare();
       // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
       const { runTurnLoop } = await import("./turn/turn-loop.ts");
       this.options.gate.prepare?.();

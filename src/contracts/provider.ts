@@ -59,6 +59,12 @@ export type ProviderEvent =
 export interface Provider {
   readonly api: ProviderApi;
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+  /**
+   * Starts what a first call would wait for (the SDK loading, its client, the connection to
+   * the server) while the caller does other work. Optional; a failure here is reported by the
+   * call that needs it.
+   */
+  prepare?(): void;
 }
 
 /** How long a provider call may wait, in ms; 0 turns one off. */

@@ -40,7 +40,8 @@ export type GrantRule = ExactRule | BashSignatureRule;
 /** A tool call as the matchers see it, with the expensive parts computed once. */
 export interface GrantRequest {
   toolName: string;
-  inputHash: string;
+  /** Hashed when an exact rule for this tool first asks: most decisions meet none. */
+  inputHash(): string;
   /** Present for the `bash` tool when `args.command` is a string. */
   bash: BashAnalysis | undefined;
 }
@@ -51,9 +52,13 @@ export function describeRequest(
   resolvedPaths: string[],
 ): GrantRequest {
   const command = toolName === "bash" ? args.command : undefined;
+  let hash: string | undefined;
   return {
     toolName,
-    inputHash: exactRequestHash(toolName, args, resolvedPaths),
+    inputHash: () => {
+      hash ??= exactRequestHash(toolName, args, resolvedPaths);
+      return hash;
+    },
     bash: typeof command === "string" ? analyzeBashCommand(command) : undefined,
   };
 }
@@ -78,7 +83,7 @@ function matchesExact(rule: Record<string, unknown>, request: GrantRequest): boo
     typeof rule.input_sha256 === "string" &&
     /^[0-9a-f]{64}$/.test(rule.input_sha256) &&
     rule.tool === request.toolName &&
-    rule.input_sha256 === request.inputHash
+    rule.input_sha256 === request.inputHash()
   );
 }
 

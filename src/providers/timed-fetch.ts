@@ -13,19 +13,20 @@
  */
 import { connect } from "node:net";
 import type { ProviderTimeouts } from "../contracts/provider.ts";
+import { type FetchFunction, routeAttempt } from "./attempt-fetch.ts";
 import { ProviderTimeoutError } from "./timeouts.ts";
 
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
 /**
- * Runs one provider attempt with a timed fetch. The SDKs replace an abort reason with their
- * own "Request timed out." or "Connection error.", so whatever the attempt throws after a
- * timeout is replaced by the timeout itself, which says which wait ran out and for how long.
+ * Runs one provider attempt with a timed fetch, which the shared SDK client reaches through
+ * the request headers `attempt` is given (attempt-fetch.ts). The SDKs replace an abort reason
+ * with their own "Request timed out." or "Connection error.", so whatever the attempt throws
+ * after a timeout is replaced by the timeout itself, which says which wait ran out and for
+ * how long.
  */
 export async function* withTimeouts<T>(
   signal: AbortSignal,
   timeouts: ProviderTimeouts,
-  attempt: (fetch: FetchFunction) => AsyncIterable<T>,
+  attempt: (headers: Record<string, string>) => AsyncIterable<T>,
 ): AsyncGenerator<T> {
   let timedOut: ProviderTimeoutError | undefined;
   const fetcher = timedFetch(
@@ -35,10 +36,13 @@ export async function* withTimeouts<T>(
     },
     signal,
   );
+  const route = routeAttempt(fetcher);
   try {
-    yield* attempt(fetcher);
+    yield* attempt(route.headers);
   } catch (err) {
     throw timedOut ?? err;
+  } finally {
+    route.release();
   }
 }
 
@@ -74,10 +78,9 @@ export function timedFetch(
       );
     }
     if (timeouts.connectMs > 0 && (timeouts.firstByteMs === 0 || timeouts.connectMs < timeouts.firstByteMs)) {
-      const url = requestUrl(input);
       timers.push(
         setTimeout(() => {
-          void canConnect(url, timeouts.connectMs, controller.signal).then((ok) => {
+          void canConnect(requestUrl(input), timeouts.connectMs, controller.signal).then((ok) => {
             if (!ok) fail(new ProviderTimeoutError("connect", timeouts.connectMs));
           });
         }, timeouts.connectMs),

@@ -73,6 +73,12 @@ export class ModelController {
     return { ok: true, provider: built.provider, spec: this.active };
   }
 
+  /** A turn is starting: the provider of its first call gets ready while the turn sets up. */
+  prepare(): void {
+    const selected = this.providerForNextCall();
+    if (selected.ok) selected.provider.prepare?.();
+  }
+
   levels(): { id: string; label: string; description?: string }[] {
     return this.active.reasoning ? (this.active.reasoning_levels ?? []) : [];
   }

@@ -5,10 +5,12 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
+import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
 import { withTimeouts } from "../timed-fetch.ts";
+import { anthropicClient } from "./client.ts";
 import { thinkingConfig, toAnthropicMessages } from "./convert.ts";
 import { translateAnthropicStream } from "./events.ts";
 
@@ -51,20 +53,14 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
   const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "anthropic-messages",
+    prepare: () => prepareClient(() => anthropicClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const { default: Anthropic } = await import("@anthropic-ai/sdk");
-          const client = new Anthropic({
-            apiKey: config.apiKey,
-            authToken: null,
-            baseURL: config.baseUrl,
-            maxRetries: 0,
-            fetch,
-          });
+        withTimeouts(signal, config.timeouts, async function* (headers) {
+          const client = await anthropicClient(config);
           // The SDK sends the request and throws its errors; the body is read by sse-stream.
           const response = await client.messages
-            .create(buildAnthropicParams(config.spec, request), { signal })
+            .create(buildAnthropicParams(config.spec, request), { signal, headers })
             .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));

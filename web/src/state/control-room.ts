@@ -252,8 +252,13 @@ export function createControlRoom(): ControlRoom {
       publish.mark(agentId);
       for (const listener of listeners) listener(agentId, event);
       if (event.type === "turn_failed") failedTurns.set(agentId, event.failure.message);
-      if (event.type === "error" && failedTurns.get(agentId) !== event.message)
-        notify(`${event.code}: ${event.message}`, agentId, { lasting: event.fatal === true });
+      // A failed turn is a marker in its transcript; a notice only says it when that transcript
+      // is not the one on screen.
+      if (event.type === "error") {
+        const shownInline = failedTurns.get(agentId) === event.message && selected() === agentId;
+        if (!shownInline)
+          notify(`${event.code}: ${event.message}`, agentId, { lasting: event.fatal === true });
+      }
       if (event.type === "error" || event.type === "turn_end") failedTurns.delete(agentId);
       if (event.type === "queue_dropped") {
         const what = event.count === 1 ? "1 queued message was" : `${event.count} queued messages were`;

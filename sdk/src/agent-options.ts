@@ -2,6 +2,7 @@
 
 import type { Image } from "../../src/types/messages.ts";
 import type { AttachRole } from "../../src/types/orchestrator.ts";
+import type { PermissionPolicy } from "./permission-policy.ts";
 import type { TurnResult } from "./turn.ts";
 
 export interface PromptOptions {
@@ -26,9 +27,16 @@ export type RunResult = TurnResult;
 export interface AgentOptions {
   /** Most events a stream may hold unread before it fails (default 100,000). */
   maxBufferedEvents?: number;
+  /**
+   * Answers permission requests from rules, before any `onPermission` handler: deny wins, then
+   * allow; what no rule covers goes to the handler, or is denied when there is none (sdk/README.md).
+   */
+  permissions?: PermissionPolicy;
 }
 
 export interface AttachOptions {
   /** `interactive` (default) may answer requests; `observer` only watches. */
   role?: AttachRole;
+  /** This agent's permission policy (overrides the client's `permissions`). */
+  permissions?: PermissionPolicy;
 }

@@ -6,6 +6,7 @@
  * and steer), the mode/model controls, the agent's own session operations and request handlers.
  */
 
+import type { Static, TSchema } from "@sinclair/typebox";
 import { checkResult } from "../../src/client/command-result.ts";
 import { AgentFeed, type FeedGap } from "../../src/snapshot/agent-feed.ts";
 import { type AgentSnapshot, emptySnapshot } from "../../src/snapshot/agent-snapshot.ts";
@@ -16,6 +17,7 @@ import type {
   SetModelResult,
   SetModeResult,
 } from "../../src/types/agent-results.ts";
+import type { Usage } from "../../src/types/agent-state.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { WireError } from "../../src/wire/errors.ts";
@@ -26,10 +28,30 @@ import { AgentSessions } from "./agent-sessions.ts";
 import { failed } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
+import { CompiledPolicy } from "./permission-policy.ts";
 import { type PermissionHandler, RequestResponder, type UiHandler } from "./request-responder.ts";
 import { type AgentStreamEvent, gapEvent } from "./stream-events.ts";
+import {
+  checkableSchema,
+  type JsonSchema,
+  OutputValidationError,
+  outputInstruction,
+  parseOutput,
+  repairPrompt,
+} from "./structured-output.ts";
 import { Turn } from "./turn.ts";
 import { isQueued, TurnTracker } from "./turn-tracker.ts";
+
+/** Both turns' tokens (and cost) of a structured run that needed its repair turn. */
+function addUsage(a: Usage, b: Usage): Usage {
+  const cost = a.cost === undefined && b.cost === undefined ? undefined : (a.cost ?? 0) + (b.cost ?? 0);
+  return {
+    ...b,
+    input: a.input + b.input,
+    output: a.output + b.output,
+    ...(cost === undefined ? {} : { cost }),
+  };
+}
 
 /** What `state` says before the first `sync` (nothing is known yet). */
 const BEFORE_SYNC: AgentSnapshot = emptySnapshot();
@@ -52,7 +74,10 @@ export class Agent {
     options: AgentOptions = {},
   ) {
     this.feed = new AgentFeed(() => link.resync());
-    this.responder = new RequestResponder(link);
+    this.responder = new RequestResponder(
+      link,
+      options.permissions ? CompiledPolicy.compile(options.permissions) : undefined,
+    );
     this.bufferLimit = options.maxBufferedEvents ?? DEFAULT_EVENT_BUFFER;
     this.sessions = new AgentSessions((command) => this.call(command));
     this.ended = new Promise((resolve) => {
@@ -76,8 +101,40 @@ export class Agent {
 
   // ── driving ────────────────────────────────────────────────────────────
 
-  /** Sends `message` and resolves at the turn's `turn_end` with its text and usage. */
-  async run(message: string, options: RunOptions = {}): Promise<RunResult> {
+  /**
+   * Sends `message` and resolves at the turn's `turn_end` with its text and usage. With
+   * `outputSchema`, also with `output`: the answer parsed and validated, after at most one
+   * repair turn; an answer that still does not validate rejects with `OutputValidationError`.
+   */
+  run<S extends TSchema>(
+    message: string,
+    options: RunOptions & { outputSchema: S },
+  ): Promise<RunResult & { output: Static<S> }>;
+  run(
+    message: string,
+    options: RunOptions & { outputSchema: JsonSchema },
+  ): Promise<RunResult & { output: unknown }>;
+  run(message: string, options?: RunOptions): Promise<RunResult>;
+  async run(
+    message: string,
+    options: RunOptions & { outputSchema?: TSchema | JsonSchema } = {},
+  ): Promise<RunResult & { output?: unknown }> {
+    if (options.outputSchema === undefined) return this.runTurn(message, options);
+    const schema = checkableSchema(options.outputSchema);
+    const first = await this.runTurn(message + outputInstruction(schema), options);
+    const parsed = parseOutput(first.text, schema);
+    if (parsed.ok) return { ...first, output: parsed.value };
+    // The repair is a follow-up in the same session: the images were already sent with the prompt.
+    const second = await this.runTurn(
+      repairPrompt(parsed.issues),
+      options.signal ? { signal: options.signal } : {},
+    );
+    const repaired = parseOutput(second.text, schema);
+    if (!repaired.ok) throw new OutputValidationError(repaired.issues, second.text);
+    return { ...second, usage: addUsage(first.usage, second.usage), output: repaired.value };
+  }
+
+  private async runTurn(message: string, options: RunOptions): Promise<RunResult> {
     options.signal?.throwIfAborted();
     const turn = await this.prompt(message, {
       ...(options.images ? { images: options.images } : {}),

@@ -25,6 +25,7 @@ import { type DaemonTarget, describeTarget, openTransport } from "./daemon-targe
 import { DaemonWorkspaces } from "./daemon-workspaces.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
+import { CompiledPolicy, type PermissionPolicy } from "./permission-policy.ts";
 
 export type ConnectDaemonOptions = DaemonTarget &
   AgentOptions & {
@@ -115,9 +116,15 @@ export class DaemonClient {
   }
 
   /** Creates a durable agent and attaches to it. */
-  async createAgent(params: CreateAgentParams, attach: AttachOptions = {}): Promise<Agent> {
+  /** `permissions` is the agent's policy (kept by this client, not sent): see `AgentOptions`. */
+  async createAgent(
+    { permissions, ...params }: CreateAgentParams & { permissions?: PermissionPolicy },
+    attach: AttachOptions = {},
+  ): Promise<Agent> {
+    // A malformed rule fails before an agent exists.
+    if (permissions) CompiledPolicy.compile(permissions);
     const { agent_id } = await this.call({ type: "agent.create", ...params });
-    return this.attach(agent_id, attach);
+    return this.attach(agent_id, permissions ? { permissions, ...attach } : attach);
   }
 
   /** Watches an agent (restoring its runtime if stopped); the same agent is attached once. */
@@ -125,7 +132,10 @@ export class DaemonClient {
     const known = this.watched.get(agentId);
     if (known) return known.agent;
     const role = options.role ?? "interactive";
-    const agent = new Agent(this.link(agentId, role), this.options);
+    const agent = new Agent(
+      this.link(agentId, role),
+      options.permissions ? { ...this.options, permissions: options.permissions } : this.options,
+    );
     // Registered before the request: the sync follows the attach answer immediately.
     this.watched.set(agentId, { agent, role });
     try {

@@ -42,6 +42,7 @@ export { DaemonWorkspaces, type WorkspaceLaunch } from "./daemon-workspaces.ts";
 export { type SpawnAgentOptions, spawnAgent } from "./direct.ts";
 export { ShardError } from "./errors.ts";
 export { type FleetAgentInfo, type FleetListing, ShardFleet } from "./fleet.ts";
+export type { PermissionPolicy } from "./permission-policy.ts";
 export { cookieTicketSource, enrollWithCode, type RemoteDaemon, type TicketSource } from "./remote-auth.ts";
 export {
   type PermissionAnswer,
@@ -52,5 +53,6 @@ export {
   type UiHandler,
 } from "./request-responder.ts";
 export type { AgentStreamEvent, GapEvent } from "./stream-events.ts";
+export { type JsonSchema, type OutputIssue, OutputValidationError } from "./structured-output.ts";
 export type { WebSocketConstructor, WebSocketInit } from "./transports/websocket-transport.ts";
 export { Turn, type TurnResult } from "./turn.ts";

@@ -13,6 +13,7 @@ import type {
   UiResolved,
 } from "../../src/types/permissions.ts";
 import type { AgentLink } from "./agent-link.ts";
+import type { CompiledPolicy } from "./permission-policy.ts";
 
 export type PermissionAnswer =
   | PermissionDecision
@@ -58,7 +59,11 @@ export class RequestResponder {
   /** Requests this client already answered or handed out (bounded: pruned when resolved). */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly link: AgentLink) {}
+  constructor(
+    private readonly link: AgentLink,
+    /** Decides first (deny wins); what it leaves open goes to the handler, or is refused. */
+    private readonly policy?: CompiledPolicy,
+  ) {}
 
   onPermission(handler: PermissionHandler): () => void {
     this.permission = handler;
@@ -77,8 +82,15 @@ export class RequestResponder {
   asked(request: PendingRequest): void {
     if (!this.link.answers || this.seen.has(request.request_id)) return;
     if (request.type === "permission_request") {
+      const decided = this.policy?.decide(request);
+      if (decided) {
+        this.answerPermission(request, decided);
+        return;
+      }
       const handler = this.permission;
-      if (handler)
+      // A script that set a policy wants no open question, even where others could answer.
+      if (!handler && this.policy) this.answerPermission(request, this.policy.uncovered(request));
+      else if (handler)
         this.dispatch(
           request,
           (ctx) => handler(request, ctx),

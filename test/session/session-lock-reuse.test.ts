@@ -100,11 +100,17 @@ describe.skipIf(!linux)("a lock whose pid was reused", () => {
 
   test("a lock whose owner exited but is not reaped yet (a zombie) is taken over as dead", async () => {
     const { id, lock } = newSession();
-    // The inner shell exits; its parent becomes `sleep` (exec), which never reaps it.
-    const parent = Bun.spawn(["sh", "-c", 'sh -c "exit 0" & echo $!; exec sleep 600'], { stdout: "pipe" });
+    // The inner shell stops itself; once its parent has become `sleep` (exec), which never reaps,
+    // it is continued and exits. Exiting before the exec would let the shell reap it.
+    const parent = Bun.spawn(["sh", "-c", 'sh -c "kill -STOP \\$\\$; exit 0" & echo $!; exec sleep 600'], {
+      stdout: "pipe",
+    });
     const zombie = Number((await lineReader(parent.stdout).until((l) => /^\d+$/.test(l))).trim());
+    const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8");
     try {
-      while (!readFileSync(`/proc/${zombie}/stat`, "utf8").includes(") Z ")) await Bun.sleep(5);
+      while (!state(zombie).includes(") T ") || !state(parent.pid).includes("(sleep)")) await Bun.sleep(5);
+      process.kill(zombie, "SIGCONT");
+      while (!state(zombie).includes(") Z ")) await Bun.sleep(5);
       writeFileSync(
         lock,
         JSON.stringify({

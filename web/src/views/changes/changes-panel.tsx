@@ -3,12 +3,12 @@
  * agent started (or its workspace's base), file by file with the transcript's diff renderer,
  * asked again as the agent writes. File names and lines are untrusted: text only, as everywhere.
  */
-import { createResource, For, Show } from "solid-js";
+import { createResource, Show } from "solid-js";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { onlineKey } from "../../state/online-key.ts";
 import { LoadError } from "../shell/load-error.tsx";
-import { DiffView } from "../transcript/diff-view.tsx";
+import { FileDiffList } from "../transcript/file-diff-list.tsx";
 import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
 import { refreshOnChanges } from "./changes-refresh.ts";
 import { changesSummary } from "./changes-summary.ts";
@@ -67,22 +67,7 @@ export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClos
             >
               {changesSummary(c())}
             </p>
-            <For each={c().files}>
-              {(file) => (
-                <div class="changes-file" data-testid="changes-file" data-path={file.path}>
-                  <p class="agent-meta">
-                    <span data-testid="changes-status">{file.status}</span>
-                    {file.old_path !== undefined ? ` from ${file.old_path}` : ""}
-                    {file.binary ? " · binary" : ""}
-                  </p>
-                  <DiffView
-                    partKey={`changes:${props.agentId}:${file.path}`}
-                    path={file.path}
-                    hunks={file.hunks}
-                  />
-                </div>
-              )}
-            </For>
+            <FileDiffList files={c().files} kind="changes" owner={props.agentId} />
           </TranscriptContext.Provider>
         )}
       </Show>

@@ -3,11 +3,11 @@
  * transcript's diff renderer, so a user can review before retiring. File names and lines are
  * untrusted: text only, as everywhere.
  */
-import { createResource, For, Show } from "solid-js";
+import { createResource, Show } from "solid-js";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { LoadError } from "../shell/load-error.tsx";
-import { DiffView } from "../transcript/diff-view.tsx";
+import { FileDiffList } from "../transcript/file-diff-list.tsx";
 import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
 
 export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string }) {
@@ -36,23 +36,7 @@ export function WorkspaceReview(props: { room: ControlRoom; workspaceId: string 
               {d().files.length} file(s) changed on {d().branch} since it left {d().integration_target}
               {d().truncated ? " (the diff is cut: it is larger than the daemon returns)" : ""}
             </p>
-            <For each={d().files}>
-              {(file) => (
-                <div class="review-file" data-testid="review-file">
-                  <p class="agent-meta">
-                    {file.status}
-                    {file.old_path !== undefined ? ` from ${file.old_path}` : ""} · +{file.additions} −
-                    {file.deletions}
-                    {file.binary ? " · binary" : ""}
-                  </p>
-                  <DiffView
-                    partKey={`review:${props.workspaceId}:${file.path}`}
-                    path={file.path}
-                    hunks={file.hunks}
-                  />
-                </div>
-              )}
-            </For>
+            <FileDiffList files={d().files} kind="review" owner={props.workspaceId} />
           </TranscriptContext.Provider>
         )}
       </Show>

@@ -4,39 +4,18 @@
  * that was streaming shows the new daemon's state, a stopped agent keeps its model — and the
  * list, header and transcript read the same as in a browser that loads the page afresh.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
-import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { typeAndSend } from "./support/composer-input.ts";
 import { agentRow } from "./support/control-room-page.ts";
+import { freePort, useRestartableDaemons } from "./support/restartable-daemon.ts";
 import { controlSocket } from "./support/socket-control.ts";
-import { builtWebDir } from "./support/web-build.ts";
 
 const llm = useMockLlmServer();
 const openContext = useChromium();
-const daemons: DaemonProcess[] = [];
-
-afterEach(async () => {
-  await Promise.all(daemons.splice(0).map((daemon) => daemon.stop()));
-});
-
-function freePort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
-
-async function startOn(home: string, port: number): Promise<DaemonProcess> {
-  const daemon = new DaemonProcess(home, ["--port", String(port)], ["daemon"], {
-    env: { SHARD_WEB_DIR: await builtWebDir() },
-  });
-  daemons.push(daemon);
-  await daemon.url();
-  return daemon;
-}
+const startOn = useRestartableDaemons();
 
 describe.skipIf(!HAVE_CHROMIUM)("the page after a daemon restart", () => {
   test("shows what a fresh load shows", async () => {

@@ -16,7 +16,7 @@ import { StdioTransport } from "./transports/stdio-transport.ts";
 
 export interface SpawnAgentOptions extends AgentOptions {
   cwd?: string;
-  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-5-5`. */
   model?: string;
   mode?: string;
   /** Resume this session (id or .jsonl path). */

@@ -128,8 +128,9 @@ export async function startVerdaccio(bin: string, dir: string): Promise<LocalReg
   const timer = setTimeout(() => announce(false), READY_TIMEOUT_MS);
   const listening = await ready;
   clearTimeout(timer);
+  // SIGKILL: its storage is thrown away, and a graceful stop waits on keep-alive sockets.
   const stop = async () => {
-    proc.kill();
+    proc.kill("SIGKILL");
     await proc.exited;
   };
   if (!listening) {

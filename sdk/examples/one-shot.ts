@@ -1,7 +1,7 @@
 /**
  * One-shot task: spawn an agent in this directory, run one task, print the answer.
  *   bun sdk/examples/one-shot.ts "fix the failing test"
- * The model comes from SHARD_MODEL (e.g. anthropic/claude-sonnet-4-5) or Shard's default.
+ * The model comes from SHARD_MODEL (e.g. anthropic/claude-sonnet-5-5) or Shard's default.
  */
 import { spawnAgent } from "@shard-dev/sdk";
 

@@ -3,6 +3,7 @@
  * exits on stdin EOF (`agent.close()`), so a script that ends leaves no agent behind.
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts";
 import { failure } from "../../src/wire/errors.ts";
@@ -15,7 +16,7 @@ import { StdioTransport } from "./transports/stdio-transport.ts";
 
 export interface SpawnAgentOptions extends AgentOptions {
   cwd?: string;
-  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-5-5`. */
   model?: string;
   mode?: string;
   /** Resume this session (id or .jsonl path). */
@@ -25,7 +26,7 @@ export interface SpawnAgentOptions extends AgentOptions {
   home?: string;
   /** Environment of the child (default: this process's). */
   env?: Record<string, string | undefined>;
-  /** What runs `shard` (default: this checkout's `bun src/cli/main.ts`, else `shard` on PATH). */
+  /** What runs `shard` (default: this checkout's sources, else the installed `@shard-dev/cli`, else `shard` on PATH). */
   command?: string[];
   /** Without a handler: `deny` answers requests at once (default), `leave` keeps them open. */
   unhandledRequests?: UnhandledRequests;
@@ -35,6 +36,7 @@ export interface SpawnAgentOptions extends AgentOptions {
 }
 
 export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent> {
+  const command = [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)];
   let agent: Agent | undefined;
   let ready!: () => void;
   let notReady!: (error: ShardError) => void;
@@ -42,6 +44,8 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
     ready = resolve;
     notReady = reject;
   });
+  // When the transport cannot start, `open()` throws first and nobody awaits `started`.
+  started.catch(() => undefined);
   let transport: StdioTransport | undefined;
   const connection = new Connection(
     {
@@ -49,7 +53,7 @@ export async function spawnAgent(options: SpawnAgentOptions = {}): Promise<Agent
         try {
           transport = new StdioTransport(
             {
-              command: [...(options.command ?? defaultShardCommand()), "agent", ...agentArgs(options)],
+              command,
               env: childEnv(options),
             },
             sink,
@@ -125,8 +129,33 @@ function childEnv(o: SpawnAgentOptions): Record<string, string | undefined> {
   return env;
 }
 
-/** In a checkout the sources run under the current Bun; an installed SDK uses `shard` on PATH. */
+/** The package that holds the runtime; the published SDK depends on it. */
+export const CLI_PACKAGE = "@shard-dev/cli";
+
+/**
+ * What runs the agent: in a checkout, its sources under the current Bun; else the installed
+ * `@shard-dev/cli` (the SDK's dependency) under the current Bun; else `shard` on PATH. None of
+ * them is a `ShardError` saying what to install, not Bun's bare "Executable not found".
+ */
 export function defaultShardCommand(): string[] {
-  const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
-  return existsSync(main) && typeof Bun !== "undefined" ? [process.execPath, main] : ["shard"];
+  if (typeof Bun === "undefined") return ["shard"]; // the stdio transport says Bun is needed
+  const checkout = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+  if (existsSync(checkout)) return [process.execPath, checkout];
+  const installed = installedCliMain();
+  if (installed !== undefined) return [process.execPath, installed];
+  const onPath = Bun.which("shard");
+  if (onPath !== null) return [onPath];
+  throw new ShardError(
+    "RUNTIME_START_FAILED",
+    `the Shard runtime was not found: install it with \`bun add ${CLI_PACKAGE}\` (the SDK depends on it), ` +
+      "put `shard` on PATH, or pass `command` to spawnAgent",
+  );
+}
+
+function installedCliMain(): string | undefined {
+  try {
+    return createRequire(import.meta.url).resolve(`${CLI_PACKAGE}/src/cli/main.ts`);
+  } catch {
+    return undefined;
+  }
 }

@@ -26,7 +26,7 @@ line) on stdin/stdout. It sends hello and sync first, then streams events; it ex
 
 Options:
   --cwd DIR                     working directory (default: current directory)
-  --model PROVIDER/MODEL        e.g. anthropic/claude-sonnet-4-5, openai/gpt-4.1, local/qwen3:8b
+  --model PROVIDER/MODEL        e.g. anthropic/claude-sonnet-5-5, openai/gpt-4.1, local/qwen3:8b
   --mode NAME                   build (default), plan, or a mode from .shard/modes/
   --session ID|PATH             resume a session (id under $SHARD_HOME/sessions, or a .jsonl path)
   --tools a,b,c                 only these tools (read,write,edit,bash,grep,find,ls,ask,recall)

@@ -65,3 +65,38 @@ test("the built package installs into an empty project, type-checks and runs und
   const node = Bun.spawnSync(["node", "use.mjs"], { cwd: project });
   expect(node.stdout.toString().trim()).toBe("8000 NOT_FOUND");
 });
+
+test("installed without its CLI and with no `shard` on PATH, spawnAgent says what to install", async () => {
+  const project = tempDir("sdk-no-cli");
+  const installed = join(project, "node_modules/@shard-dev/sdk");
+  const build = Bun.spawnSync([process.execPath, join(ROOT, "sdk/scripts/build.ts"), "--outdir", installed]);
+  expect(build.exitCode).toBe(0);
+  writeFileSync(
+    join(project, "spawn.ts"),
+    [
+      'import { ShardError, spawnAgent } from "@shard-dev/sdk";',
+      "for (const command of [undefined, ['no-such-shard-binary']]) {",
+      "  try {",
+      "    await spawnAgent(command ? { command } : {});",
+      "  } catch (err) {",
+      "    console.log(err instanceof ShardError, err.code, err.message);",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const run = Bun.spawnSync([process.execPath, "spawn.ts"], { cwd: project, env: { PATH: "/usr/bin:/bin" } });
+  const lines = run.stdout.toString().trim().split("\n");
+  expect({ lines, stderr: run.stderr.toString(), exitCode: run.exitCode }).toEqual({
+    lines: [
+      expect.stringMatching(
+        /^true RUNTIME_START_FAILED the Shard runtime was not found: install it with `bun add @shard-dev\/cli`/,
+      ),
+      expect.stringMatching(
+        /^true RUNTIME_START_FAILED could not start the agent \(no-such-shard-binary\): /,
+      ),
+    ],
+    stderr: "",
+    exitCode: 0,
+  });
+});

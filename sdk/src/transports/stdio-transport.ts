@@ -30,13 +30,7 @@ export class StdioTransport implements Transport {
         "spawning an agent directly needs Bun; under Node connect to a daemon instead (connectDaemon)",
       );
     }
-    const proc = Bun.spawn(options.command, {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-      ...(options.env !== undefined ? { env: options.env } : {}),
-    });
+    const proc = spawnRuntime(options);
     this.proc = proc;
     const decoder = new JsonlDecoder({ value: (v) => sink.message(v), error: (e) => sink.invalid(e) });
     const stderrDone = this.drainStderr(proc.stderr);
@@ -86,5 +80,24 @@ export class StdioTransport implements Transport {
     for await (const chunk of stderr) {
       this.stderrTail = (this.stderrTail + text.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS);
     }
+  }
+}
+
+/** Bun throws when the executable is missing; that becomes a `ShardError` naming the command. */
+function spawnRuntime(options: SpawnOptions): Bun.Subprocess<"pipe", "pipe", "pipe"> {
+  try {
+    return Bun.spawn(options.command, {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ShardError(
+      "RUNTIME_START_FAILED",
+      `could not start the agent (${options.command[0]}): ${reason}`,
+    );
   }
 }

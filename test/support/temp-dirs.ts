@@ -16,12 +16,22 @@ export function makeTempDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * Hands the folders to a detached `rm -rf` and returns at once: a run's folders hold installed
+ * packages, repositories and binaries, and deleting them under load took minutes, long enough for
+ * the last hook to time out although every test had passed.
+ */
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // A folder a stray process still writes into: the system's temp cleaning gets it later.
-    }
+  const dirs = made.splice(0);
+  if (dirs.length === 0) return;
+  try {
+    const rm = Bun.spawn(["rm", "-rf", "--", ...dirs], {
+      stdio: ["ignore", "ignore", "ignore"],
+      detached: true,
+    });
+    rm.unref();
+  } catch {
+    // No `rm`: delete here, whatever it costs.
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

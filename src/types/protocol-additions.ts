@@ -20,6 +20,7 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_response: ["source"],
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
+  "agent.create": ["ephemeral"],
   sync: [
     "session_id",
     "model",

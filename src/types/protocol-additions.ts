@@ -21,6 +21,7 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
   "agent.create": ["ephemeral"],
+  error: ["data"],
   sync: [
     "session_id",
     "model",

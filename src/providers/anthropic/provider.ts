@@ -4,6 +4,7 @@ import type {
   RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
@@ -52,23 +53,27 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
   return {
     api: "anthropic-messages",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const { default: Anthropic } = await import("@anthropic-ai/sdk");
-          const client = new Anthropic({
-            apiKey: config.apiKey,
-            authToken: null,
-            baseURL: config.baseUrl,
-            maxRetries: 0,
-            fetch,
-          });
-          // The SDK sends the request and throws its errors; the body is read by sse-stream.
-          const response = await client.messages
-            .create(buildAnthropicParams(config.spec, request), { signal })
-            .asResponse();
-          if (!response.body) throw new StreamEndedEarlyError();
-          yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));
-        }),
+      return streamWithRetries(
+        request.signal,
+        config.retry,
+        { endpoint, authHint: authHint(config.spec) },
+        (signal) =>
+          withTimeouts(signal, config.timeouts, async function* (fetch) {
+            const { default: Anthropic } = await import("@anthropic-ai/sdk");
+            const client = new Anthropic({
+              apiKey: config.apiKey,
+              authToken: null,
+              baseURL: config.baseUrl,
+              maxRetries: 0,
+              fetch,
+            });
+            // The SDK sends the request and throws its errors; the body is read by sse-stream.
+            const response = await client.messages
+              .create(buildAnthropicParams(config.spec, request), { signal })
+              .asResponse();
+            if (!response.body) throw new StreamEndedEarlyError();
+            yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));
+          }),
       );
     },
   };

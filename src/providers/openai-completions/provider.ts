@@ -4,6 +4,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from "openai/resources/chat/completions";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
@@ -60,16 +61,20 @@ export function createOpenAICompletionsProvider(config: ProviderConfig): Provide
   return {
     api: "openai-completions",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const client = await openAIClient(config, fetch);
-          // The SDK sends the request and throws its errors; the body is read by sse-stream.
-          const response = await client.chat.completions
-            .create(buildChatParams(config, request), { signal })
-            .asResponse();
-          if (!response.body) throw new StreamEndedEarlyError();
-          yield* translateChatStream(jsonEvents(response.body, isChatChunk));
-        }),
+      return streamWithRetries(
+        request.signal,
+        config.retry,
+        { endpoint, authHint: authHint(config.spec) },
+        (signal) =>
+          withTimeouts(signal, config.timeouts, async function* (fetch) {
+            const client = await openAIClient(config, fetch);
+            // The SDK sends the request and throws its errors; the body is read by sse-stream.
+            const response = await client.chat.completions
+              .create(buildChatParams(config, request), { signal })
+              .asResponse();
+            if (!response.body) throw new StreamEndedEarlyError();
+            yield* translateChatStream(jsonEvents(response.body, isChatChunk));
+          }),
       );
     },
   };

@@ -4,6 +4,7 @@ import type {
   ResponseStreamEvent,
 } from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
@@ -57,16 +58,20 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
   return {
     api: "openai-responses",
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (fetch) {
-          const client = await openAIClient(config, fetch);
-          // The SDK sends the request and throws its errors; the body is read by sse-stream.
-          const response = await client.responses
-            .create(buildResponsesParams(config, request), { signal })
-            .asResponse();
-          if (!response.body) throw new StreamEndedEarlyError();
-          yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
-        }),
+      return streamWithRetries(
+        request.signal,
+        config.retry,
+        { endpoint, authHint: authHint(config.spec) },
+        (signal) =>
+          withTimeouts(signal, config.timeouts, async function* (fetch) {
+            const client = await openAIClient(config, fetch);
+            // The SDK sends the request and throws its errors; the body is read by sse-stream.
+            const response = await client.responses
+              .create(buildResponsesParams(config, request), { signal })
+              .asResponse();
+            if (!response.body) throw new StreamEndedEarlyError();
+            yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
+          }),
       );
     },
   };

@@ -214,11 +214,7 @@ export class Registry {
       {
         home: this.options.home,
         adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
-        modelProblem: (model) => {
-          // The catalog the runtime will load: built-ins on this environment plus models.json.
-          const catalog = loadModelCatalog(this.options.home, this.options.env);
-          return resolveModel(catalog, model) ? undefined : unknownModelMessage(catalog, model);
-        },
+        modelProblem: (model) => this.modelProblem(model),
       },
       agentId,
     );
@@ -242,6 +238,15 @@ export class Registry {
     });
     const started = await this.ensureRunning(manifest.agent_id);
     return { ok: true, agent_id: manifest.agent_id, started };
+  }
+
+  /**
+   * Why `model` names no model a runtime could run, or undefined when it names one: checked
+   * against the catalog the runtime will load (built-ins on this environment plus models.json).
+   */
+  modelProblem(model: string): string | undefined {
+    const catalog = loadModelCatalog(this.options.home, this.options.env);
+    return resolveModel(catalog, model) ? undefined : unknownModelMessage(catalog, model);
   }
 
   /** Starts a generation unless one is running or starting (concurrent callers share it). */

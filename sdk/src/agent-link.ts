@@ -29,4 +29,11 @@ export interface AgentLink {
   close(): Promise<void>;
   /** Events went missing: ask for a fresh `sync` (a daemon re-attach; stdio never skips one). */
   resync(): void;
+  /** Daemon only (a durable agent): deletes it for good; undefined for a direct process. */
+  readonly delete?: (options: DeleteAgentOptions) => Promise<void>;
+}
+
+export interface DeleteAgentOptions {
+  /** Delete the agent's session files (and their forks) too; by default the session stays. */
+  session?: boolean;
 }

@@ -22,7 +22,7 @@ import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { sharedCheck } from "../../src/wire/schema-check.ts";
-import type { AgentCallOf, AgentLink, AgentOutbound } from "./agent-link.ts";
+import type { AgentCallOf, AgentLink, AgentOutbound, DeleteAgentOptions } from "./agent-link.ts";
 import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 import { AgentSessions } from "./agent-sessions.ts";
 import { failed } from "./connection.ts";
@@ -249,6 +249,20 @@ export class Agent {
   /** Direct: the agent process exits; daemon: this client detaches and the agent runs on. */
   async close(): Promise<void> {
     await this.link.close();
+  }
+
+  /**
+   * Deletes this daemon agent for good (`agent.delete`): its runtime is killed, every client
+   * hears `agent_deleted`, and this handle ends. `{ session: true }` deletes its session files
+   * too. A direct agent (`spawnAgent`) has nothing durable to delete: close it instead.
+   */
+  async delete(options: DeleteAgentOptions = {}): Promise<void> {
+    if (!this.link.delete)
+      throw new ShardError(
+        "INVALID_REQUEST",
+        "delete() is for a daemon's agent; a spawned agent ends with close()",
+      );
+    await this.link.delete(options);
   }
 
   // ── fed by the transport ───────────────────────────────────────────────

@@ -17,7 +17,7 @@ import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrato
 import type { SessionSummary } from "../../src/types/sessions.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
-import type { AgentLink, UnhandledRequests } from "./agent-link.ts";
+import type { AgentLink, DeleteAgentOptions, UnhandledRequests } from "./agent-link.ts";
 import type { AgentOptions, AttachOptions } from "./agent-options.ts";
 import { Connection } from "./connection.ts";
 import { DaemonSubagents } from "./daemon-subagents.ts";
@@ -115,8 +115,12 @@ export class DaemonClient {
     return (await this.call({ type: "agent.list" })).agents;
   }
 
-  /** Creates a durable agent and attaches to it. */
-  /** `permissions` is the agent's policy (kept by this client, not sent): see `AgentOptions`. */
+  /**
+   * Creates a durable agent and attaches to it. With `ephemeral: true` the daemon deletes it
+   * when this connection closes (`close()`, the script's exit, a crash — or a dropped
+   * connection: the handle then ends with `NOT_FOUND` instead of re-attaching). `permissions`
+   * is the agent's policy (kept by this client, not sent): see `AgentOptions`.
+   */
   async createAgent(
     { permissions, ...params }: CreateAgentParams & { permissions?: PermissionPolicy },
     attach: AttachOptions = {},
@@ -167,11 +171,16 @@ export class DaemonClient {
   }
 
   /**
-   * Deletes the agent for good: its runtime is killed and its manifest removed (its session file
-   * stays). `CONFLICT` while a subagent under it is running. Every client hears `agent_deleted`.
+   * Deletes the agent for good: its runtime is killed and its manifest removed; its session
+   * stays unless `{ session: true }`. `CONFLICT` while a subagent under it is running, or (with
+   * `session`) while another agent drives that session. Every client hears `agent_deleted`.
    */
-  async delete(agentId: string): Promise<void> {
-    await this.call({ type: "agent.delete", agent_id: agentId });
+  async delete(agentId: string, options: DeleteAgentOptions = {}): Promise<void> {
+    await this.call({
+      type: "agent.delete",
+      agent_id: agentId,
+      ...(options.session === true ? { session: true } : {}),
+    });
   }
 
   // ── sessions ───────────────────────────────────────────────────────────
@@ -278,6 +287,7 @@ export class DaemonClient {
       send: (command) => this.connection.send({ ...command, agent_id: agentId }),
       // The attach answer is followed by a fresh sync, which replaces the state.
       resync: () => void this.call({ type: "agent.attach", agent_id: agentId, role }).catch(() => undefined),
+      delete: (options) => this.delete(agentId, options),
       close: async () => {
         const watched = this.watched.get(agentId);
         this.watched.delete(agentId);

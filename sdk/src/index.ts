@@ -25,7 +25,7 @@ export type {
   WorkspaceSummary,
 } from "../../src/types/workspace-projection.ts";
 export { Agent } from "./agent.ts";
-export type { UnhandledRequests } from "./agent-link.ts";
+export type { DeleteAgentOptions, UnhandledRequests } from "./agent-link.ts";
 export type { AgentOptions, AttachOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
 export {

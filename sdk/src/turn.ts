@@ -103,7 +103,12 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
         };
         break;
       case "error":
-        this.error = { code: event.code, message: event.message };
+        // `data.status`: a provider's HTTP status (a 401 says which key to check in the message).
+        this.error = {
+          code: event.code,
+          message: event.message,
+          ...(event.data !== undefined ? { data: event.data } : {}),
+        };
         break;
       default:
         break;

@@ -8,7 +8,13 @@ import { join, resolve } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
-import { type CatalogError, defaultModelId, loadModelCatalog, resolveModel } from "../providers/catalog.ts";
+import {
+  type CatalogError,
+  defaultModelId,
+  loadModelCatalog,
+  resolveModel,
+  unknownModelMessage,
+} from "../providers/catalog.ts";
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
@@ -103,7 +109,7 @@ export function createRuntime(
   const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
   const spec: ModelSpec | undefined = resolveModel(catalog, modelId);
   if (!spec) {
-    const unknown = fail("NOT_FOUND", `unknown model "${modelId}". Use provider/model, e.g. openai/gpt-4.1`);
+    const unknown = fail("NOT_FOUND", unknownModelMessage(catalog, modelId));
     return refuse(rejectedIf(config.model, "model", unknown));
   }
 
@@ -129,7 +135,7 @@ export function createRuntime(
   processes.reapLeftovers();
   const models = new ModelController(
     catalog.models,
-    (id) => resolveModel(catalog, id),
+    (id) => resolveModel(catalog, id) ?? unknownModelMessage(catalog, id),
     spec,
     config.env,
     config.providerOptions,

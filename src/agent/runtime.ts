@@ -37,6 +37,7 @@ import { INTERRUPTED_TURN_MESSAGE, recordTurnFailure } from "./resume/interrupte
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ParsedToolCall } from "./turn/assistant-builder.ts";
+import type { TurnError } from "./turn/turn-loop.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 export interface RuntimeOptions {
@@ -264,7 +265,7 @@ export class AgentRuntime {
     resumed: ParsedToolCall[],
   ): Promise<void> {
     let usage: Usage = { input: 0, output: 0 };
-    let error: WireError | undefined;
+    let error: TurnError | undefined;
     try {
       this.models.prepare();
       // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
@@ -289,7 +290,13 @@ export class AgentRuntime {
     if (error && !this.closed && this.state.status !== "error") {
       // Unless writing the failure down was itself fatal (persist() reported that).
       if (this.recordFailure(turnId, promptId, { kind: "failed", code: error.code, message: error.message }))
-        this.emit({ type: "error", code: error.code, message: error.message, fatal: false });
+        this.emit({
+          type: "error",
+          code: error.code,
+          message: error.message,
+          fatal: false,
+          ...(error.status !== undefined ? { data: { status: error.status } } : {}),
+        });
     }
     this.emit({ type: "turn_end", turn_id: turnId, usage });
     this.turn = undefined;

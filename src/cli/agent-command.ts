@@ -147,7 +147,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
   runtime.attach(connection);
   for (const warning of warnings) {
     process.stderr.write(`shard agent: warning: ${terminalLine(warning.message)}\n`);
-    runtime.emit({ type: "error", ...warning, fatal: false });
+    runtime.emit({ type: "error", code: warning.code, message: warning.message, fatal: false });
   }
   // A signal ends the agent like stdin EOF does: abort work (killing a running bash group),
   // tell the client the turn ended, release the session lock. The handlers stay installed

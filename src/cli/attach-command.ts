@@ -7,12 +7,12 @@
 import { shardHome } from "../support/shard-home.ts";
 import { colourWanted, terminalStyle } from "../terminal/terminal-style.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
-import type { AgentInfo } from "../types/agent-info.ts";
 import { asAgentEvent } from "../wire/validate.ts";
 import { AttachSession } from "./attach-session.ts";
 import { requestResult } from "./daemon-request.ts";
 import { DaemonStream } from "./daemon-stream.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { resolveAgent } from "./resolve-agent.ts";
 import { stdinLines } from "./stdin-lines.ts";
 
 export const ATTACH_HELP = `Usage: shard attach <agent> [--observe]
@@ -123,17 +123,4 @@ export async function attachCommand(argv: string[]): Promise<number> {
 function closeWith(stream: DaemonStream, code: number): number {
   stream.close();
   return code;
-}
-
-/** Exact id, then exact name, then a unique id prefix; otherwise a message that says why. */
-function resolveAgent(agents: AgentInfo[], target: string): AgentInfo | string {
-  const exact = agents.find((a) => a.agent_id === target);
-  if (exact !== undefined) return exact;
-  const named = agents.filter((a) => a.name === target || a.display_name === target);
-  if (named.length === 1 && named[0] !== undefined) return named[0];
-  const prefixed = agents.filter((a) => a.agent_id.startsWith(target));
-  if (prefixed.length === 1 && prefixed[0] !== undefined) return prefixed[0];
-  if (named.length + prefixed.length > 1)
-    return `"${target}" matches several agents; use the full id (shard ls)`;
-  return `no agent "${target}" on this daemon (shard ls lists them)`;
 }

@@ -33,6 +33,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "list the daemon's agents with their status (--json for AgentInfo)",
     run: async (argv) => (await import("./ls-command.ts")).lsCommand(argv),
   },
+  rm: {
+    summary: "delete an agent of the daemon for good (--session: its session too)",
+    run: async (argv) => (await import("./rm-command.ts")).rmCommand(argv),
+  },
   run: {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',
     run: async (argv) => (await import("./run-command.ts")).runCommand(argv),

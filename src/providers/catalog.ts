@@ -2,15 +2,21 @@
  * The model catalog: built-in Anthropic/OpenAI models plus `$SHARD_HOME/models.json`.
  *
  * - A models.json model with the same wire id as a built-in replaces it.
- * - `resolveModel` also accepts an arbitrary model on a known provider (e.g.
+ * - `resolveModel` also accepts an arbitrary model on a built-in provider (e.g.
  *   `openai/qwen3:8b` when OPENAI_BASE_URL points at Ollama): the spec is synthesized from
  *   that provider's settings with conservative defaults (context 128000, max output 8192,
- *   no reasoning levels, cost 0).
+ *   no reasoning levels, cost 0). A models.json provider lists its models: any other name on
+ *   it is unknown, refused where it is named (agent.create, --model), not at the first prompt.
  */
 import { join } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import { baseUrlProblem } from "./base-url.ts";
-import { builtinModels, DEFAULT_ANTHROPIC_MODEL, DEFAULT_OPENAI_MODEL } from "./builtin-models.ts";
+import {
+  BUILTIN_PROVIDERS,
+  builtinModels,
+  DEFAULT_ANTHROPIC_MODEL,
+  DEFAULT_OPENAI_MODEL,
+} from "./builtin-models.ts";
 import { type CatalogError, loadModelsFile } from "./models-file.ts";
 
 export type { CatalogError } from "./models-file.ts";
@@ -58,7 +64,7 @@ export function resolveModel(
   if (exact) return exact;
   if (catalog.rejected?.has(id)) return undefined;
   const parts = splitModelId(id);
-  if (!parts) return undefined;
+  if (!parts || !isOpenProvider(parts.provider)) return undefined;
   const sibling = catalog.models.find((m) => m.provider === parts.provider);
   if (!sibling) return undefined;
   const spec: ModelSpec = {
@@ -93,4 +99,34 @@ export function defaultModelId(
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return DEFAULT_OPENAI_MODEL;
   const user = catalog.models.find((m) => !BUILTIN_IDS.has(m.id));
   return user?.id ?? DEFAULT_ANTHROPIC_MODEL;
+}
+
+/** A built-in provider serves models its catalog does not list (new ones, a compatible server's). */
+function isOpenProvider(provider: string): boolean {
+  return (BUILTIN_PROVIDERS as readonly string[]).includes(provider);
+}
+
+/** At most this many ids in a message: a models.json may list hundreds. */
+const NAMED_MAX = 12;
+
+function someOf(items: string[]): string {
+  const shown = items.slice(0, NAMED_MAX).join(", ");
+  return items.length > NAMED_MAX ? `${shown}, … (${items.length - NAMED_MAX} more)` : shown;
+}
+
+/**
+ * Why `id` does not resolve, naming what would: the known providers for an unknown one, the
+ * provider's models for a name it does not list. Only for an id `resolveModel` refused.
+ */
+export function unknownModelMessage(catalog: Pick<ModelCatalog, "models" | "rejected">, id: string): string {
+  const providers = [...new Set(catalog.models.map((m) => m.provider))];
+  const parts = splitModelId(id);
+  if (!parts)
+    return `unknown model "${id}": a model id is provider/model (providers: ${someOf(providers)}), e.g. openai/gpt-4.1`;
+  if (catalog.rejected?.has(id))
+    return `model "${id}" is declared in models.json but was not loaded: fix the entry its warning names`;
+  if (!providers.includes(parts.provider))
+    return `unknown model "${id}": there is no provider "${parts.provider}"; the providers are ${someOf(providers)} (add one in models.json)`;
+  const listed = catalog.models.filter((m) => m.provider === parts.provider).map((m) => m.id);
+  return `unknown model "${id}": provider ${parts.provider} lists only ${someOf(listed)} (add the model to its "models" in models.json)`;
 }

@@ -84,14 +84,16 @@ export function retryDetail(event: Extract<ProviderEvent, { type: "retry" }>): s
 /**
  * Runs `attempt` until it yields `done`. `attempt` receives a signal that also fires when
  * the consumer stops iterating early, so the HTTP stream is always released. `endpoint`
- * (see `describeEndpoint`) prefixes every retry reason and error message.
+ * (see `describeEndpoint`) prefixes every retry reason and error message; `authHint` (see
+ * `authHint`) follows a refused key's message.
  */
 export async function* streamWithRetries(
   signal: AbortSignal,
   policy: RetryPolicy,
-  endpoint: string,
+  target: { endpoint: string; authHint: string },
   attempt: (signal: AbortSignal) => AsyncIterable<ProviderEvent>,
 ): AsyncGenerator<ProviderEvent> {
+  const endpoint = target.endpoint;
   for (let n = 1; ; n++) {
     if (signal.aborted) {
       yield ABORTED;
@@ -148,6 +150,7 @@ export async function* streamWithRetries(
       if (streamed && info.connection)
         message = `connection lost mid-stream after partial output: ${info.message}`;
       else if (info.retryable && n > 1) message = `${info.message} (gave up after ${n} attempts)`;
+      else if (info.kind === "auth") message = `${info.message}; ${target.authHint}`;
       yield {
         type: "error",
         kind: info.kind,

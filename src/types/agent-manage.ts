@@ -27,7 +27,13 @@ export const AgentRenameResultSchema = Type.Object({ info: AgentInfoSchema }, { 
 export type AgentRenameResult = Static<typeof AgentRenameResultSchema>;
 
 export const AgentDeleteCommandSchema = Type.Object(
-  { type: Type.Literal("agent.delete"), id: requiredCommandId, agent_id: payloadAgentId },
+  {
+    type: Type.Literal("agent.delete"),
+    id: requiredCommandId,
+    agent_id: payloadAgentId,
+    /** Its session's files (and their forks) go too; without it the session stays in session.list. */
+    session: Type.Optional(Type.Boolean()),
+  },
   { $id: "AgentDeleteCommand" },
 );
 export type AgentDeleteCommand = Static<typeof AgentDeleteCommandSchema>;

@@ -53,6 +53,11 @@ export const AgentCreateCommandSchema = Type.Object(
     display_name: Type.Optional(Type.String()),
     /** Pinned friendly-alias pool for this child's launches. */
     names: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Our addition (docs/protocol-additions.md §15): the agent is deleted when the connection
+     * that created it closes — a script's agent does not outlive the script.
+     */
+    ephemeral: Type.Optional(Type.Boolean()),
   },
   { $id: "AgentCreateCommand" },
 );

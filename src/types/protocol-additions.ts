@@ -20,6 +20,8 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_response: ["source"],
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
+  "agent.create": ["ephemeral"],
+  error: ["data"],
   sync: [
     "session_id",
     "model",

@@ -161,6 +161,8 @@ export const ErrorEventSchema = Type.Object(
     code: ErrorCodeSchema,
     message: Type.String(),
     fatal: Type.Optional(Type.Boolean()),
+    /** Our addition (docs/protocol-additions.md §17): `status` is a provider's HTTP status (401, 429 …). */
+    data: Type.Optional(Type.Object({ status: Type.Optional(Type.Integer()) })),
   },
   { $id: "ErrorEvent" },
 );

@@ -43,6 +43,10 @@ describe("a failed turn", () => {
       prompt_message_id: prompt?.message_id,
     });
     expect(failed?.failure.message).toContain("401");
+    // The error carries the provider's status, and says where the refused key came from.
+    const error = events.find((e) => e.type === "error");
+    expect(error?.data).toEqual({ status: 401 });
+    expect(error?.message).toContain('check the "api_key" of provider "mock" in models.json');
 
     const sessionId = await activeSession(agent);
     const stored = entries(home, sessionId).filter((e) => e.type === "turn_failure");

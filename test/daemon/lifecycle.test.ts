@@ -75,15 +75,16 @@ describe("runtime generations", () => {
   });
 
   test("a runtime that cannot start keeps its identity: RUNTIME_START_FAILED, never NOT_FOUND", async () => {
-    harness = await startHarness();
+    // `sh -c "exit 3"` takes the agent arguments as $0…: it exits at once, saying nothing.
+    harness = await startHarness({ shardCommand: ["sh", "-c", "exit 3"] });
     const a = await harness.unixClient();
-    const res = await a.request({ type: "agent.create", cwd: harness.cwd, model: "nosuchprovider/model" });
+    const res = await a.request({ type: "agent.create", cwd: harness.cwd, model: "mock/chat" });
     expect(res.error.code).toBe("RUNTIME_START_FAILED");
-    expect(res.error.message).toContain("nosuchprovider/model");
+    expect(res.error.message).toContain("exited before it was ready");
     const agentId = res.error.data.agent_id;
-    // The manifest was written before the runtime started, and stays.
+    // The manifest was written before the runtime started, and stays: a retry may work.
     const manifest = JSON.parse(readFileSync(join(harness.home, "agents", agentId, "manifest.json"), "utf8"));
-    expect(manifest).toMatchObject({ agent_id: agentId, cwd: harness.cwd, model: "nosuchprovider/model" });
+    expect(manifest).toMatchObject({ agent_id: agentId, cwd: harness.cwd, model: "mock/chat" });
     const attach = await a.request({ type: "agent.attach", agent_id: agentId });
     expect(attach.error.code).toBe("RUNTIME_START_FAILED");
     const listed = await a.ok({ type: "agent.list" });

@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultModelId, loadModelCatalog, resolveModel } from "../../src/providers/catalog.ts";
+import {
+  defaultModelId,
+  loadModelCatalog,
+  resolveModel,
+  unknownModelMessage,
+} from "../../src/providers/catalog.ts";
 
 let home: string;
 beforeEach(() => {
@@ -264,5 +269,14 @@ describe("resolveModel", () => {
     expect(resolveModel(catalog, "nobody/model")).toBeUndefined();
     expect(resolveModel(catalog, "gpt-4.1")).toBeUndefined();
     expect(resolveModel(catalog, "openai/")).toBeUndefined();
+  });
+
+  test("an unknown id is explained by what exists, never told to be provider/model when it is", () => {
+    const catalog = loadModelCatalog(home, {});
+    const unknownProvider = unknownModelMessage(catalog, "nobody/model");
+    expect(unknownProvider).toContain('no provider "nobody"');
+    expect(unknownProvider).toContain("anthropic, openai");
+    expect(unknownProvider).not.toContain("Use provider/model");
+    expect(unknownModelMessage(catalog, "gpt-4.1")).toContain("a model id is provider/model");
   });
 });

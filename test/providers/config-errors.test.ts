@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadModelCatalog, resolveModel } from "../../src/providers/catalog.ts";
+import { authHint } from "../../src/providers/auth-hint.ts";
+import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../src/providers/catalog.ts";
 import { classifyError } from "../../src/providers/classify-error.ts";
 import { createProvider } from "../../src/providers/create-provider.ts";
 import { startMockLlmServer } from "../support/mock-llm/server.ts";
@@ -166,7 +167,22 @@ describe("models.json models missing a field", () => {
     ]);
     expect(resolveModel(catalog, "local/qwen3:8b")?.context_window).toBe(32768);
     expect(resolveModel(catalog, "local/broken")).toBeUndefined();
-    // Any other name on the provider is still synthesized, as documented.
-    expect(resolveModel(catalog, "local/other")?.context_window).toBe(128_000);
+    // A models.json provider lists its models: another name on it is unknown, and says what is listed.
+    expect(resolveModel(catalog, "local/other")).toBeUndefined();
+    expect(unknownModelMessage(catalog, "local/other")).toContain("local/qwen3:8b");
+    expect(unknownModelMessage(catalog, "local/broken")).toContain("was not loaded");
+  });
+});
+
+describe("a refused key", () => {
+  test("names the variable or the models.json field it came from", () => {
+    expect(authHint({ provider: "openai", api_key_env: "OPENAI_API_KEY" })).toBe(
+      "check OPENAI_API_KEY: its key was refused or lacks access",
+    );
+    expect(authHint({ provider: "corp", api_key_env: "CORP_KEY" })).toContain(
+      'check CORP_KEY (provider "corp" in models.json)',
+    );
+    expect(authHint({ provider: "corp", api_key: "k" })).toContain('"api_key" of provider "corp"');
+    expect(authHint({ provider: "corp" })).toContain("no API key was sent");
   });
 });

@@ -27,7 +27,8 @@ export class ModelController {
 
   constructor(
     private readonly catalog: ModelSpec[],
-    private readonly resolve: (id: string) => ModelSpec | undefined,
+    /** The spec for `id`, or why there is none (said to the client as it is). */
+    private readonly resolve: (id: string) => ModelSpec | string,
     initial: ModelSpec,
     private readonly env: Env,
     private readonly providerOptions: ProviderOptions = {},
@@ -53,7 +54,7 @@ export class ModelController {
   /** Validates that a provider can be built before accepting the selection. */
   select(id: string): { ok: true; previous: ModelSpec; changed: boolean } | Failure {
     const spec = this.resolve(id);
-    if (!spec) return failure("NOT_FOUND", `unknown model "${id}"`);
+    if (typeof spec === "string") return failure("NOT_FOUND", spec);
     const built = createProvider(spec, this.env, this.providerOptions);
     if (!built.ok) return failure("NOT_FOUND", built.message);
     const previous = this.active;

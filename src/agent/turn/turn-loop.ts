@@ -33,7 +33,12 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
 
 export interface TurnOutcome {
   usage: Usage;
-  error?: WireError;
+  error?: TurnError;
+}
+
+/** A turn's failure; `status` is the HTTP status a provider answered with, when it did. */
+export interface TurnError extends WireError {
+  status?: number;
 }
 
 /**
@@ -113,9 +118,13 @@ export async function runTurnLoop(
   }
 }
 
-function providerError(failure: Extract<ProviderEvent, { type: "error" }>): WireError {
+function providerError(failure: Extract<ProviderEvent, { type: "error" }>): TurnError {
   const prefix = failure.kind === "context_overflow" ? "context window exceeded: " : "";
-  return { code: "PROVIDER_ERROR", message: `${prefix}${failure.message}` };
+  return {
+    code: "PROVIDER_ERROR",
+    message: `${prefix}${failure.message}`,
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+  };
 }
 
 function addUsage(total: Usage, usage: ProviderUsage, spec: ModelSpec): void {

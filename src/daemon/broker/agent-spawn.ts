@@ -4,13 +4,13 @@
  */
 import type { Failure } from "../../wire/errors.ts";
 import type { CreateParams } from "../registry/agent-creation.ts";
-import type { RuntimeReady } from "../registry/runtime-process.ts";
+import type { RuntimeReady, StartFailure } from "../registry/runtime-process.ts";
 import type { BrokerContext } from "./broker-context.ts";
 
 export async function spawnAgent(
   ctx: BrokerContext,
   params: CreateParams,
-): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
+): Promise<{ ok: true; agent_id: string; started: RuntimeReady | StartFailure } | Failure> {
   const created = await ctx.registry.create(params);
   if (!created.ok) return created;
   const info = ctx.agentInfo(created.agent_id);

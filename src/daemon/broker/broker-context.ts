@@ -5,6 +5,7 @@ import type { WireError } from "../../wire/errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 import type { ClientConnection, OrchestratorEvent } from "./client-connection.ts";
+import type { EphemeralAgents } from "./ephemeral-agents.ts";
 import type { RuntimeForwarder } from "./runtime-forwarder.ts";
 
 /** How a hook that takes over a per-agent command answers it (tagged with its agent). */
@@ -20,6 +21,8 @@ export interface BrokerContext {
   channel(agentId: string): AgentChannel;
   agentInfo(agentId: string): AgentInfo | undefined;
   broadcast(event: OrchestratorEvent): void;
+  /** The ephemeral agents each connection created, deleted when it closes. */
+  readonly ephemeral: EphemeralAgents;
   /** Drops everything the broker holds for a deleted agent (its channel, its attachments). */
   forget(agentId: string): void;
   /** Whether the client is still connected (an await may outlive it). */

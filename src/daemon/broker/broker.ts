@@ -25,10 +25,12 @@ import { type Activity, nextActivity, sameActivity } from "./activity.ts";
 import { AgentChannel } from "./agent-channel.ts";
 import { handleAgentCommand } from "./agent-commands.ts";
 import { agentInfo, agentStatus } from "./agent-info.ts";
+import { removeAgent } from "./agent-removal.ts";
 import type { BrokerContext, CommandReply } from "./broker-context.ts";
 import type { ClientConnection, OrchestratorEvent } from "./client-connection.ts";
 import { type Answer, type DaemonHandlers, isLater, runHandler } from "./command-handlers.ts";
 import { EncodedMessage } from "./encoded-message.ts";
+import { EphemeralAgents } from "./ephemeral-agents.ts";
 import { RequestArbiter } from "./request-arbiter.ts";
 import {
   closeDelegated,
@@ -66,6 +68,7 @@ export interface AgentHooks {
 
 export class Broker implements BrokerContext, RegistryEvents {
   readonly forwarder: RuntimeForwarder;
+  readonly ephemeral = new EphemeralAgents();
   private registryRef: Registry | undefined;
   private readonly clients = new Map<string, ClientConnection>();
   private readonly channels = new Map<string, AgentChannel>();
@@ -115,6 +118,17 @@ export class Broker implements BrokerContext, RegistryEvents {
       const joining = channel.joining.delete(client.id);
       if (channel.attachments.delete(client.id) || joining) this.respondersChanged(channel.agentId);
     }
+    for (const agentId of this.ephemeral.release(client.id)) void this.removeEphemeral(agentId);
+  }
+
+  /** An ephemeral agent whose creator left; one that cannot go yet (a running subagent) stays. */
+  private async removeEphemeral(agentId: string): Promise<void> {
+    if (this.registry.shuttingDown) return; // the next start deletes it (its manifest says so)
+    const removed = await removeAgent(this, agentId);
+    if (!removed.ok)
+      this.options.log(
+        `agent ${agentId}: ephemeral, its creator closed, but it could not be deleted: ${removed.error.message}`,
+      );
   }
 
   /**
@@ -210,6 +224,7 @@ export class Broker implements BrokerContext, RegistryEvents {
   }
 
   forget(agentId: string): void {
+    this.ephemeral.drop(agentId);
     const channel = this.channels.get(agentId);
     channel?.requests.reset();
     channel?.delegates.clear();

@@ -4,6 +4,7 @@
  */
 import type { CommandMap, ResultMap } from "../../types/command-table.ts";
 import { failure } from "../../wire/errors.ts";
+import { removeAgent } from "./agent-removal.ts";
 import { spawnAgent } from "./agent-spawn.ts";
 import type { BrokerContext } from "./broker-context.ts";
 import type { ClientConnection } from "./client-connection.ts";
@@ -25,7 +26,7 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       const info = ctx.agentInfo(command.agent_id);
       return info ? answer({ agents: [info] }) : notFound(command.agent_id);
     },
-    "agent.create": async (_client, command) => {
+    "agent.create": async (client, command) => {
       const { type: _type, id: _id, ...params } = command;
       const daemonOnly = DAEMON_ONLY_CREATE_FIELDS.find((field) => params[field] !== undefined);
       if (daemonOnly !== undefined) {
@@ -36,11 +37,24 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       }
       const created = await spawnAgent(ctx, params);
       if (!created.ok) return created;
-      if (!created.started.ok) {
-        // The identity is kept: attach or a prompt retries the start.
-        return { ok: false, error: { ...created.started.error, data: { agent_id: created.agent_id } } };
+      const agentId = created.agent_id;
+      const started = created.started;
+      if (!started.ok && started.refused === true) {
+        // The runtime refused the agent's own settings: a retry cannot start it, so nothing is kept.
+        const removed = await removeAgent(ctx, agentId);
+        if (removed.ok)
+          return failure(started.error.code, `${started.error.message}; the agent was not kept`);
       }
-      return answer({ agent_id: created.agent_id });
+      if (command.ephemeral === true) {
+        // A creator that left while the runtime started takes its agent with it at once.
+        if (ctx.isOpen(client)) ctx.ephemeral.own(client.id, agentId);
+        else await removeAgent(ctx, agentId);
+      }
+      if (!started.ok) {
+        // The identity is kept: attach or a prompt retries the start.
+        return { ok: false, error: { ...started.error, data: { agent_id: agentId } } };
+      }
+      return answer({ agent_id: agentId });
     },
     "agent.attach": (client, command) => attach(ctx, client, command),
     "agent.detach": (client, command) => {
@@ -71,12 +85,8 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       );
     },
     "agent.delete": async (_client, command) => {
-      const deleted = await ctx.registry.delete(command.agent_id);
-      if (!deleted.ok) return deleted;
-      ctx.forget(command.agent_id);
-      // Everyone hears it, the asker too, even if it went away while the runtime was stopping.
-      ctx.broadcast({ type: "agent_deleted", agent_id: command.agent_id });
-      return answer({});
+      const deleted = await removeAgent(ctx, command.agent_id, { session: command.session === true });
+      return deleted.ok ? answer({}) : deleted;
     },
     "daemon.shutdown": (client, command) => {
       // Stopping the daemon is its owner's: a browser, however enrolled, cannot.

@@ -25,6 +25,8 @@ export interface CreateContext {
   parentMode: string | undefined;
   /** Folded aliases the parent's children already hold. */
   takenAliases: ReadonlySet<string>;
+  /** Why a model the request names is unknown (before any child exists), or undefined. */
+  modelProblem(model: string): string | undefined;
   now: number;
 }
 
@@ -57,9 +59,13 @@ export function buildJob(
       `subagent.create: agent ${parent.agent_id} is in mode "${parentMode}", and its children keep its restrictions; a child cannot run in mode "${command.mode}" (omit "mode", or set_mode the parent first)`,
     );
   }
+  const asked = modelId(command.model, command.provider);
+  const modelProblem = asked === undefined ? undefined : context.modelProblem(asked);
+  if (modelProblem !== undefined)
+    return failure("INVALID_REQUEST", `subagent.create: field "model": ${modelProblem}`);
   const timeout = command.timeout ?? DEFAULT_RUN_TIMEOUT_S;
   const aliases = reserveAliases(context.takenAliases, tasks.length);
-  const model = modelId(command.model, command.provider) ?? context.parentModel;
+  const model = asked ?? context.parentModel;
   const mode = command.mode ?? parentMode;
   const job: JobRecord = {
     version: JOB_RECORD_VERSION,

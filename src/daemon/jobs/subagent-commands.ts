@@ -71,6 +71,7 @@ function create(service: SubagentService, command: SubagentCreateCommand): Answe
     parentModel: ctx.agentInfo(parent.manifest.agent_id)?.model ?? parent.manifest.model,
     parentMode: ctx.agentInfo(parent.manifest.agent_id)?.mode ?? parent.manifest.mode,
     takenAliases: service.catalog.aliasesOf(parent.manifest.agent_id),
+    modelProblem: (model) => registry.modelProblem(model),
     now: Date.now(),
   });
   if (!built.ok) return built;

@@ -16,6 +16,8 @@ export interface CreationContext {
   home: string;
   /** The agent already driving a session, if any. */
   adoptedBy(sessionId: string): string | undefined;
+  /** Why `model` names no model the runtime could run, or undefined when it names one. */
+  modelProblem(model: string): string | undefined;
 }
 
 export function newManifest(
@@ -31,6 +33,10 @@ export function newManifest(
     if (!adoptable.ok) return adoptable;
   }
   const model = modelId(params.model, params.provider);
+  // Checked before anything is written: an unknown model leaves no agent behind.
+  const modelProblem = model === undefined ? undefined : context.modelProblem(model);
+  if (modelProblem !== undefined)
+    return failure("INVALID_REQUEST", `agent.create: field "model": ${modelProblem}`);
   const manifest: AgentManifest = {
     version: 1,
     agent_id: agentId,
@@ -48,6 +54,7 @@ export function newManifest(
     ...(params.alias !== undefined ? { alias: params.alias } : {}),
     ...(params.definition_name !== undefined ? { definition_name: params.definition_name } : {}),
     ...(params.display_name !== undefined ? { display_name: params.display_name } : {}),
+    ...(params.ephemeral === true ? { ephemeral: true as const } : {}),
   };
   return { ok: true, manifest };
 }

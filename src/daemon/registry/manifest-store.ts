@@ -1,6 +1,7 @@
 /** Reads and writes agent manifests under `$SHARD_HOME/agents/` (one directory per agent). */
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   openSync,
   readdirSync,
@@ -12,6 +13,7 @@ import {
 import { join } from "node:path";
 import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
 import { AGENT_ID_PATTERN, type AgentManifest, parseManifest } from "./manifest.ts";
+import { removeSessionDirectory } from "./session-removal.ts";
 
 export interface ManifestProblem {
   agent_id: string;
@@ -24,12 +26,14 @@ export interface ManifestProblem {
  * load lists as an agent and the next load finishes removing.
  */
 const DELETED_PREFIX = ".deleted-";
+/** The same, for a delete that takes the agent's session directory too (`session: true`). */
+const DELETED_WITH_SESSION_PREFIX = ".deleted-with-session-";
 
 export class ManifestStore {
   private readonly dir: string;
 
   constructor(
-    home: string,
+    private readonly home: string,
     private readonly io?: WriteIo,
   ) {
     this.dir = join(home, "agents");
@@ -71,7 +75,11 @@ export class ManifestStore {
       return { manifests, problems, removed, deleted };
     }
     for (const name of names.sort()) {
-      const doomed = name.startsWith(DELETED_PREFIX) ? name.slice(DELETED_PREFIX.length) : undefined;
+      const doomed = name.startsWith(DELETED_WITH_SESSION_PREFIX)
+        ? name.slice(DELETED_WITH_SESSION_PREFIX.length)
+        : name.startsWith(DELETED_PREFIX)
+          ? name.slice(DELETED_PREFIX.length)
+          : undefined;
       if (doomed !== undefined && AGENT_ID_PATTERN.test(doomed)) {
         this.purge(doomed);
         deleted.push(doomed);
@@ -103,8 +111,9 @@ export class ManifestStore {
    * made durable with an fsync of `agents/`). From here on no load lists the agent. Throws when
    * the rename fails, and then nothing changed.
    */
-  discard(agentId: string): void {
-    renameSync(join(this.dir, agentId), join(this.dir, `${DELETED_PREFIX}${agentId}`));
+  discard(agentId: string, withSession = false): void {
+    const prefix = withSession ? DELETED_WITH_SESSION_PREFIX : DELETED_PREFIX;
+    renameSync(join(this.dir, agentId), join(this.dir, `${prefix}${agentId}`));
     const fd = openSync(this.dir, "r");
     try {
       fsyncSync(fd);
@@ -113,9 +122,28 @@ export class ManifestStore {
     }
   }
 
-  /** Removes what `discard` set aside (idempotent: a crash may have removed part of it). */
+  /**
+   * Removes what `discard` set aside (idempotent: a crash may have removed part of it), the
+   * session directory first when the delete took it too: its manifest, still in the folder
+   * set aside, names the session.
+   */
   purge(agentId: string): void {
+    const withSession = join(this.dir, `${DELETED_WITH_SESSION_PREFIX}${agentId}`);
+    if (existsSync(withSession)) {
+      const sessionId = this.sessionOf(withSession);
+      if (sessionId !== undefined) removeSessionDirectory(this.home, sessionId);
+      rmSync(withSession, { recursive: true, force: true });
+    }
     rmSync(join(this.dir, `${DELETED_PREFIX}${agentId}`), { recursive: true, force: true });
+  }
+
+  private sessionOf(folder: string): string | undefined {
+    try {
+      const parsed = parseManifest(readFileSync(join(folder, "manifest.json"), "utf8"));
+      return parsed.ok ? parsed.manifest.session_id : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private removeIfHalfMade(name: string): boolean {

@@ -46,6 +46,8 @@ export const AgentManifestSchema = Type.Object({
   definition_name: Type.Optional(Type.String()),
   display_name: Type.Optional(Type.String()),
   baseline: Type.Optional(AgentBaselineSchema),
+  /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
+  ephemeral: Type.Optional(Type.Literal(true)),
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 

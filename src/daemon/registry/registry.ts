@@ -6,6 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../providers/catalog.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
@@ -21,8 +22,10 @@ import {
   type RuntimeMessage,
   RuntimeProcess,
   type RuntimeReady,
+  type StartFailure,
 } from "./runtime-process.ts";
 import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
+import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
 
 export interface GenerationEnded {
@@ -81,7 +84,7 @@ export interface DurableAgent {
 
 interface AgentRecord extends DurableAgent {
   process?: RuntimeProcess;
-  starting?: Promise<RuntimeReady | Failure>;
+  starting?: Promise<RuntimeReady | StartFailure>;
   stopping?: StopReason;
   terminateWhenIdle: boolean;
   idleTimer?: ReturnType<typeof setTimeout>;
@@ -134,6 +137,7 @@ export class Registry {
       this.options.log(`agent ${id}: removed its empty folder (a manifest write failed)`);
     for (const p of problems) this.options.log(`agent ${p.agent_id}: manifest skipped: ${p.reason}`);
     for (const manifest of manifests) {
+      if (manifest.ephemeral === true && this.dropEphemeral(manifest.agent_id)) continue;
       this.agents.set(manifest.agent_id, {
         manifest,
         runtimeState: "stopped",
@@ -143,6 +147,23 @@ export class Registry {
         lastUsed: 0,
         waitsOnPerson: false,
       });
+    }
+  }
+
+  /**
+   * An ephemeral agent outlives its creator's connection only when the daemon died first: the
+   * next start deletes it (docs/protocol-additions.md §15). False when that fails (it stays).
+   */
+  private dropEphemeral(agentId: string): boolean {
+    try {
+      this.manifests.discard(agentId);
+      this.manifests.purge(agentId);
+      this.removeLog(agentId);
+      this.options.log(`agent ${agentId}: deleted (ephemeral, its creator is gone)`);
+      return true;
+    } catch (err) {
+      this.options.log(`agent ${agentId}: could not delete this ephemeral agent: ${describeError(err)}`);
+      return false;
     }
   }
 
@@ -191,12 +212,13 @@ export class Registry {
   async create(
     params: CreateParams,
     agentId?: string,
-  ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | Failure } | Failure> {
+  ): Promise<{ ok: true; agent_id: string; started: RuntimeReady | StartFailure } | Failure> {
     const built = newManifest(
       params,
       {
         home: this.options.home,
         adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
+        modelProblem: (model) => this.modelProblem(model),
       },
       agentId,
     );
@@ -222,8 +244,17 @@ export class Registry {
     return { ok: true, agent_id: manifest.agent_id, started };
   }
 
+  /**
+   * Why `model` names no model a runtime could run, or undefined when it names one: checked
+   * against the catalog the runtime will load (built-ins on this environment plus models.json).
+   */
+  modelProblem(model: string): string | undefined {
+    const catalog = loadModelCatalog(this.options.home, this.options.env);
+    return resolveModel(catalog, model) ? undefined : unknownModelMessage(catalog, model);
+  }
+
   /** Starts a generation unless one is running or starting (concurrent callers share it). */
-  ensureRunning(agentId: string): Promise<RuntimeReady | Failure> {
+  ensureRunning(agentId: string): Promise<RuntimeReady | StartFailure> {
     const record = this.agents.get(agentId);
     if (!record)
       return Promise.resolve(failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`));
@@ -340,10 +371,12 @@ export class Registry {
   /**
    * Deletes the agent for good: its folder is set aside first (one atomic rename, the intent a
    * crash cannot half-undo: the next load finishes the job), then its runtime is killed and its
-   * folder and log removed. Its session file stays under sessions/. Refused while an agent
-   * under it still has a runtime: those are stopped (or deleted) first.
+   * folder and log removed. Its session stays under sessions/ unless `session` is set: then
+   * the session's directory (its forks too) goes as well, recorded in the same atomic rename.
+   * Refused while an agent under it still has a runtime (those are stopped or deleted first),
+   * and with `session` while another agent drives that session or one of its forks.
    */
-  async delete(agentId: string): Promise<{ ok: true } | Failure> {
+  async delete(agentId: string, options: { session?: boolean } = {}): Promise<{ ok: true } | Failure> {
     const record = this.agents.get(agentId);
     if (!record || record.deleting)
       return failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`);
@@ -354,8 +387,18 @@ export class Registry {
         `agent ${agentId} has running subagents (${live.join(", ")}); stop them first (agent.terminate or agent.kill), then delete`,
       );
     }
+    const withSession = options.session === true && record.manifest.session_id !== undefined;
+    if (withSession) {
+      const sharing = this.sharingSession(record.manifest);
+      if (sharing.length > 0) {
+        return failure(
+          "CONFLICT",
+          `agent ${agentId}'s session is also driven by agent(s) ${sharing.join(", ")} (the session or a fork of it); delete without "session", or delete those first`,
+        );
+      }
+    }
     try {
-      this.manifests.discard(agentId);
+      this.manifests.discard(agentId, withSession);
     } catch (err) {
       this.options.log(`agent ${agentId}: could not delete it: ${describeError(err)}`);
       const cause = storageFault(err) ?? "daemon.log has the cause";
@@ -374,6 +417,20 @@ export class Registry {
     this.manifests.purge(agentId);
     this.removeLog(agentId);
     return { ok: true };
+  }
+
+  /** Other agents whose session lies in `manifest`'s session directory (it, or a fork of it). */
+  private sharingSession(manifest: AgentManifest): string[] {
+    const sessionId = manifest.session_id;
+    const dir = sessionId === undefined ? undefined : sessionDirectory(this.options.home, sessionId);
+    if (dir === undefined) return [];
+    return [...this.agents.values()]
+      .filter((other) => other.manifest.agent_id !== manifest.agent_id)
+      .filter((other) => {
+        const theirs = other.manifest.session_id;
+        return theirs !== undefined && sessionInside(this.options.home, theirs, dir);
+      })
+      .map((other) => other.manifest.agent_id);
   }
 
   /** Agents below `agentId` (children, their children, …) whose runtime is up or coming up. */
@@ -463,19 +520,23 @@ export class Registry {
    * The baseline first (before the agent can change anything), then a slot (which may stop the
    * oldest idle runtime and wait for it), then the process.
    */
-  private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
+  private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
     if (record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
       return this.ensureBaseline(record).then(() => this.startProcess(agentId, record));
     return this.startProcess(agentId, record);
   }
 
-  private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | Failure> {
+  private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
     const grant = this.slots.acquire();
     if (grant instanceof Promise) return grant.then((g) => this.spawn(agentId, record, g));
     return this.spawn(agentId, record, grant);
   }
 
-  private spawn(agentId: string, record: AgentRecord, grant: SlotGrant): Promise<RuntimeReady | Failure> {
+  private spawn(
+    agentId: string,
+    record: AgentRecord,
+    grant: SlotGrant,
+  ): Promise<RuntimeReady | StartFailure> {
     if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason));
     if (record.deleting) {
       this.slots.release();

@@ -25,6 +25,14 @@ export interface RuntimeReady {
   sync: SyncEvent;
 }
 
+/**
+ * A start that failed. `refused`: the runtime said why and exited (a fatal error before it was
+ * ready: its model, mode, tools or session refused): the same manifest cannot start again.
+ */
+export interface StartFailure extends Failure {
+  refused?: true;
+}
+
 export interface RuntimeExit {
   /** The exit status, or 128 + the signal number for a signal. */
   code: number;
@@ -53,10 +61,10 @@ export interface RuntimeProcessOptions {
 }
 
 export class RuntimeProcess {
-  readonly ready: Promise<RuntimeReady | Failure>;
+  readonly ready: Promise<RuntimeReady | StartFailure>;
   readonly whenExited: Promise<RuntimeExit>;
   private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
-  private settleReady!: (result: RuntimeReady | Failure) => void;
+  private settleReady!: (result: RuntimeReady | StartFailure) => void;
   private hello: HelloEvent | undefined;
   private readyDone = false;
   /** A fatal `error` the runtime sent before it was ready: the best start-failure message. */
@@ -90,9 +98,8 @@ export class RuntimeProcess {
       this.exitedFlag = true;
       await outputDone.catch(() => undefined);
       const exit = describeExit(this.proc.exitCode, this.proc.signalCode);
-      this.failStart(
-        this.startError ?? `exited before it was ready (${exit.reason}); see ${options.logPath}`,
-      );
+      if (this.startError !== undefined) this.failStart(this.startError, true);
+      else this.failStart(`exited before it was ready (${exit.reason}); see ${options.logPath}`);
       options.onExit(exit);
       return exit;
     });
@@ -138,10 +145,11 @@ export class RuntimeProcess {
     }
   }
 
-  private failStart(message: string): void {
+  private failStart(message: string, refused = false): void {
     if (this.readyDone) return;
     this.readyDone = true;
-    this.settleReady(failure("RUNTIME_START_FAILED", `the agent runtime ${message}`));
+    const failed = failure("RUNTIME_START_FAILED", `the agent runtime ${message}`);
+    this.settleReady(refused ? { ...failed, refused: true } : failed);
   }
 
   private async readStdout(): Promise<void> {

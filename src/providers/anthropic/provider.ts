@@ -4,6 +4,7 @@ import type {
   RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelSpec, Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
@@ -55,16 +56,20 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
     api: "anthropic-messages",
     prepare: () => prepareClient(() => anthropicClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (headers) {
-          const client = await anthropicClient(config);
-          // The SDK sends the request and throws its errors; the body is read by sse-stream.
-          const response = await client.messages
-            .create(buildAnthropicParams(config.spec, request), { signal, headers })
-            .asResponse();
-          if (!response.body) throw new StreamEndedEarlyError();
-          yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));
-        }),
+      return streamWithRetries(
+        request.signal,
+        config.retry,
+        { endpoint, authHint: authHint(config.spec) },
+        (signal) =>
+          withTimeouts(signal, config.timeouts, async function* (headers) {
+            const client = await anthropicClient(config);
+            // The SDK sends the request and throws its errors; the body is read by sse-stream.
+            const response = await client.messages
+              .create(buildAnthropicParams(config.spec, request), { signal, headers })
+              .asResponse();
+            if (!response.body) throw new StreamEndedEarlyError();
+            yield* translateAnthropicStream(jsonEvents(response.body, isMessagesEvent));
+          }),
       );
     },
   };

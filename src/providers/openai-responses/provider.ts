@@ -4,6 +4,7 @@ import type {
   ResponseStreamEvent,
 } from "openai/resources/responses/responses";
 import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/provider.ts";
+import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
 import { prepareClient } from "../prepare-client.ts";
@@ -59,16 +60,20 @@ export function createOpenAIResponsesProvider(config: ProviderConfig): Provider 
     api: "openai-responses",
     prepare: () => prepareClient(() => openAIClient(config), config.baseUrl),
     stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
-      return streamWithRetries(request.signal, config.retry, endpoint, (signal) =>
-        withTimeouts(signal, config.timeouts, async function* (headers) {
-          const client = await openAIClient(config);
-          // The SDK sends the request and throws its errors; the body is read by sse-stream.
-          const response = await client.responses
-            .create(buildResponsesParams(config, request), { signal, headers })
-            .asResponse();
-          if (!response.body) throw new StreamEndedEarlyError();
-          yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
-        }),
+      return streamWithRetries(
+        request.signal,
+        config.retry,
+        { endpoint, authHint: authHint(config.spec) },
+        (signal) =>
+          withTimeouts(signal, config.timeouts, async function* (headers) {
+            const client = await openAIClient(config);
+            // The SDK sends the request and throws its errors; the body is read by sse-stream.
+            const response = await client.responses
+              .create(buildResponsesParams(config, request), { signal, headers })
+              .asResponse();
+            if (!response.body) throw new StreamEndedEarlyError();
+            yield* translateResponsesStream(jsonEvents(response.body, isResponsesEvent));
+          }),
       );
     },
   };

@@ -86,6 +86,9 @@ describe("subagent.create", () => {
       [{ name: "x", task: "t", strategy: "chain" }, "INVALID_REQUEST", "batch form"],
       [{ tasks: Array(9).fill(task), strategy: "parallel" }, "PERMISSION_DENIED", "at most 8"],
       [{ tasks: [], strategy: "parallel" }, "INVALID_REQUEST", "tasks"],
+      // A model no provider has is refused before any child exists, naming what there is.
+      [{ ...task, model: "mock/nope" }, "INVALID_REQUEST", "mock/chat"],
+      [{ ...task, model: "nope/x" }, "INVALID_REQUEST", 'no provider "nope"'],
     ];
     for (const [fields, code, text] of cases) {
       const res = await a.request({ type: "subagent.create", parent_agent_id: parent, ...fields });

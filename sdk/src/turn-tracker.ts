@@ -78,7 +78,8 @@ export class TurnTracker {
     const current = this.current;
     if (current && current.id !== state.turn_id) {
       this.current = undefined;
-      current.endFromWindow(turnMessages(messages, current.prompt));
+      const window = turnMessages(messages, current.prompt);
+      current.endFromWindow(window, failureOf(state, current.id, window[0]?.id));
     }
     if (state.turn_id !== undefined && !this.current) {
       // Our accepted prompt's turn_start went by unseen: the turn in flight is it.
@@ -90,7 +91,10 @@ export class TurnTracker {
     }
     if (state.turn_id === undefined) {
       // Started and ended while we were away.
-      for (const turn of this.starting.splice(0)) turn.endFromWindow(turnMessages(messages, turn.prompt));
+      for (const turn of this.starting.splice(0)) {
+        const window = turnMessages(messages, turn.prompt);
+        turn.endFromWindow(window, failureOf(state, turn.id, window[0]?.id));
+      }
     }
   }
 
@@ -112,6 +116,19 @@ export class TurnTracker {
     this.current = turn;
     turn.push(start);
   }
+}
+
+/**
+ * The failure recorded for a turn that ended unseen: by its turn id (a runtime that closed
+ * records it), or by its prompt (a killed runtime's is recorded on resume, without the turn id).
+ */
+function failureOf(state: AgentSnapshot, turnId: string | undefined, promptId: string | undefined) {
+  const failures = state.live_window.failures ?? [];
+  return failures.find(
+    (f) =>
+      (turnId !== undefined && f.turn_id === turnId) ||
+      (promptId !== undefined && f.prompt_message_id === promptId),
+  );
 }
 
 function textOf(message: Message): string {

@@ -70,7 +70,9 @@ export async function handleAgentCommand(
     const started = await ctx.registry.ensureRunning(agentId);
     if (!started.ok) return reply({ ...started.error, data: { agent_id: agentId } });
   }
-  if (!ctx.forwarder.forward(agentId, command, client)) {
+  // An abort names the aborting client: `turn_end.aborted_by` tells every client who stopped the turn.
+  const forwarded = command.type === "abort" ? { ...command, source: client.source ?? client.id } : command;
+  if (!ctx.forwarder.forward(agentId, forwarded, client)) {
     reply({
       code: "RUNTIME_START_FAILED",
       message: `the runtime of agent ${agentId} is not running; send the command again to restart it`,

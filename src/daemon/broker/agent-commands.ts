@@ -41,7 +41,8 @@ export async function handleAgentCommand(
   const channel = ctx.channel(agentId);
   const attachment = channel.attachments.get(client.id);
   const isAnswer = command.type === "permission_response" || command.type === "ui_response";
-  if (!attachment && isAnswer && ctx.answersFor(client, agentId)) {
+  const kind = command.type === "permission_response" ? "permission" : "ui";
+  if (!attachment && isAnswer && ctx.answersFor(client, agentId, kind)) {
     // A child's request routed to this ancestor's client: it answers with the child's agent_id.
     return answer(ctx, client, channel, command);
   }

@@ -134,8 +134,8 @@ export class Agent {
   private timeTurn(turn: Turn, ms: number): void {
     const timer = setTimeout(() => {
       if (turn.isFinished) return;
-      if (turn.id !== undefined && turn.id === this.snapshot.turn_id)
-        void this.abort().catch(() => undefined);
+      // Running, or accepted and about to start (the runtime starts it as it accepts): abort it.
+      if (!this.turns.isQueued(turn)) void this.abort().catch(() => undefined);
       turn.fail({ code: "TIMEOUT", message: `the turn did not end within ${ms} ms` }, "error");
     }, ms);
     void turn.done.then(() => clearTimeout(timer));
@@ -290,7 +290,7 @@ export class Agent {
 
   private synced(sync: SyncEvent, gap: FeedGap | undefined): void {
     if (gap !== undefined) this.gap(gap);
-    this.turns.synced(this.snapshot, gap !== undefined);
+    this.turns.synced(this.snapshot, gap?.reason);
     this.responder.synced(this.snapshot.pending_requests);
     this.publish(sync);
   }

@@ -130,7 +130,7 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
    * The turn ended while events were missed: its messages come from the agent's live window,
    * and how it ended from the failure recorded for it (none: it completed).
    */
-  endFromWindow(messages: Message[], failure?: TurnFailure): void {
+  endFromWindow(messages: Message[], failure?: Pick<TurnFailure, "kind" | "code" | "message">): void {
     this.messages.length = 0;
     this.messages.push(...messages);
     if (failure) this.error ??= { code: failure.code, message: failure.message };

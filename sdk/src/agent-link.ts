@@ -4,6 +4,7 @@
  */
 import type { Command, RequestOptions } from "../../src/client/request-channel.ts";
 import type { AgentCommand, AgentCommandType, CommandMap } from "../../src/types/command-table.ts";
+import type { RequestKind } from "../../src/types/orchestrator.ts";
 import type { Response } from "../../src/types/response.ts";
 
 type WithoutRouting<C> = C extends unknown ? Omit<C, "id" | "agent_id"> : never;
@@ -29,6 +30,11 @@ export interface AgentLink {
   close(): Promise<void>;
   /** Events went missing: ask for a fresh `sync` (a daemon re-attach; stdio never skips one). */
   resync(): void;
+  /**
+   * Tells the daemon which request kinds this client answers (`agent.attach.answers`), so a
+   * kind with no handler leaves it to other clients or the headless policy. Absent on stdio.
+   */
+  declareAnswers?(kinds: readonly RequestKind[]): Promise<void>;
   /** Daemon only (a durable agent): deletes it for good; undefined for a direct process. */
   readonly delete?: (options: DeleteAgentOptions) => Promise<void>;
 }

@@ -14,12 +14,20 @@ export interface PromptOptions {
   behavior?: "follow_up";
   /** Keep the turn's events for iteration (default true; `run` turns it off). */
   record?: boolean;
+  /**
+   * The turn must end within this many ms of being accepted: past it, it is aborted (when it is
+   * running) and ends with `end_reason: "error"` and a `TIMEOUT` error, whether or not the
+   * agent can still be reached (a daemon that never comes back).
+   */
+  timeoutMs?: number;
 }
 
 export interface RunOptions {
   images?: Image[];
   /** Aborts the turn when it fires; `run` then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** As `PromptOptions.timeoutMs`: past it, `run` rejects with `TIMEOUT`. */
+  timeoutMs?: number;
 }
 
 export type RunResult = TurnResult;

@@ -64,6 +64,8 @@ export class Agent {
   private readonly streams = new Set<EventQueue<AgentStreamEvent>>();
   private readonly bufferLimit: number;
   private ending: WireError | undefined;
+  /** The last `declareAnswers` on its way to the daemon. */
+  private declaring: Promise<void> = Promise.resolve();
   private endedResolve!: () => void;
   /** Resolves when the agent is gone (process exited, detached, connection closed for good). */
   readonly ended: Promise<void>;
@@ -138,6 +140,7 @@ export class Agent {
     options.signal?.throwIfAborted();
     const turn = await this.prompt(message, {
       ...(options.images ? { images: options.images } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       record: false,
     });
     const onAbort = () => void turn.abort().catch(() => undefined);
@@ -155,6 +158,7 @@ export class Agent {
   /** Sends `message`; resolves once accepted, with the `Turn` it starts (or is queued for). */
   async prompt(message: string, options: PromptOptions = {}): Promise<Turn> {
     this.throwIfEnded();
+    await this.declaring;
     const behavior = options.behavior ?? (this.isBusy() ? "follow_up" : undefined);
     const turn = new Turn(message, this.turnControls(), options.record ?? true, this.bufferLimit);
     const command: AgentOutbound = {
@@ -173,6 +177,7 @@ export class Agent {
       },
     });
     if (!response.success) throw failed(response);
+    if (options.timeoutMs !== undefined) this.timeTurn(turn, options.timeoutMs);
     if (isQueued(response.data) === "steer") {
       throw new ShardError(
         "INVALID_REQUEST",
@@ -180,6 +185,17 @@ export class Agent {
       );
     }
     return turn;
+  }
+
+  /** Ends `turn` with a `TIMEOUT` error if it has not ended within `ms` (aborting it if it runs). */
+  private timeTurn(turn: Turn, ms: number): void {
+    const timer = setTimeout(() => {
+      if (turn.isFinished) return;
+      // Running, or accepted and about to start (the runtime starts it as it accepts): abort it.
+      if (!this.turns.isQueued(turn)) void this.abort().catch(() => undefined);
+      turn.fail({ code: "TIMEOUT", message: `the turn did not end within ${ms} ms` }, "error");
+    }, ms);
+    void turn.done.then(() => clearTimeout(timer));
   }
 
   /** Delivers `message` into the running turn before its next model call. */
@@ -224,16 +240,35 @@ export class Agent {
   /** Answers this agent's permission requests from code; returns the unsubscribe. */
   onPermission(handler: PermissionHandler): () => void {
     const off = this.responder.onPermission(handler);
+    this.declareAnswers();
     for (const r of this.snapshot.pending_requests)
       if (r.type === "permission_request") this.responder.asked(r);
-    return off;
+    return () => {
+      off();
+      this.declareAnswers();
+    };
   }
 
   /** Answers this agent's UI requests (select, confirm, input, editor) from code. */
   onUi(handler: UiHandler): () => void {
     const off = this.responder.onUi(handler);
+    this.declareAnswers();
     for (const r of this.snapshot.pending_requests) if (r.type === "ui_request") this.responder.asked(r);
-    return off;
+    return () => {
+      off();
+      this.declareAnswers();
+    };
+  }
+
+  /**
+   * Tells the daemon which request kinds this client answers now. A prompt sent meanwhile waits
+   * for it, so its turn's requests reach the handler just registered.
+   */
+  private declareAnswers(): void {
+    const declare = this.link.declareAnswers;
+    if (!declare) return;
+    const kinds = this.responder.kinds();
+    this.declaring = this.declaring.then(() => declare(kinds)).catch(() => undefined);
   }
 
   /** Every event from now on (and `gap` notices), until the agent ends or the loop breaks. */
@@ -326,7 +361,7 @@ export class Agent {
 
   private synced(sync: SyncEvent, gap: FeedGap | undefined): void {
     if (gap !== undefined) this.gap(gap);
-    this.turns.synced(this.snapshot, gap !== undefined);
+    this.turns.synced(this.snapshot, gap?.reason);
     this.responder.synced(this.snapshot.pending_requests);
     this.publish(sync);
   }

@@ -13,7 +13,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from "../../src/client/request-channel.ts"
 import type { AgentInfo } from "../../src/types/agent-info.ts";
 import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { CommandType, ResultMap } from "../../src/types/command-table.ts";
-import type { AgentCreateCommand, AttachRole } from "../../src/types/orchestrator.ts";
+import type { AgentCreateCommand, AttachRole, RequestKind } from "../../src/types/orchestrator.ts";
 import type { SessionSummary } from "../../src/types/sessions.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
@@ -48,6 +48,8 @@ export type CreateAgentParams = Omit<AgentCreateCommand, "type" | "id">;
 interface Watched {
   agent: Agent;
   role: AttachRole;
+  /** The request kinds this client told the daemon it answers (`agent.attach.answers`). */
+  answers: RequestKind[];
 }
 
 export class DaemonClient {
@@ -136,14 +138,25 @@ export class DaemonClient {
     const known = this.watched.get(agentId);
     if (known) return known.agent;
     const role = options.role ?? "interactive";
-    const agent = new Agent(
-      this.link(agentId, role),
-      options.permissions ? { ...this.options, permissions: options.permissions } : this.options,
-    );
+    const agentOptions = options.permissions
+      ? { ...this.options, permissions: options.permissions }
+      : this.options;
+    const agent = new Agent(this.link(agentId, role), agentOptions);
+    // No handler yet: unless this client denies what it cannot answer, or a policy answers its
+    // permission requests, it answers nothing, so a request with nobody else to answer it gets
+    // the headless policy instead of hanging.
+    const answers: RequestKind[] =
+      role !== "interactive"
+        ? []
+        : this.options.unhandledRequests === "deny"
+          ? ["permission", "ui"]
+          : agentOptions.permissions
+            ? ["permission"]
+            : [];
     // Registered before the request: the sync follows the attach answer immediately.
-    this.watched.set(agentId, { agent, role });
+    this.watched.set(agentId, { agent, role, answers });
     try {
-      await this.call({ type: "agent.attach", agent_id: agentId, role });
+      await this.call(this.attachCommand(agentId));
     } catch (err) {
       this.watched.delete(agentId);
       throw err;
@@ -261,9 +274,9 @@ export class DaemonClient {
   private async reattach(): Promise<void> {
     let reattached = 0;
     await Promise.all(
-      [...this.watched].map(async ([agentId, { agent, role }]) => {
+      [...this.watched].map(async ([agentId, { agent }]) => {
         try {
-          await this.call({ type: "agent.attach", agent_id: agentId, role });
+          await this.call(this.attachCommand(agentId));
           reattached++;
         } catch (err) {
           // A lost connection retries; anything else (the agent was deleted) ends it for good.
@@ -286,8 +299,15 @@ export class DaemonClient {
       request: (command, options) => this.connection.request({ ...command, agent_id: agentId }, options),
       send: (command) => this.connection.send({ ...command, agent_id: agentId }),
       // The attach answer is followed by a fresh sync, which replaces the state.
-      resync: () => void this.call({ type: "agent.attach", agent_id: agentId, role }).catch(() => undefined),
+      resync: () => void this.call(this.attachCommand(agentId)).catch(() => undefined),
       delete: (options) => this.delete(agentId, options),
+      declareAnswers: async (kinds) => {
+        const watched = this.watched.get(agentId);
+        if (!watched || role !== "interactive" || sameKinds(watched.answers, kinds)) return;
+        watched.answers = [...kinds];
+        // A second attach on this connection updates what it answers (and re-sends `sync`).
+        await this.call(this.attachCommand(agentId));
+      },
       close: async () => {
         const watched = this.watched.get(agentId);
         this.watched.delete(agentId);
@@ -297,6 +317,15 @@ export class DaemonClient {
         watched?.agent.end({ code: "NOT_ATTACHED", message: `detached from agent ${agentId}` });
       },
     };
+  }
+
+  /** `agent.attach` as this client attaches now: its role, and for an interactive one what it answers. */
+  private attachCommand(agentId: string): CallOf<"agent.attach"> {
+    const watched = this.watched.get(agentId);
+    const role = watched?.role ?? "interactive";
+    return role === "interactive"
+      ? { type: "agent.attach", agent_id: agentId, role, answers: watched?.answers ?? [] }
+      : { type: "agent.attach", agent_id: agentId, role };
   }
 
   private call<T extends CommandType>(command: CallOf<T>): Promise<ResultMap[T]> {
@@ -317,4 +346,8 @@ export class DaemonClient {
 
 export function connectDaemon(options: ConnectDaemonOptions = {}): Promise<DaemonClient> {
   return DaemonClient.connect(options);
+}
+
+function sameKinds(a: readonly RequestKind[], b: readonly RequestKind[]): boolean {
+  return a.length === b.length && a.every((k) => b.includes(k));
 }

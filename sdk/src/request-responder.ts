@@ -5,6 +5,7 @@
  * did; a late answer is then never sent. Requests re-shown by a `sync` are not asked twice.
  */
 import type { PendingRequest } from "../../src/snapshot/agent-snapshot.ts";
+import type { RequestKind } from "../../src/types/orchestrator.ts";
 import type {
   PermissionDecision,
   PermissionRequest,
@@ -77,6 +78,17 @@ export class RequestResponder {
     return () => {
       if (this.ui === handler) this.ui = undefined;
     };
+  }
+
+  /** The request kinds this client answers: those with a handler (every kind when it denies the rest). */
+  kinds(): RequestKind[] {
+    if (!this.link.answers) return [];
+    if (this.link.unhandled === "deny") return ["permission", "ui"];
+    const kinds: RequestKind[] = [];
+    // A policy answers every permission request (a rule, the handler, or its own denial).
+    if (this.permission || this.policy) kinds.push("permission");
+    if (this.ui) kinds.push("ui");
+    return kinds;
   }
 
   asked(request: PendingRequest): void {

@@ -5,12 +5,21 @@
  * `turn_end` belong to the one turn in flight. After a reconnect the fresh `sync` decides:
  * a turn it no longer shows ended while we were away, and is finished from the live window.
  */
+import type { FeedGap } from "../../src/snapshot/agent-feed.ts";
 import type { AgentSnapshot } from "../../src/snapshot/agent-snapshot.ts";
 import type { Message } from "../../src/types/messages.ts";
 import type { TurnStartEvent } from "../../src/types/stream-events.ts";
+import type { TurnFailure } from "../../src/types/turn-failures.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import type { AgentStreamEvent } from "./stream-events.ts";
 import type { Turn } from "./turn.ts";
+
+/** How a turn that ended unseen across a daemon restart, with no failure recorded, is reported. */
+const DAEMON_RESTARTED: Pick<TurnFailure, "kind" | "code" | "message"> = {
+  kind: "interrupted",
+  code: "INTERNAL_ERROR",
+  message: "interrupted: the daemon stopped before this turn's end reached this client",
+};
 
 export class TurnTracker {
   /** Accepted while idle: each takes the next `turn_start`. */
@@ -31,6 +40,11 @@ export class TurnTracker {
 
   queuedFollowUp(turn: Turn): void {
     this.queued.push(turn);
+  }
+
+  /** Waiting as a follow-up: no turn of the runtime is its own yet. */
+  isQueued(turn: Turn): boolean {
+    return this.queued.includes(turn);
   }
 
   event(event: AgentStreamEvent): void {
@@ -72,13 +86,17 @@ export class TurnTracker {
   }
 
   /** A fresh `sync` after a gap: the turn in flight either goes on or ended unseen. */
-  synced(state: AgentSnapshot, missed: boolean): void {
-    if (!missed) return;
+  synced(state: AgentSnapshot, gap: FeedGap["reason"] | undefined): void {
+    if (gap === undefined) return;
+    // Across a daemon restart a turn whose turn_end we never saw was cut off, even when its
+    // failure is not (yet) in the window: a runtime killed before recording it.
+    const lost = gap === "sequence_reset" ? DAEMON_RESTARTED : undefined;
     const messages = state.live_window.messages;
     const current = this.current;
     if (current && current.id !== state.turn_id) {
       this.current = undefined;
-      current.endFromWindow(turnMessages(messages, current.prompt));
+      const window = turnMessages(messages, current.prompt);
+      current.endFromWindow(window, failureOf(state, current.id, window[0]?.id) ?? lost);
     }
     if (state.turn_id !== undefined && !this.current) {
       // Our accepted prompt's turn_start went by unseen: the turn in flight is it.
@@ -90,7 +108,10 @@ export class TurnTracker {
     }
     if (state.turn_id === undefined) {
       // Started and ended while we were away.
-      for (const turn of this.starting.splice(0)) turn.endFromWindow(turnMessages(messages, turn.prompt));
+      for (const turn of this.starting.splice(0)) {
+        const window = turnMessages(messages, turn.prompt);
+        turn.endFromWindow(window, failureOf(state, turn.id, window[0]?.id) ?? lost);
+      }
     }
   }
 
@@ -112,6 +133,19 @@ export class TurnTracker {
     this.current = turn;
     turn.push(start);
   }
+}
+
+/**
+ * The failure recorded for a turn that ended unseen: by its turn id (a runtime that closed
+ * records it), or by its prompt (a killed runtime's is recorded on resume, without the turn id).
+ */
+function failureOf(state: AgentSnapshot, turnId: string | undefined, promptId: string | undefined) {
+  const failures = state.live_window.failures ?? [];
+  return failures.find(
+    (f) =>
+      (turnId !== undefined && f.turn_id === turnId) ||
+      (promptId !== undefined && f.prompt_message_id === promptId),
+  );
 }
 
 function textOf(message: Message): string {

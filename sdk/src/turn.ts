@@ -6,7 +6,8 @@
 import { toolResultMessage } from "../../src/snapshot/live-window.ts";
 import type { Usage } from "../../src/types/agent-state.ts";
 import type { Message } from "../../src/types/messages.ts";
-import type { TurnEndEvent } from "../../src/types/stream-events.ts";
+import type { TurnEndEvent, TurnEndReason } from "../../src/types/stream-events.ts";
+import type { TurnFailure } from "../../src/types/turn-failures.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { EventQueue } from "./event-queue.ts";
 import type { AgentStreamEvent } from "./stream-events.ts";
@@ -21,7 +22,15 @@ export interface TurnResult {
   usage: Usage;
   /** The error that ended the turn (a provider failure, the agent exiting), if one did. */
   error?: WireError;
-  /** True when this client aborted the turn. */
+  /**
+   * How the turn ended: `completed`; `aborted` (by this or another client, see `aborted_by`);
+   * `interrupted` (the runtime or the daemon stopped mid-turn, or the connection was lost for
+   * good: `error` says which); `error` (the turn failed: `error` says why).
+   */
+  end_reason: TurnEndReason;
+  /** Who aborted the turn, when known: the aborting client's name or connection id. */
+  aborted_by?: string;
+  /** True when the turn was aborted, by this client or another (`end_reason: "aborted"`). */
   aborted: boolean;
   /** True when some of the turn's events were missed (reconnect): the result comes from `sync`. */
   missed_events: boolean;
@@ -44,6 +53,7 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
   private usage: Usage = { input: 0, output: 0 };
   private error: WireError | undefined;
   private abortedHere = false;
+  private abortedBy: string | undefined;
   private finished = false;
 
   constructor(
@@ -116,28 +126,36 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
   }
 
   end(event: TurnEndEvent): void {
-    this.finish({ usage: event.usage ?? this.usage, missed: false });
+    this.abortedBy = event.aborted_by;
+    const reason = event.end_reason ?? (this.error ? "error" : this.abortedHere ? "aborted" : "completed");
+    this.finish({ usage: event.usage ?? this.usage, missed: false, reason });
   }
 
-  /** The turn ended while events were missed: its messages come from the agent's live window. */
-  endFromWindow(messages: Message[]): void {
+  /**
+   * The turn ended while events were missed: its messages come from the agent's live window,
+   * and how it ended from the failure recorded for it (none: it completed).
+   */
+  endFromWindow(messages: Message[], failure?: Pick<TurnFailure, "kind" | "code" | "message">): void {
     this.messages.length = 0;
     this.messages.push(...messages);
-    this.finish({ usage: this.usage, missed: true });
+    if (failure) this.error ??= { code: failure.code, message: failure.message };
+    const reason = failure ? (failure.kind === "interrupted" ? "interrupted" : "error") : "completed";
+    this.finish({ usage: this.usage, missed: true, reason });
   }
 
   /** Never started: dropped by an abort while it waited as a follow-up. */
   cancel(): void {
     this.abortedHere = true;
-    this.finish({ usage: this.usage, missed: false });
+    this.finish({ usage: this.usage, missed: false, reason: "aborted" });
   }
 
-  fail(error: WireError): void {
+  /** Ended without its `turn_end`: the agent, its runtime or the connection went away mid-turn. */
+  fail(error: WireError, reason: TurnEndReason = "interrupted"): void {
     this.error ??= error;
-    this.finish({ usage: this.usage, missed: false });
+    this.finish({ usage: this.usage, missed: false, reason });
   }
 
-  private finish(end: { usage: Usage; missed: boolean }): void {
+  private finish(end: { usage: Usage; missed: boolean; reason: TurnEndReason }): void {
     if (this.finished) return;
     this.finished = true;
     this.queue?.end();
@@ -146,9 +164,11 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
       text: lastAssistantText(this.messages),
       messages: this.messages.slice(),
       usage: end.usage,
-      aborted: this.abortedHere,
+      end_reason: end.reason,
+      aborted: end.reason === "aborted",
       missed_events: end.missed,
     };
+    if (end.reason === "aborted" && this.abortedBy !== undefined) result.aborted_by = this.abortedBy;
     if (this.error) result.error = this.error;
     this.settle(result);
   }

@@ -25,6 +25,7 @@ import type { Message, ToolCallBlock } from "../types/messages.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
+import type { TurnEndEvent } from "../types/stream-events.ts";
 import type { WireError } from "../wire/errors.ts";
 import { Compaction, type ManualCompaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
@@ -64,6 +65,8 @@ interface ActiveTurn {
   /** The user message that started it: what a retry of a failed turn sends again. */
   promptId: string;
   abort: AbortController;
+  /** Who aborted it (an abort's `source`), for `turn_end.aborted_by`. */
+  abortedBy?: string;
   done: Promise<void>;
 }
 
@@ -298,7 +301,8 @@ export class AgentRuntime {
           ...(error.status !== undefined ? { data: { status: error.status } } : {}),
         });
     }
-    this.emit({ type: "turn_end", turn_id: turnId, usage });
+    const endedBy = this.turn?.id === turnId ? this.turn.abortedBy : undefined;
+    this.emit({ type: "turn_end", turn_id: turnId, usage, ...this.endReason(error, abort.signal, endedBy) });
     this.turn = undefined;
     this.state.setTurnActive(false);
     if (this.closed || this.state.status === "error") return;
@@ -313,6 +317,18 @@ export class AgentRuntime {
       });
     }
     this.startNextFollowUp();
+  }
+
+  /** How the turn ended: stopping the runtime interrupts it; a client's abort is not a failure. */
+  private endReason(
+    error: WireError | undefined,
+    signal: AbortSignal,
+    abortedBy: string | undefined,
+  ): Pick<TurnEndEvent, "end_reason" | "aborted_by"> {
+    if (this.closed && signal.aborted) return { end_reason: "interrupted" };
+    if (error || this.state.status === "error") return { end_reason: "error" };
+    if (signal.aborted) return { end_reason: "aborted", ...(abortedBy ? { aborted_by: abortedBy } : {}) };
+    return { end_reason: "completed" };
   }
 
   /**
@@ -348,7 +364,7 @@ export class AgentRuntime {
   }
 
   /** Cancels the turn (provider stream, running tools, open requests) or a compaction. Queues are cleared. */
-  async abort(): Promise<{ cleared: number }> {
+  async abort(by?: string): Promise<{ cleared: number }> {
     const cleared = this.queues.dropAll();
     // An event, not just the response's count: through the daemon, every attached client
     // learns that the messages it saw queued will never run.
@@ -356,6 +372,7 @@ export class AgentRuntime {
     this.compaction.abort();
     const turn = this.turn;
     if (!turn) return { cleared };
+    if (!turn.abort.signal.aborted && by !== undefined) turn.abortedBy = by;
     turn.abort.abort();
     this.requests.cancelAll("aborted");
     await turn.done;

@@ -176,7 +176,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     interrupted = true;
     spinner?.clear();
     process.stderr.write("\ninterrupted: aborting\n");
-    void runtime.abort().then(finish);
+    void runtime.abort("signal").then(finish);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -7,6 +7,11 @@ export interface BackoffOptions {
   initialDelayMs?: number;
   /** Cap (default 30000 ms). */
   maxDelayMs?: number;
+  /**
+   * Reconnect attempts after a drop before giving up for good (default: no limit). A client
+   * whose server never comes back then closes with `NOT_ATTACHED` instead of waiting forever.
+   */
+  maxAttempts?: number;
 }
 
 export const INITIAL_DELAY_MS = 1000;

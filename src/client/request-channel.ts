@@ -302,6 +302,14 @@ export class RequestChannel {
   }
 
   private scheduleRetry(reason: string): void {
+    const max = this.options.reconnect ? this.options.reconnect.maxAttempts : undefined;
+    if (max !== undefined && this.attempt >= max) {
+      this.closeFor({
+        code: "NOT_ATTACHED",
+        message: `gave up reconnecting after ${max} attempt${max === 1 ? "" : "s"}: ${reason}`,
+      });
+      return;
+    }
     const delay = reconnectDelayMs(this.attempt++, this.options.reconnect || {});
     this.lastReason = reason;
     this.setPhase("waiting", { kind: "waiting", retryInMs: delay, reason });

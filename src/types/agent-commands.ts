@@ -41,7 +41,16 @@ export const SteerCommandSchema = Type.Object(
 export type SteerCommand = Static<typeof SteerCommandSchema>;
 
 export const AbortCommandSchema = Type.Object(
-  { type: Type.Literal("abort"), id: optionalCommandId, agent_id: routingAgentId },
+  {
+    type: Type.Literal("abort"),
+    id: optionalCommandId,
+    agent_id: routingAgentId,
+    /**
+     * Additive: who aborts, echoed in the turn's `turn_end.aborted_by`. The daemon sets it to the
+     * aborting client (as for `permission_response.source`); without it, the connection's id.
+     */
+    source: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
   { $id: "AbortCommand" },
 );
 export type AbortCommand = Static<typeof AbortCommandSchema>;

@@ -68,6 +68,12 @@ export const AttachRoleSchema = Type.Union([Type.Literal("interactive"), Type.Li
 });
 export type AttachRole = Static<typeof AttachRoleSchema>;
 
+/** A kind of request a client answers: `permission_request` or `ui_request`. */
+export const RequestKindSchema = Type.Union([Type.Literal("permission"), Type.Literal("ui")], {
+  $id: "RequestKind",
+});
+export type RequestKind = Static<typeof RequestKindSchema>;
+
 export const AgentAttachCommandSchema = Type.Object(
   {
     type: Type.Literal("agent.attach"),
@@ -75,6 +81,12 @@ export const AgentAttachCommandSchema = Type.Object(
     agent_id: payloadAgentId,
     /** Default interactive; observers never answer permission/UI requests. */
     role: Type.Optional(AttachRoleSchema),
+    /**
+     * Additive: the request kinds an interactive attachment answers (default both). A kind left
+     * out does not count it as a responder, so with nobody else the headless policy answers.
+     * Sending `agent.attach` again on the same connection updates it (and re-sends `sync`).
+     */
+    answers: Type.Optional(Type.Array(RequestKindSchema, { maxItems: 2, uniqueItems: true })),
   },
   { $id: "AgentAttachCommand" },
 );

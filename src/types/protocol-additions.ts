@@ -18,6 +18,8 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
 export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   steer: ["turn_id"],
   permission_response: ["source"],
+  abort: ["source"],
+  turn_end: ["end_reason", "aborted_by"],
   permission_request: ["preview"],
   "subagent.create": ["timeout"],
   "agent.create": ["ephemeral"],

@@ -113,6 +113,13 @@ export const ToolOutputEventSchema = Type.Object(
 );
 export type ToolOutputEvent = Static<typeof ToolOutputEventSchema>;
 
+/** `completed` ran to its end; `aborted` by a client; `interrupted` by the runtime stopping; `error` failed. */
+export const TurnEndReasonSchema = Type.Union(
+  [Type.Literal("completed"), Type.Literal("aborted"), Type.Literal("interrupted"), Type.Literal("error")],
+  { $id: "TurnEndReason" },
+);
+export type TurnEndReason = Static<typeof TurnEndReasonSchema>;
+
 export const TurnEndEventSchema = Type.Object(
   {
     type: Type.Literal("turn_end"),
@@ -120,6 +127,10 @@ export const TurnEndEventSchema = Type.Object(
     seq: eventSeq,
     turn_id: Type.String({ minLength: 1 }),
     usage: Type.Optional(UsageSchema),
+    /** Additive: how the turn ended (docs/protocol-additions.md §1.3). */
+    end_reason: Type.Optional(TurnEndReasonSchema),
+    /** Additive: who aborted it, when `end_reason` is `aborted` and the abort named its source. */
+    aborted_by: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "TurnEndEvent" },
 );

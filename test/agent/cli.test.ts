@@ -156,6 +156,14 @@ describe("shard run", () => {
     const deltas = events.filter((e) => e.type === "message_delta").map((e) => e.text_delta);
     expect(deltas.join("")).toBe("JSON mode answer.");
     expect(res.stdout).not.toContain("session:");
+    expect(events.find((e) => e.type === "turn_end")?.end_reason).toBe("completed");
+  });
+
+  test("--json: a turn the provider refuses ends with end_reason error in turn_end", async () => {
+    llm().enqueue({ status: 401, error_type: "invalid api key" });
+    const res = await run(["--json", "refused"], tempDir("cwd"));
+    expect(res.code).not.toBe(0);
+    expect(jsonLines(res.stdout).find((e) => e.type === "turn_end")?.end_reason).toBe("error");
   });
 
   test("--json prints the session id on stderr, and --session resumes it", async () => {

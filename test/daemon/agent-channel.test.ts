@@ -76,7 +76,7 @@ function channelWithClient(ready: RuntimeReady) {
   const channel = new AgentChannel("agent_a", arbiter());
   channel.replaceFromRuntime(0, ready);
   const { client, received } = recordingClient("c1");
-  channel.attachments.set(client.id, { client, role: "interactive" });
+  channel.attachments.set(client.id, { client, role: "interactive", answers: new Set(["permission", "ui"]) });
   return { channel, received };
 }
 

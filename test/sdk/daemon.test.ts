@@ -193,7 +193,7 @@ describe("daemon client", () => {
     const aborted = await other.ok({ type: "abort", agent_id: agent.id });
     expect(aborted).toEqual({ cleared_queued: 1 });
     expect(await queued.done).toMatchObject({ aborted: true, turn_id: undefined, messages: [] });
-    expect((await turn.done).aborted).toBe(false);
+    expect(await turn.done).toMatchObject({ aborted: true, end_reason: "aborted" });
     llm().release("held-by-other");
     client.close();
   });

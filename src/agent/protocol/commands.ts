@@ -37,8 +37,8 @@ type RuntimeHandler<T extends AgentCommandType> = (
 const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   prompt: (runtime, _connection, c) => prompt(runtime, c, c.streaming_behavior),
   steer: (runtime, _connection, c) => prompt(runtime, c, "steer"),
-  abort: async (runtime) => {
-    const { cleared } = await runtime.abort();
+  abort: async (runtime, connection, c) => {
+    const { cleared } = await runtime.abort(c.source ?? connection.id);
     return ok(cleared > 0 ? { cleared_queued: cleared } : {});
   },
   set_mode: (runtime, _connection, c) => setMode(runtime, c.mode),

@@ -13,7 +13,7 @@ import { applyEvent } from "../../snapshot/apply-event.ts";
 import type { SyncEvent } from "../../types/agent-events.ts";
 import type { AgentStatus } from "../../types/agent-state.ts";
 import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
-import type { AttachRole } from "../../types/orchestrator.ts";
+import type { AttachRole, RequestKind } from "../../types/orchestrator.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
 import type { ClientConnection } from "./client-connection.ts";
@@ -30,6 +30,13 @@ export type RuntimeEvent = Exclude<AgentEvent, { type: "hello" | "sync" }>;
 export interface Attachment {
   client: ClientConnection;
   role: AttachRole;
+  /** The request kinds it answers (an interactive attachment's `answers`; none for an observer). */
+  answers: ReadonlySet<RequestKind>;
+}
+
+/** The kind of request a pending request is. */
+export function requestKind(request: { type: "permission_request" | "ui_request" }): RequestKind {
+  return request.type === "permission_request" ? "permission" : "ui";
 }
 
 export class AgentChannel {
@@ -189,8 +196,9 @@ export class AgentChannel {
     for (const a of this.attachments.values()) a.client.sendEncoded(encoded);
   }
 
-  hasInteractive(): boolean {
-    for (const a of this.attachments.values()) if (a.role === "interactive") return true;
+  /** Whether an attached client answers requests of this kind. */
+  hasResponder(kind: RequestKind): boolean {
+    for (const a of this.attachments.values()) if (a.answers.has(kind)) return true;
     return false;
   }
 }

@@ -41,7 +41,8 @@ export async function handleAgentCommand(
   const channel = ctx.channel(agentId);
   const attachment = channel.attachments.get(client.id);
   const isAnswer = command.type === "permission_response" || command.type === "ui_response";
-  if (!attachment && isAnswer && ctx.answersFor(client, agentId)) {
+  const kind = command.type === "permission_response" ? "permission" : "ui";
+  if (!attachment && isAnswer && ctx.answersFor(client, agentId, kind)) {
     // A child's request routed to this ancestor's client: it answers with the child's agent_id.
     return answer(ctx, client, channel, command);
   }
@@ -70,7 +71,9 @@ export async function handleAgentCommand(
     const started = await ctx.registry.ensureRunning(agentId);
     if (!started.ok) return reply({ ...started.error, data: { agent_id: agentId } });
   }
-  if (!ctx.forwarder.forward(agentId, command, client)) {
+  // An abort names the aborting client: `turn_end.aborted_by` tells every client who stopped the turn.
+  const forwarded = command.type === "abort" ? { ...command, source: client.source ?? client.id } : command;
+  if (!ctx.forwarder.forward(agentId, forwarded, client)) {
     reply({
       code: "RUNTIME_START_FAILED",
       message: `the runtime of agent ${agentId} is not running; send the command again to restart it`,

@@ -1,6 +1,8 @@
 /** What the command handlers need from the broker (an interface, so handlers never import it). */
+
 import type { AgentInfo } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
+import type { RequestKind } from "../../types/orchestrator.ts";
 import type { WireError } from "../../wire/errors.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { AgentChannel } from "./agent-channel.ts";
@@ -33,7 +35,7 @@ export interface BrokerContext {
    */
   respondersChanged(agentId: string, joined?: ClientConnection): void;
   /** Whether `client` answers for `agentId` as an interactive client of its nearest responding ancestor. */
-  answersFor(client: ClientConnection, agentId: string): boolean;
+  answersFor(client: ClientConnection, agentId: string, kind: RequestKind): boolean;
   /**
    * The subagent jobs' say on a per-agent command of an attached client before the runtime
    * gets it (the lease guard of a leased child; an aborted parent's waits): whether they

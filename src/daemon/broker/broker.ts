@@ -3,6 +3,7 @@
  * and turns what runtimes emit into the daemon's stream — per-agent `seq`, snapshot, fan-out to
  * attachments tagged with `agent_id`, headless answers — plus registry events to everyone.
  */
+
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import { describeError } from "../../support/describe-error.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
@@ -14,6 +15,7 @@ import {
   type DaemonCommand,
   isAgentCommand,
 } from "../../types/command-table.ts";
+import type { RequestKind } from "../../types/orchestrator.ts";
 import { isThinkingDeltaLine } from "../../wire/delta-line.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
@@ -240,8 +242,10 @@ export class Broker implements BrokerContext, RegistryEvents {
     return this.hooks?.beforeAgentCommand(command, reply) ?? Promise.resolve(false);
   }
 
-  answersFor(client: ClientConnection, agentId: string): boolean {
-    return responderChannel(this.hierarchy, agentId)?.attachments.get(client.id)?.role === "interactive";
+  answersFor(client: ClientConnection, agentId: string, kind: RequestKind): boolean {
+    return (
+      responderChannel(this.hierarchy, agentId, kind)?.attachments.get(client.id)?.answers.has(kind) === true
+    );
   }
 
   private readonly hierarchy: Hierarchy = {

@@ -2,7 +2,9 @@
  * Registry commands (docs/protocol.md, `agent.*` and `daemon.shutdown`). Orchestrator-level:
  * their responses and the events they cause never carry a routing `agent_id`.
  */
+
 import type { CommandMap, ResultMap } from "../../types/command-table.ts";
+import type { RequestKind } from "../../types/orchestrator.ts";
 import { failure } from "../../wire/errors.ts";
 import { removeAgent } from "./agent-removal.ts";
 import { spawnAgent } from "./agent-spawn.ts";
@@ -101,6 +103,9 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
   };
 }
 
+/** An interactive attachment answers every kind of request unless it says otherwise. */
+const ALL_KINDS: readonly RequestKind[] = ["permission", "ui"];
+
 /**
  * Restores the runtime if needed, then — in one synchronous step — answers, sends `sync` from
  * the daemon's snapshot and joins the fan-out: every later event has a larger `seq` and reaches
@@ -115,8 +120,9 @@ async function attach(
   if (!ctx.registry.get(agentId)) return notFound(agentId);
   const channel = ctx.channel(agentId);
   const role = command.role ?? "interactive";
+  const answers = new Set<RequestKind>(role === "interactive" ? (command.answers ?? ALL_KINDS) : []);
   // A question the starting runtime asks again (a resumed turn) waits for this client.
-  if (role === "interactive") channel.joining.add(client.id);
+  if (answers.size > 0) channel.joining.add(client.id);
   const started = await ctx.registry.ensureRunning(agentId);
   const info = ctx.agentInfo(agentId);
   if (!started.ok || !info) {
@@ -128,7 +134,7 @@ async function attach(
   return answer({ status: info.status, info }, () => {
     client.send(channel.sync());
     channel.joining.delete(client.id);
-    channel.attachments.set(client.id, { client, role });
+    channel.attachments.set(client.id, { client, role, answers });
     ctx.respondersChanged(agentId, client);
   });
 }

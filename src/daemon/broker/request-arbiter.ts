@@ -33,7 +33,7 @@ export class RequestArbiter {
     }
     // `allow_if_rule_matches`: the runtime's gate already applied every grant before asking.
     this.claim(request.request_id);
-    this.deps.answerHeadless(request, `no interactive client is attached (headless policy: ${policy})`);
+    this.deps.answerHeadless(request, noResponderReason(request, policy));
   }
 
   /** First valid response wins: false when this request was already answered. */
@@ -53,9 +53,9 @@ export class RequestArbiter {
     this.stopTimer(requestId);
   }
 
-  /** An interactive client attached: queued requests now have someone to answer them. */
-  responderArrived(): void {
-    for (const id of [...this.timers.keys()]) this.stopTimer(id);
+  /** A client that answers this request attached: it no longer waits for the headless timeout. */
+  responderArrived(requestId: string): void {
+    this.stopTimer(requestId);
   }
 
   /** The last interactive client left: what is still open waits at most the headless timeout. */
@@ -85,4 +85,13 @@ export class RequestArbiter {
     if (timer) clearTimeout(timer);
     this.timers.delete(requestId);
   }
+}
+
+/** Says nobody answers this kind of request, and how to become the one who does. */
+export function noResponderReason(request: PendingRequest, policy: HeadlessPolicy): string {
+  const handler = request.type === "permission_request" ? "agent.onPermission" : "agent.onUi";
+  return (
+    `no one answered: no attached client answers ${request.type === "permission_request" ? "permission" : "UI"} requests ` +
+    `(headless policy: ${policy}); register a handler (SDK: ${handler}) or attach an interactive client`
+  );
 }

@@ -2,11 +2,13 @@
  * Hierarchical routing of permission and UI requests (docs/protocol.md §5.3,
  * docs/architecture.md §5.4): a child agent with no interactive attachment of its own asks the
  * nearest ancestor that has one, keeping the child's `agent_id`. Observers never count as
- * responders.
+ * responders, nor does an interactive client for a request kind it said it does not answer
+ * (`agent.attach.answers`).
  */
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
+import type { RequestKind } from "../../types/orchestrator.ts";
 import type { PermissionResolved, UiResolved } from "../../types/permissions.ts";
-import type { AgentChannel } from "./agent-channel.ts";
+import { type AgentChannel, requestKind } from "./agent-channel.ts";
 import type { ClientConnection } from "./client-connection.ts";
 
 export interface Hierarchy {
@@ -17,13 +19,17 @@ export interface Hierarchy {
   isLive(agentId: string): boolean;
 }
 
-/** The agent's own channel, or its nearest ancestor's, with an interactive attachment. */
-export function responderChannel(hierarchy: Hierarchy, agentId: string): AgentChannel | undefined {
+/** The agent's own channel, or its nearest ancestor's, with an attachment that answers `kind`. */
+export function responderChannel(
+  hierarchy: Hierarchy,
+  agentId: string,
+  kind: RequestKind,
+): AgentChannel | undefined {
   const seen = new Set<string>();
   for (let id: string | undefined = agentId; id !== undefined && !seen.has(id); id = hierarchy.parentOf(id)) {
     seen.add(id);
     const channel = hierarchy.channelOf(id);
-    if (channel?.hasInteractive()) return channel;
+    if (channel?.hasResponder(kind)) return channel;
   }
   return undefined;
 }
@@ -46,8 +52,9 @@ export function selfAndDescendants(hierarchy: Hierarchy, agentId: string): strin
 
 /** A new request: fanned out already; also shown to the nearest responding ancestor's clients. */
 export function routeRequest(hierarchy: Hierarchy, channel: AgentChannel, request: PendingRequest): void {
-  const target = responderChannel(hierarchy, channel.agentId);
-  if (target && target !== channel) delegate(channel, request, interactiveClients(target));
+  const kind = requestKind(request);
+  const target = responderChannel(hierarchy, channel.agentId, kind);
+  if (target && target !== channel) delegate(channel, request, responders(target, kind));
   channel.requests.asked(request, target !== undefined || channel.joining.size > 0);
 }
 
@@ -67,15 +74,17 @@ export function respondersChanged(hierarchy: Hierarchy, agentId: string, joined?
   for (const id of selfAndDescendants(hierarchy, agentId)) {
     const channel = hierarchy.channelOf(id);
     if (!channel || channel.snapshot.pending_requests.length === 0 || !hierarchy.isLive(id)) continue;
-    const target = responderChannel(hierarchy, id);
-    if (!target) {
-      channel.requests.responderLeft(channel.snapshot.pending_requests);
-      continue;
-    }
-    channel.requests.responderArrived();
-    const isResponder = joined !== undefined && target.attachments.get(joined.id)?.role === "interactive";
-    if (joined && isResponder && id !== agentId && target.agentId === agentId) {
-      for (const request of channel.snapshot.pending_requests)
+    for (const request of channel.snapshot.pending_requests) {
+      const kind = requestKind(request);
+      const target = responderChannel(hierarchy, id, kind);
+      if (!target) {
+        channel.requests.responderLeft([request]);
+        continue;
+      }
+      channel.requests.responderArrived(request.request_id);
+      const isResponder =
+        joined !== undefined && target.attachments.get(joined.id)?.answers.has(kind) === true;
+      if (joined && isResponder && id !== agentId && target.agentId === agentId)
         delegate(channel, { ...request, agent_id: id }, [joined]);
     }
   }
@@ -95,6 +104,6 @@ function delegate(channel: AgentChannel, request: PendingRequest, clients: Clien
   }
 }
 
-function interactiveClients(channel: AgentChannel): ClientConnection[] {
-  return [...channel.attachments.values()].filter((a) => a.role === "interactive").map((a) => a.client);
+function responders(channel: AgentChannel, kind: RequestKind): ClientConnection[] {
+  return [...channel.attachments.values()].filter((a) => a.answers.has(kind)).map((a) => a.client);
 }

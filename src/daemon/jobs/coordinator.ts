@@ -282,7 +282,7 @@ export class Coordinator {
   private stopChild(agentId: string): void {
     const { registry, ctx } = this.deps;
     if (!registry.isServing(agentId)) return;
-    ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
+    ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId, source: "daemon" });
     registry.terminate(agentId);
     // Only the generation that was stopped is killed, never a later one (a relaunch).
     const epoch = registry.get(agentId)?.epoch;

@@ -53,7 +53,7 @@ export class SubagentService {
     });
     // An undelivered steer is dropped from the child's queue: abort clears it, even when idle.
     this.steers = new StrictSteers((agentId) => {
-      deps.ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId });
+      deps.ctx.forwarder.forward(agentId, { type: "abort", agent_id: agentId, source: "daemon" });
     });
     this.load();
   }

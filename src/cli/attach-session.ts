@@ -7,6 +7,7 @@
 
 import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permission-prompt.ts";
 import { RunRenderer, type RunRendererOptions } from "../terminal/run-renderer.ts";
+import { turnSummary } from "../terminal/run-summary.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { formatUiPrompt, parseUiAnswer } from "../terminal/ui-prompt.ts";
 import type { AgentStatus } from "../types/agent-state.ts";
@@ -24,6 +25,8 @@ export class AttachSession {
   private readonly renderer: RunRenderer;
   private readonly pending: (PermissionRequest | UiRequest)[] = [];
   private status: AgentStatus = "idle";
+  private turnStartedAt: number | undefined;
+  private readonly summaries: boolean;
 
   constructor(
     private readonly agentId: string,
@@ -32,6 +35,7 @@ export class AttachSession {
     display: Pick<RunRendererOptions, "escapeAnswer" | "style" | "toolStarts">,
   ) {
     this.renderer = new RunRenderer({ answer: io.answer, status: io.status, ...display });
+    this.summaries = display.toolStarts === true;
   }
 
   handle(event: AgentEvent): void {
@@ -59,9 +63,17 @@ export class AttachSession {
       case "ui_resolved":
         this.resolved(event.request_id, "dialog answered from another client");
         return;
+      case "turn_start":
+        this.turnStartedAt = performance.now();
+        this.renderer.handle(event);
+        return;
       case "turn_end":
         this.renderer.handle(event);
         this.renderer.end();
+        // On a terminal each turn ends with its tokens, cost and time, like `shard run`.
+        if (this.summaries && event.usage !== undefined && this.turnStartedAt !== undefined)
+          this.renderer.note(turnSummary(event.usage, performance.now() - this.turnStartedAt));
+        this.turnStartedAt = undefined;
         return;
       default:
         this.renderer.handle(event);

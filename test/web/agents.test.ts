@@ -181,6 +181,14 @@ describe.skipIf(!HAVE_CHROMIUM)("agent list in Chromium", () => {
     await page.getByTestId("mode-picker").waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
+    // The top bar's tools fit: none starts left of their row (where it could not be scrolled to).
+    const cut = await page.evaluate(() => {
+      const row = document.querySelector(".topbar-tools")?.getBoundingClientRect().left ?? 0;
+      return [...document.querySelectorAll(".topbar-tools > *")].filter(
+        (e) => e.getBoundingClientRect().left < row - 0.5,
+      ).length;
+    });
+    expect(cut).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, "phone.png") });
     await dialog.locator("button:not(.danger)").first().click();
     await dialog.waitFor({ state: "detached" });

@@ -7,7 +7,7 @@
  * MAX_UNTRACKED_FILES, are left out (the snapshot says `truncated`).
  */
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, lstatSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitComplaint } from "../workspaces/git.ts";
 import type { GitRunner } from "../workspaces/tree-diff.ts";
@@ -55,7 +55,14 @@ export async function snapshotWorkTree(cwd: string, scratch: string): Promise<Sn
   const env = { GIT_INDEX_FILE: index, GIT_LITERAL_PATHSPECS: "1" };
   const options = { env, timeoutMs: SNAPSHOT_TIMEOUT_MS };
   try {
-    if (existsSync(repo.index)) copyFileSync(repo.index, index);
+    if (existsSync(repo.index)) {
+      copyFileSync(repo.index, index);
+      // Keep the index's own time: git trusts an entry's cached stat only for files older than
+      // the index ("racy git"), so a fresh copy would hide an edit of the same size made in the
+      // same second as the user's last `git add` or commit.
+      const { atime, mtime } = statSync(repo.index);
+      utimesSync(index, atime, mtime);
+    }
     const tracked = await run(["add", "--update"], options);
     if (!tracked.ok) return failed("reading the tracked files", tracked);
     const listed = await run(["ls-files", "-z", "--others", "--exclude-standard"], {

@@ -76,6 +76,11 @@ export const MessageSchema = Type.Object(
     id: Type.String(),
     role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
     content: Type.Array(ContentBlockSchema),
+    /**
+     * Additive: when the runtime made the message (ms since the epoch), for clients to show;
+     * absent on messages of older sessions and on tool-result and summary messages.
+     */
+    ts: Type.Optional(Type.Number()),
   },
   { $id: "Message" },
 );

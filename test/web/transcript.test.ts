@@ -204,5 +204,13 @@ describe.skipIf(!HAVE_CHROMIUM)("transcript in Chromium", () => {
     expect(await done.locator("strong").textContent()).toBe("done");
     await done.locator("code.hljs").waitFor();
     expect(await done.innerHTML()).toBe(streamed);
+    // Hovering a message shows when it was made (`Message.ts`); the prompt and the reply have one.
+    for (const role of ["user", "assistant"]) {
+      const title = await page
+        .locator(`[data-testid="message"][data-role="${role}"]`)
+        .first()
+        .getAttribute("title");
+      expect(title).toMatch(/\d{1,2}:\d{2}/);
+    }
   });
 });

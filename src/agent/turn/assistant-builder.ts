@@ -102,7 +102,7 @@ export class AssistantBuilder {
   finish(): Message {
     this.byProviderId.clear();
     const content = (this.streamed?.blocks ?? []).map((block, index) => this.contentBlock(block, index));
-    this.message = { id: this.messageId, role: "assistant", content };
+    this.message = { id: this.messageId, role: "assistant", content, ts: Date.now() };
     return this.message;
   }
 

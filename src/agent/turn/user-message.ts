@@ -11,5 +11,5 @@ export function userMessage(input: UserInput, id: string): Message {
   if (input.message !== "") content.push({ type: "text", text: input.message });
   for (const img of input.images ?? [])
     content.push({ type: "image", data: img.data, mime_type: img.mime_type });
-  return { id, role: "user", content };
+  return { id, role: "user", content, ts: Date.now() };
 }

@@ -22,6 +22,7 @@ export function MessageView(props: { message: Message }) {
       data-testid="message"
       data-role={props.message.role}
       data-message-id={props.message.id}
+      title={messageTime(props.message.ts)}
     >
       <For each={props.message.content}>
         {(block, index) => (
@@ -30,6 +31,11 @@ export function MessageView(props: { message: Message }) {
       </For>
     </article>
   );
+}
+
+/** When the message was made, for the hover title; nothing for a message without a time. */
+function messageTime(ts: number | undefined): string | undefined {
+  return ts === undefined ? undefined : new Date(ts).toLocaleString();
 }
 
 function BlockView(props: { block: ContentBlock; partKey: string; role: Message["role"] }): JSX.Element {

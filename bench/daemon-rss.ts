@@ -13,7 +13,7 @@ import { createSession } from "../src/session/create-session.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";
 import { buildsFromArgs } from "./support/builds.ts";
-import { connect, type Peer } from "./support/daemon-peer.ts";
+import { startDaemon } from "./support/daemon-peer.ts";
 
 const argv = process.argv.slice(2);
 const runs = Number(argv[argv.indexOf("--runs") + 1]) || 7;
@@ -54,18 +54,7 @@ const SETTLE_MS = 10_000;
 
 async function measure(command: string[]): Promise<{ idle: Rss; stopped: Rss; settled: Rss }> {
   const home = benchHome(server.url);
-  const proc = Bun.spawn([...command, "daemon", "--port", "0", "--idle-runtime-timeout", "0"], {
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "ignore",
-    env: { ...process.env, SHARD_HOME: home, HOME: home },
-  });
-  let peer: Peer | undefined;
-  while (!peer)
-    peer = await connect(join(home, "daemon.sock")).catch(() => Bun.sleep(2).then(() => undefined));
-  // The HTTP side loads just after the socket listens; agent.list answers once that settled.
-  await Bun.sleep(200);
-  await peer.request({ type: "agent.list" });
+  const { proc, peer } = await startDaemon(command, home, ["--idle-runtime-timeout", "0"]);
   const idle = rss(proc.pid);
   const ids: string[] = [];
   for (let i = 0; i < agents; i++) {

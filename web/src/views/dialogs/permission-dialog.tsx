@@ -1,12 +1,15 @@
 /**
- * One permission request: what the tool wants (its details, all as text) and the answers the
- * server offers — structured `choices` when present, else the legacy `options`. Each answer has
- * a key, shown on its button, heard while this is the active dialog and nobody is typing.
+ * One permission request: what the tool wants (its details, all as text, long ones cut like the
+ * transcript's, clipped-text.tsx) and the answers the server offers — structured `choices` when
+ * present, else the legacy `options`. Each answer has a key, shown on its button, heard while
+ * this is the active dialog and nobody is typing.
  */
 import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { ClippedText } from "../transcript/clipped-text.tsx";
 import { DescriptorView } from "../transcript/descriptor-view.tsx";
+import { LongText } from "../transcript/long-text-view.tsx";
 import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
 import { choiceKeys, decisionKeys } from "./accelerators.ts";
 import { AskedBy } from "./asked-by.tsx";
@@ -41,7 +44,7 @@ export function PermissionDialog(props: {
   log: ResolvedLog;
 }) {
   let section: HTMLElement | undefined;
-  // The preview's own expand state: it lives as long as the dialog.
+  // The cut texts' and the preview's own expand state: it lives as long as the dialog.
   const previewParts = standaloneParts();
   const buttons = createMemo((): AnswerButton[] => {
     const choices = props.request.choices;
@@ -109,41 +112,51 @@ export function PermissionDialog(props: {
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>
       </header>
       <p class="dialog-prompt">{props.request.prompt}</p>
-      <Show when={(props.request.details ?? []).length === 0}>
-        {/* No details from the server: the tool's input itself, as text. */}
-        <pre class="detail-input" data-testid="permission-input">
-          {inputText(props.request.input)}
-        </pre>
-      </Show>
-      <Show when={(props.request.details ?? []).length > 0}>
-        <dl class="details">
-          <For each={props.request.details ?? []}>
-            {(detail) => (
-              <div class="detail" data-format={detail.format ?? "text"} data-testid="permission-detail">
-                <Show when={detail.label}>{(label) => <dt>{label()}</dt>}</Show>
-                <dd>
-                  <Show
-                    when={detail.format === "text" || detail.format === undefined}
-                    fallback={<pre>{detail.value}</pre>}
-                  >
-                    <p>{detail.value}</p>
-                  </Show>
-                </dd>
-              </div>
-            )}
-          </For>
-        </dl>
-      </Show>
-      <Show when={props.request.preview}>
-        {(preview) => (
-          <div class="permission-preview" data-testid="permission-preview">
-            <p class="preview-label">The change</p>
-            <TranscriptContext.Provider value={previewParts}>
+      <TranscriptContext.Provider value={previewParts}>
+        <Show when={(props.request.details ?? []).length === 0}>
+          {/* No details from the server: the tool's input itself, as text (cut when long). */}
+          <ClippedText
+            partKey={`input:${props.request.request_id}`}
+            text={inputText(props.request.input)}
+            class="detail-input"
+            testId="permission-input"
+          />
+        </Show>
+        <Show when={(props.request.details ?? []).length > 0}>
+          <dl class="details">
+            <For each={props.request.details ?? []}>
+              {(detail, i) => (
+                <div class="detail" data-format={detail.format ?? "text"} data-testid="permission-detail">
+                  <Show when={detail.label}>{(label) => <dt>{label()}</dt>}</Show>
+                  <dd>
+                    <Show
+                      when={detail.format === "text" || detail.format === undefined}
+                      fallback={
+                        <ClippedText
+                          partKey={`detail:${props.request.request_id}:${i()}`}
+                          text={detail.value}
+                        />
+                      }
+                    >
+                      <LongText partKey={`detail:${props.request.request_id}:${i()}`} text={detail.value}>
+                        {(shown) => <p>{shown()}</p>}
+                      </LongText>
+                    </Show>
+                  </dd>
+                </div>
+              )}
+            </For>
+          </dl>
+        </Show>
+        <Show when={props.request.preview}>
+          {(preview) => (
+            <div class="permission-preview" data-testid="permission-preview">
+              <p class="preview-label">The change</p>
               <DescriptorView partKey={`preview:${props.request.request_id}`} descriptor={preview()} />
-            </TranscriptContext.Provider>
-          </div>
-        )}
-      </Show>
+            </div>
+          )}
+        </Show>
+      </TranscriptContext.Provider>
       <div class="choices">
         <For each={buttons()}>
           {(button) => (

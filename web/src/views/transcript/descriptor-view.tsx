@@ -34,7 +34,7 @@ function draw(d: RenderDescriptor, partKey: string, figures: CallFigures): JSX.E
     case "text":
       return <ClippedText partKey={partKey} text={d.text} class="tx-d-text" testId="descriptor-text" />;
     case "kv":
-      return <KvView pairs={d.pairs} />;
+      return <KvView partKey={partKey} pairs={d.pairs} />;
     case "diff":
       return <DiffView partKey={partKey} path={d.path} hunks={d.hunks} />;
     case "tree":
@@ -48,7 +48,7 @@ function draw(d: RenderDescriptor, partKey: string, figures: CallFigures): JSX.E
         </p>
       );
     case "command":
-      return <CommandView descriptor={d} figures={figures} />;
+      return <CommandView partKey={partKey} descriptor={d} figures={figures} />;
     case "path_list":
       return <PathListView paths={d.paths} />;
     case "code":
@@ -56,14 +56,16 @@ function draw(d: RenderDescriptor, partKey: string, figures: CallFigures): JSX.E
   }
 }
 
-function KvView(props: { pairs: Of<"kv">["pairs"] }) {
+function KvView(props: { partKey: string; pairs: Of<"kv">["pairs"] }) {
   return (
     <dl class="tx-kv" data-testid="descriptor-kv">
       <For each={props.pairs}>
-        {(pair) => (
+        {(pair, i) => (
           <>
             <dt>{pair.k}</dt>
-            <dd>{pair.v}</dd>
+            <dd>
+              <ClippedText partKey={`${props.partKey}:${i()}`} text={pair.v} class="tx-kv-text" />
+            </dd>
           </>
         )}
       </For>
@@ -87,15 +89,17 @@ function ProgressView(props: { descriptor: Of<"progress"> }) {
   );
 }
 
-function CommandView(props: { descriptor: Of<"command">; figures: CallFigures }) {
+function CommandView(props: { partKey: string; descriptor: Of<"command">; figures: CallFigures }) {
   const exit = () => props.descriptor.exitCode ?? props.figures.exit_code;
   const duration = () => props.descriptor.durationMs ?? props.figures.duration_ms;
   return (
     <div class="tx-command" data-testid="descriptor-command">
-      <pre class="tx-command-line">
-        <span class="tx-prompt">$ </span>
-        {props.descriptor.command}
-      </pre>
+      <ClippedText
+        partKey={props.partKey}
+        text={props.descriptor.command}
+        class="tx-command-line"
+        prefix={<span class="tx-prompt">$ </span>}
+      />
       <div class="tx-command-figures">
         <Show when={exit() !== undefined}>
           <span class={exit() === 0 ? "tx-chip tx-ok" : "tx-chip tx-bad"} data-testid="exit-code">

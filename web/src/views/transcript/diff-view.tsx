@@ -2,9 +2,14 @@
 import { createMemo, For, Show } from "solid-js";
 import { countChangedLines } from "../../../../src/support/changed-lines.ts";
 import type { Hunk } from "../../../../src/types/render.ts";
+import { HEAD_CHARS, LINE_CHARS, moreLabel } from "./long-text.ts";
 import { useTranscript } from "./transcript-context.ts";
 
-/** A huge diff shows its first lines until the user asks for the rest. */
+/**
+ * A huge diff shows its first lines until the user asks for the rest, with the same bounds on
+ * characters as any long text (long-text.ts): a 2 MB line (an `edit` of a minified file) is
+ * cut to its start.
+ */
 const SHOWN_LINES = 400;
 
 interface DiffLine {
@@ -18,7 +23,9 @@ export function DiffView(props: { partKey: string; path: string; hunks: readonly
   const { expansions } = useTranscript();
   const all = () => expansions.isOpen(props.partKey, false);
   const counts = createMemo(() => countChangedLines(props.hunks));
-  const drawn = createMemo(() => budgeted(props.hunks, all() ? Number.POSITIVE_INFINITY : SHOWN_LINES));
+  const drawn = createMemo(() =>
+    all() ? budgeted(props.hunks, UNBOUNDED) : budgeted(props.hunks, FIRST_VIEW),
+  );
   return (
     <div class="tx-diff" data-testid="descriptor-diff">
       <div class="tx-file-head">
@@ -48,33 +55,69 @@ export function DiffView(props: { partKey: string; path: string; hunks: readonly
           </div>
         )}
       </For>
-      <Show when={drawn().hidden > 0 || all()}>
-        <button type="button" class="link" onClick={() => expansions.set(props.partKey, !all())}>
-          {all() ? "Show less" : `Show ${drawn().hidden} more lines`}
+      <Show when={drawn().hidden > 0 || drawn().hiddenChars > 0 || all()}>
+        <button
+          type="button"
+          class="link tx-more"
+          data-testid="show-all"
+          onClick={() => expansions.set(props.partKey, !all())}
+        >
+          {all() ? "Show less" : moreLabel(drawn().hidden, drawn().hiddenChars)}
         </button>
       </Show>
     </div>
   );
 }
 
-function budgeted(
-  hunks: readonly Hunk[],
-  budget: number,
-): { hunks: { hunk: Hunk; lines: DiffLine[] }[]; hidden: number } {
-  const drawn: { hunk: Hunk; lines: DiffLine[] }[] = [];
-  let left = budget;
+interface Budget {
+  lines: number;
+  chars: number;
+  lineChars: number;
+}
+
+const FIRST_VIEW: Budget = { lines: SHOWN_LINES, chars: HEAD_CHARS, lineChars: LINE_CHARS };
+const UNBOUNDED: Budget = {
+  lines: Number.POSITIVE_INFINITY,
+  chars: Number.POSITIVE_INFINITY,
+  lineChars: Number.POSITIVE_INFINITY,
+};
+
+interface Drawn {
+  hunks: { hunk: Hunk; lines: DiffLine[] }[];
+  /** Lines not drawn at all. */
+  hidden: number;
+  /** Characters not drawn: of lines cut short, and of lines not drawn. */
+  hiddenChars: number;
+}
+
+function budgeted(hunks: readonly Hunk[], budget: Budget): Drawn {
+  const drawn: Drawn["hunks"] = [];
+  let lines = budget.lines;
+  let chars = budget.chars;
   let hidden = 0;
+  let hiddenChars = 0;
   for (const hunk of hunks) {
-    if (left <= 0) {
-      hidden += hunk.lines.length;
-      continue;
+    const kept: DiffLine[] = [];
+    for (const line of numbered(hunk)) {
+      if (lines <= 0 || chars <= 0) {
+        hidden++;
+        hiddenChars += line.text.length;
+        continue;
+      }
+      const room = Math.min(budget.lineChars, chars);
+      if (line.text.length > room) {
+        kept.push({ ...line, text: `${line.text.slice(0, room)}…` });
+        hiddenChars += line.text.length - room;
+        chars -= room;
+      } else {
+        kept.push(line);
+        chars -= line.text.length;
+      }
+      lines--;
     }
-    const lines = numbered(hunk);
-    drawn.push({ hunk, lines: lines.slice(0, left) });
-    hidden += Math.max(0, lines.length - left);
-    left -= lines.length;
+    if (kept.length > 0) drawn.push({ hunk, lines: kept });
   }
-  return { hunks: drawn, hidden };
+  return { hunks: drawn, hidden, hiddenChars };
 }
 
 function numbered(hunk: Hunk): DiffLine[] {

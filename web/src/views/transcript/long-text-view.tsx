@@ -6,7 +6,7 @@
  */
 import { type Accessor, createMemo, type JSX, Show } from "solid-js";
 import { FullText } from "./full-text.tsx";
-import { type ClippedText, clipText, sizeLabel } from "./long-text.ts";
+import { type ClippedText, clipText, moreLabel } from "./long-text.ts";
 import { useTranscript } from "./transcript-context.ts";
 
 export function LongText(props: {
@@ -39,9 +39,4 @@ export function MoreButton(props: { clip: ClippedText; open: boolean; toggle: ()
       </button>
     </Show>
   );
-}
-
-function moreLabel(lines: number, chars: number): string {
-  if (lines > 0 && chars < 100_000) return `Show ${lines} more lines`;
-  return `Show all (${sizeLabel(chars)} more)`;
 }

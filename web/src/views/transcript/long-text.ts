@@ -95,3 +95,9 @@ export function sizeLabel(chars: number): string {
   if (chars < 100_000) return `${chars.toLocaleString("en")} characters`;
   return `${(chars / 1_000_000).toFixed(1)} MB`;
 }
+
+/** "Show 120 more lines" while what is left out is a few lines, else "Show all (1.9 MB more)". */
+export function moreLabel(lines: number, chars: number): string {
+  if (lines > 0 && chars < 100_000) return `Show ${lines} more lines`;
+  return `Show all (${sizeLabel(chars)} more)`;
+}

@@ -2,12 +2,14 @@
  * The assistant message whose deltas are arriving: its text re-rendered as Markdown at most
  * once a frame, its thinking open, its tool calls with their arguments as they stream in.
  */
-import { For, Index, Match, Show, Switch } from "solid-js";
+import { Index, Match, Show, Switch } from "solid-js";
 import type { StreamingMessage } from "../../../../src/types/streaming-message.ts";
+import { ClippedText } from "./clipped-text.tsx";
 import { LongText } from "./long-text-view.tsx";
 import { MarkdownView } from "./markdown-view.tsx";
 import { ThinkingView } from "./thinking-view.tsx";
-import { argPairs, parsedArgs } from "./tool-args.ts";
+import { parsedArgs } from "./tool-args.ts";
+import { ToolArgsView } from "./tool-args-view.tsx";
 
 export function StreamingView(props: { message: StreamingMessage }) {
   return (
@@ -38,19 +40,16 @@ export function StreamingView(props: { message: StreamingMessage }) {
                 </div>
                 <Show
                   when={parsedArgs(block().args_text)}
-                  fallback={<pre class="tx-output tx-args-text">{block().args_text ?? ""}</pre>}
+                  fallback={
+                    <ClippedText
+                      partKey={`${props.message.message_id}:${index}:args-text`}
+                      text={block().args_text ?? ""}
+                      class="tx-output tx-args-text"
+                    />
+                  }
                 >
                   {(args) => (
-                    <dl class="tx-kv" data-testid="tool-args">
-                      <For each={argPairs(args())}>
-                        {(pair) => (
-                          <>
-                            <dt>{pair.k}</dt>
-                            <dd>{pair.v}</dd>
-                          </>
-                        )}
-                      </For>
-                    </dl>
+                    <ToolArgsView partKey={`${props.message.message_id}:${index}:args`} args={args()} />
                   )}
                 </Show>
               </div>

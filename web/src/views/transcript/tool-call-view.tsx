@@ -7,7 +7,8 @@ import { createMemo, Show } from "solid-js";
 import type { ToolCallBlock } from "../../../../src/types/messages.ts";
 import { DescriptorView } from "./descriptor-view.tsx";
 import { exitLabel, formatDuration } from "./format.ts";
-import { argPairs, callTarget } from "./tool-args.ts";
+import { callTarget } from "./tool-args.ts";
+import { ToolArgsView } from "./tool-args-view.tsx";
 import { ToolResultView } from "./tool-result-view.tsx";
 import { useTranscript } from "./transcript-context.ts";
 
@@ -64,14 +65,7 @@ export function ToolCallView(props: { partKey: string; call: ToolCallBlock }) {
           }}
         >
           <summary>Arguments</summary>
-          <dl class="tx-kv" data-testid="tool-args">
-            {argPairs(props.call.args).map((pair) => (
-              <>
-                <dt>{pair.k}</dt>
-                <dd>{pair.v}</dd>
-              </>
-            ))}
-          </dl>
+          <ToolArgsView partKey={argsKey()} args={props.call.args} />
         </details>
       </Show>
       <Show when={state() === "running" ? record()?.live_output : undefined}>

@@ -4,7 +4,9 @@
  * answer is matched back by that id; a lost connection is re-opened with backoff and the
  * client re-attaches on `open`. Every pending request settles exactly once — on its response,
  * on its timeout, on its abort signal, or when the connection closes — with a `{code, message}`
- * error, never a hang. Nothing from a superseded transport reaches the client.
+ * error, never a hang. A timeout whose timer fires long past its deadline (a sleeping laptop,
+ * a leapt clock) waits one more window, so an answer already there is read first. Nothing
+ * from a superseded transport reaches the client.
  */
 
 import { isRecord } from "../support/is-record.ts";
@@ -16,6 +18,11 @@ import type { ChannelSink, ChannelTransport, Connect } from "./channel-transport
 import { checkProtocolVersion } from "./protocol-version.ts";
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * A request timer firing more than this past its deadline was held up by the process not
+ * running (a hidden tab's timers are aligned to at most a second; a busy loop to far less).
+ */
+const LATE_TIMER_MS = 5_000;
 
 export type ChannelResult = { ok: true; response: Response } | Failure;
 
@@ -56,7 +63,8 @@ export interface RequestChannelOptions {
   waitForHello?: boolean;
   /**
    * A request timed out and nothing at all arrived since it went out: the connection is most
-   * likely dead without having noticed (a sleeping laptop, a dropped route), so drop it.
+   * likely dead without having noticed (a sleeping laptop, a dropped route), so drop it. After
+   * a sleep that is one full window after waking, never on a timer that fired late.
    */
   dropWhenSilent?: boolean;
 }
@@ -176,7 +184,17 @@ export class RequestChannel {
         },
       });
       if (Number.isFinite(timeoutMs)) {
-        timer = setTimeout(() => this.timedOut(id, command.type, timeoutMs, sentAt), timeoutMs);
+        const arm = (lateAllowed: boolean) => {
+          const due = performance.now() + timeoutMs;
+          timer = setTimeout(() => {
+            // The timer fired long after its deadline: the process was not running for part of
+            // the wait (asleep, frozen) or its clock leapt, so the answer may be waiting to be
+            // read. It gets one full window of running time instead of a verdict now.
+            if (lateAllowed && performance.now() - due > LATE_TIMER_MS) arm(false);
+            else this.timedOut(id, command.type, timeoutMs, sentAt);
+          }, timeoutMs);
+        };
+        arm(true);
       }
       options.signal?.addEventListener("abort", onAbort, { once: true });
       transport.send({ ...command, id });

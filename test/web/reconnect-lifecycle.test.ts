@@ -40,6 +40,10 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
 
     socket.silence();
     const beforeReconnect = socket.mark();
+    // Time stands still while the prompt goes out, however slow the machine, so the leap lands
+    // 1 s past its deadline: a timer far later than that counts as the page having been away
+    // (asleep) and waits one more window for the answer (src/client/request-channel.ts).
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await page.getByTestId("composer-input").fill("anyone there?");
     await page.getByTestId("composer-input").press("Enter");
     await page.clock.fastForward(31_000);
@@ -52,6 +56,7 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
     expect(socket.opened()).toBe(2);
     await socket.received((m) => m.type === "sync" && m.agent_id === agentId, beforeReconnect);
+    await page.clock.resume();
 
     // The new socket works: a prompt is answered and streamed.
     llm().enqueue({ steps: [{ text: "Here again.", chunks: 2 }] });
@@ -59,6 +64,26 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     await page.getByTestId("composer-input").press("Enter");
     await page.clock.fastForward(200);
     await page.getByTestId("transcript").getByText("Here again.").waitFor();
+  }, 60_000);
+
+  test("time leaping while an answer is on its way (a laptop waking) times nothing out: the answer is shown on the same socket", async () => {
+    const daemon = await startDaemon();
+    const agentId = await createAgent(daemon);
+    const { page, socket } = await openRoom(daemon, `?agent=${agentId}`);
+    await socket.received((m) => m.type === "sync" && m.agent_id === agentId);
+
+    llm().enqueue({ steps: [{ text: "Still here.", chunks: 2 }] });
+    const letThrough = socket.holdAnswers();
+    await page.getByTestId("composer-input").fill("are you there?");
+    await page.getByTestId("composer-input").press("Enter");
+    // The prompt is out, so its timeout runs in the page; the daemon's answer waits at the route.
+    await socket.sent((m) => m.type === "prompt");
+    // Every timer due in these minutes fires at once, long after its deadline: the prompt's too.
+    await page.clock.fastForward(6 * 60_000);
+    letThrough();
+    await page.getByTestId("transcript").getByText("Still here.").waitFor();
+    expect(await page.locator(".notice", { hasText: "TIMEOUT" }).count()).toBe(0);
+    expect(socket.opened()).toBe(1);
   }, 60_000);
 
   test("the network coming back or the tab being shown reconnects at once, not after the backoff", async () => {
@@ -121,8 +146,9 @@ describe.skipIf(!HAVE_CHROMIUM)("connection lifecycle in Chromium", () => {
     const { page, socket } = await openRoom(daemon, `?agent=${watchedOnce}`);
     await socket.received((m) => m.type === "sync" && m.agent_id === watchedOnce);
     await page.locator(`[data-testid="agent-row"][data-agent-id="${other}"]`).click();
-    // Both attaches answered before time jumps (an unanswered one would time out instead).
     await socket.received((m) => m.type === "sync" && m.agent_id === other);
+    // The page still fetches the other agent's catalogs as time leaps: their timeouts, late
+    // with it, wait for the answers instead of dropping the socket under the detach.
     await page.clock.fastForward(6 * 60_000);
     // The daemon answered the page's detach: from here on the page is not among its clients.
     await socket.received((m) => m.type === "response" && m.command === "agent.detach" && m.success === true);

@@ -2,7 +2,8 @@
  * Control over a page's WebSocket to the daemon from the test, through Playwright's WebSocket
  * routing (the page keeps its real socket to the daemon; the route sits between the page and
  * it, so the page needs no test hook of its own): close it as a lost network or as the daemon
- * would, or stop passing messages either way (a half-open connection). `/bootstrap` can be
+ * would, stop passing messages either way (a half-open connection), or hold the daemon's back
+ * until the test lets them through (an answer in flight). `/bootstrap` can be
  * refused so that the page stays disconnected exactly as long as the test needs.
  */
 import type { Page, Route, WebSocketRoute } from "playwright-core";
@@ -12,6 +13,11 @@ export interface SocketControl {
   cut(code?: number, reason?: string): Promise<void>;
   /** From now on the current socket passes nothing in either direction (it stays open). */
   silence(): void;
+  /**
+   * From now on the daemon's messages on the current socket wait at the route; the returned
+   * function passes them on to the page, in order, and stops holding.
+   */
+  holdAnswers(): () => void;
   /** How many sockets the page opened so far. */
   opened(): number;
   /**
@@ -20,38 +26,67 @@ export interface SocketControl {
    */
   received(match: (message: Record<string, unknown>) => boolean, from?: number): Promise<void>;
   mark(): number;
+  /** Resolves once the page sent the daemon a message matching `match` (on any socket). */
+  sent(match: (message: Record<string, unknown>) => boolean): Promise<void>;
   /** Refuses `/bootstrap` until the returned function is called (the page cannot reconnect). */
   holdOffReconnect(): Promise<() => Promise<void>>;
 }
 
-export async function controlSocket(page: Page): Promise<SocketControl> {
-  let current: { page: WebSocketRoute; silent: boolean } | undefined;
-  let opened = 0;
-  const seen: Record<string, unknown>[] = [];
-  const waiters: { match: (m: Record<string, unknown>) => boolean; resolve(): void }[] = [];
-  const arrived = (text: string | Buffer) => {
+type Match = (message: Record<string, unknown>) => boolean;
+
+/** The messages one way, and the waiters for one among them. */
+class Log {
+  readonly seen: Record<string, unknown>[] = [];
+  private readonly waiters: { match: Match; resolve(): void }[] = [];
+
+  add(text: string | Buffer): void {
     if (typeof text !== "string") return;
     const message: unknown = JSON.parse(text);
     if (typeof message !== "object" || message === null) return;
     const record = Object.fromEntries(Object.entries(message));
-    seen.push(record);
-    for (const waiter of waiters.splice(0)) {
+    this.seen.push(record);
+    for (const waiter of this.waiters.splice(0)) {
       if (waiter.match(record)) waiter.resolve();
-      else waiters.push(waiter);
+      else this.waiters.push(waiter);
     }
-  };
+  }
+
+  wait(match: Match, from = 0): Promise<void> {
+    return this.seen.slice(from).some(match)
+      ? Promise.resolve()
+      : new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+}
+
+interface Socket {
+  page: WebSocketRoute;
+  silent: boolean;
+  /** The daemon's messages held back, while holding. */
+  held: (string | Buffer)[] | undefined;
+}
+
+export async function controlSocket(page: Page): Promise<SocketControl> {
+  let current: Socket | undefined;
+  let opened = 0;
+  const fromDaemon = new Log();
+  const fromPage = new Log();
   await page.routeWebSocket(/\/ws$/, (ws) => {
-    const entry = { page: ws, silent: false };
+    const entry: Socket = { page: ws, silent: false, held: undefined };
     current = entry;
     opened += 1;
     const server = ws.connectToServer();
     ws.onMessage((message) => {
-      if (!entry.silent) server.send(message);
+      if (entry.silent) return;
+      fromPage.add(message);
+      server.send(message);
     });
     server.onMessage((message) => {
       if (entry.silent) return;
-      arrived(message);
-      ws.send(message);
+      if (entry.held !== undefined) entry.held.push(message);
+      else {
+        fromDaemon.add(message);
+        ws.send(message);
+      }
     });
   });
   return {
@@ -63,12 +98,23 @@ export async function controlSocket(page: Page): Promise<SocketControl> {
       if (current === undefined) throw new Error("the page has no WebSocket to silence");
       current.silent = true;
     },
+    holdAnswers: () => {
+      const entry = current;
+      if (entry === undefined) throw new Error("the page has no WebSocket to hold");
+      entry.held = [];
+      return () => {
+        const held = entry.held ?? [];
+        entry.held = undefined;
+        for (const message of held) {
+          fromDaemon.add(message);
+          entry.page.send(message);
+        }
+      };
+    },
     opened: () => opened,
-    received: (match, from = 0) =>
-      seen.slice(from).some(match)
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ match, resolve })),
-    mark: () => seen.length,
+    received: (match, from) => fromDaemon.wait(match, from),
+    mark: () => fromDaemon.seen.length,
+    sent: (match) => fromPage.wait(match),
     holdOffReconnect: async () => {
       const refuse = (route: Route) => route.abort();
       await page.route("**/bootstrap", refuse);

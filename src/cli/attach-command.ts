@@ -5,9 +5,11 @@
  */
 
 import { shardHome } from "../support/shard-home.ts";
+import { Spinner } from "../terminal/spinner.ts";
 import { colourWanted, terminalStyle } from "../terminal/terminal-style.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { asAgentEvent } from "../wire/validate.ts";
+import { AttachScreen } from "./attach-screen.ts";
 import { AttachSession } from "./attach-session.ts";
 import { requestResult } from "./daemon-request.ts";
 import { DaemonStream } from "./daemon-stream.ts";
@@ -23,7 +25,8 @@ permission prompts to stderr. <agent> is an agent id, a unique id prefix, or a u
 
 Type a number (or y / a / n) to answer a permission prompt. Any other line is sent as a
 prompt (a follow-up while a turn runs); "/steer <text>" steers the running turn, "/abort"
-aborts it. Ctrl-D detaches; the agent keeps running.
+aborts it. Ctrl-D detaches; the agent keeps running. On a terminal a spinner shows while a
+turn runs, on its own line above the line you type (Ctrl-C detaches there too).
 
   --observe   watch only: never answer permission prompts or send anything
 `;
@@ -78,12 +81,31 @@ export async function attachCommand(argv: string[]): Promise<number> {
     return closeWith(stream, 1);
   }
   agentId = found.agent_id;
+  // On a terminal (stderr is a TTY, as for `shard run`) the output, a spinner and the line being
+  // typed share the screen through one AttachScreen; elsewhere the streams are written as they are.
+  const onTerminal = process.stderr.isTTY === true;
+  const screen = onTerminal
+    ? new AttachScreen({ answer: process.stdout, status: process.stderr })
+    : undefined;
+  const answer = screen
+    ? (text: string) => screen.answer(text)
+    : (text: string) => process.stdout.write(text);
+  const status = screen
+    ? (text: string) => screen.status(text)
+    : (text: string) => process.stderr.write(text);
+  const spinner = screen
+    ? new Spinner({
+        draw: (frame) => screen.setStatus(frame),
+        erase: () => screen.setStatus(undefined),
+        mayDraw: () => screen.atLineStart() && session?.asking() !== true,
+      })
+    : undefined;
   session = new AttachSession(
     agentId,
     !observe,
     {
-      answer: (text) => process.stdout.write(text),
-      status: (text) => process.stderr.write(text),
+      answer,
+      status,
       // Sent as requests, so a refusal (a leased child's CONFLICT, a stopped runtime) is shown.
       send: (command) =>
         void stream.request(command).then((result) => {
@@ -92,26 +114,35 @@ export async function attachCommand(argv: string[]): Promise<number> {
             : result.response.success
               ? undefined
               : `${result.response.error?.code}: ${result.response.error?.message}`;
-          if (why !== undefined) process.stderr.write(`${NAME}: ${command.type}: ${terminalLine(why)}\n`);
+          if (why !== undefined) status(`${NAME}: ${command.type}: ${terminalLine(why)}\n`);
         }),
     },
     {
       escapeAnswer: process.stdout.isTTY === true,
       style: terminalStyle(colourWanted(process.stderr.isTTY === true, process.env)),
-      toolStarts: process.stderr.isTTY === true,
+      toolStarts: onTerminal,
+      ...(spinner !== undefined ? { spinner } : {}),
     },
   );
   const role = observe ? "observer" : "interactive";
   const attached = await requestResult(NAME, request, { type: "agent.attach", agent_id: agentId, role });
-  if (attached === undefined) return closeWith(stream, 1);
+  if (attached === undefined) {
+    spinner?.stop();
+    return closeWith(stream, 1);
+  }
   const label = terminalLine(found.display_name ?? found.name ?? agentId);
-  process.stderr.write(`attached to ${label} (${agentId}, ${attached.status}); Ctrl-D detaches\n`);
+  status(`attached to ${label} (${agentId}, ${attached.status}); Ctrl-D detaches\n`);
 
   const typed = (async () => {
-    for await (const line of stdinLines()) session.input(line);
+    // With a terminal on stdin too, readline edits the line so output can be drawn around it.
+    if (screen !== undefined && process.stdin.isTTY === true)
+      await screen.readLines(process.stdin, (line) => session.input(line));
+    else for await (const line of stdinLines()) session.input(line);
     return "detached" as const;
   })();
   const how = await Promise.race([typed, connectionLost]);
+  spinner?.stop();
+  screen?.close();
   if (how === "lost") {
     process.stderr.write(`${NAME}: the daemon closed the connection\n`);
     return 1;

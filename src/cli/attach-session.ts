@@ -2,7 +2,7 @@
  * What `shard attach` does with one agent's stream: the answer and tool lines through the
  * same renderer as `shard run`, open permission and UI requests asked one at a time on the
  * terminal, and typed lines turned into commands. A request answered by another client is
- * dropped with a note; observers never answer.
+ * dropped with a note; observers never answer. On a terminal a spinner runs while a turn does.
  */
 
 import { formatPermissionPrompt, parsePermissionAnswer } from "../terminal/permission-prompt.ts";
@@ -21,32 +21,56 @@ export interface AttachIo {
   send(command: CliCommand): void;
 }
 
+/** The "still working" spinner (src/terminal/spinner.ts): runs from a turn's start to its end. */
+export interface TurnSpinner {
+  start(): void;
+  /** Something prints: the spinner gives way until the output is quiet again. */
+  clear(): void;
+  stop(): void;
+}
+
+export interface AttachDisplay extends Pick<RunRendererOptions, "escapeAnswer" | "style" | "toolStarts"> {
+  spinner?: TurnSpinner;
+}
+
 export class AttachSession {
   private readonly renderer: RunRenderer;
   private readonly pending: (PermissionRequest | UiRequest)[] = [];
   private status: AgentStatus = "idle";
   private turnStartedAt: number | undefined;
   private readonly summaries: boolean;
+  private readonly spinner: TurnSpinner | undefined;
 
   constructor(
     private readonly agentId: string,
     private readonly interactive: boolean,
     private readonly io: AttachIo,
-    display: Pick<RunRendererOptions, "escapeAnswer" | "style" | "toolStarts">,
+    { spinner, ...display }: AttachDisplay,
   ) {
-    this.renderer = new RunRenderer({ answer: io.answer, status: io.status, ...display });
+    const spinning = spinner !== undefined ? { beforeWrite: () => spinner.clear() } : {};
+    this.renderer = new RunRenderer({ answer: io.answer, status: io.status, ...display, ...spinning });
     this.summaries = display.toolStarts === true;
+    this.spinner = spinner;
+  }
+
+  /** Whether a permission or UI request waits for an answer (no spinner then: it is the user's turn). */
+  asking(): boolean {
+    return this.pending.length > 0;
   }
 
   handle(event: AgentEvent): void {
     switch (event.type) {
       case "sync":
         this.status = event.status;
+        // Attached mid-turn: the spinner counts from now.
+        if (busy(event.status)) this.spinner?.start();
+        else this.spinner?.stop();
         this.pending.length = 0;
         for (const request of event.pending_requests) this.ask(request);
         return;
       case "status":
         this.status = event.status;
+        if (!busy(event.status)) this.spinner?.stop();
         return;
       case "permission_request":
       case "ui_request":
@@ -65,9 +89,11 @@ export class AttachSession {
         return;
       case "turn_start":
         this.turnStartedAt = performance.now();
+        this.spinner?.start();
         this.renderer.handle(event);
         return;
       case "turn_end":
+        this.spinner?.stop();
         this.renderer.handle(event);
         this.renderer.end();
         // On a terminal each turn ends with its tokens, cost and time, like `shard run`.
@@ -110,9 +136,8 @@ export class AttachSession {
       this.io.send({ type: "steer", agent_id: this.agentId, message: text.slice(7) });
       return;
     }
-    const busy = this.status !== "idle" && this.status !== "error";
     this.io.send(
-      busy
+      busy(this.status)
         ? { type: "prompt", agent_id: this.agentId, message: line, streaming_behavior: "follow_up" }
         : { type: "prompt", agent_id: this.agentId, message: line },
     );
@@ -147,6 +172,7 @@ export class AttachSession {
   private showNext(headChanged: boolean): void {
     const next = this.pending[0];
     if (next === undefined || !headChanged) return;
+    this.spinner?.clear();
     this.renderer.end();
     if (next.type === "ui_request") {
       this.io.status(
@@ -162,4 +188,8 @@ export class AttachSession {
         : `waiting for permission: ${terminalLine(next.prompt)}\n`,
     );
   }
+}
+
+function busy(status: AgentStatus): boolean {
+  return status !== "idle" && status !== "error";
 }

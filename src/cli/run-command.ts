@@ -11,7 +11,7 @@ import type { Connection } from "../contracts/connection.ts";
 import { TurnErrorWatch } from "../snapshot/turn-error.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
 import { runSummary, UsageTotals } from "../terminal/run-summary.ts";
-import { Spinner } from "../terminal/spinner.ts";
+import { onOwnLine, Spinner } from "../terminal/spinner.ts";
 import { colourWanted, terminalStyle } from "../terminal/terminal-style.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
@@ -94,7 +94,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   // Status lines go to stderr: what a person sees there decides colour, tool starts and spinner.
   const onTerminal = !json && process.stderr.isTTY === true;
   const spinner = onTerminal
-    ? new Spinner({ write: (text) => process.stderr.write(text), atLineStart: () => renderer.atLineStart() })
+    ? new Spinner({
+        ...onOwnLine((text) => process.stderr.write(text)),
+        mayDraw: () => renderer.atLineStart(),
+      })
     : undefined;
   const renderer: RunRenderer = new RunRenderer({
     answer: (text) => out.write(text),

@@ -1,7 +1,8 @@
 /**
  * "Still working" on a terminal: while a turn runs and nothing has been printed for a moment, a
- * spinner with the time since the turn began redraws on its own line of stderr, so a model that
- * thinks for 9 s never looks like a hang. Whatever prints next clears it first.
+ * spinner with the time since the turn began redraws, so a model that thinks for 9 s never looks
+ * like a hang. Whatever prints next clears it first. Where it is drawn is the caller's: `shard run`
+ * redraws the cursor's own line (`onOwnLine`), `shard attach` a status line above the input.
  */
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -11,10 +12,18 @@ const REDRAW_MS = 100;
 const CLEAR_LINE = "\r\u001b[2K";
 
 export interface SpinnerOptions {
-  write(text: string): void;
-  /** Whether the cursor is at the start of a line (the answer may be mid-line on stdout). */
-  atLineStart(): boolean;
+  /** Shows one frame (`⠋ working 3.2 s`) in place of the last. */
+  draw(frame: string): void;
+  /** Removes the frame shown. */
+  erase(): void;
+  /** Whether a frame may show now (not while the answer is mid-line on stdout, say). */
+  mayDraw(): boolean;
   now?: () => number;
+}
+
+/** Draws the frames over the cursor's line, for output that nothing else is typed into. */
+export function onOwnLine(write: (text: string) => void): Pick<SpinnerOptions, "draw" | "erase"> {
+  return { draw: (frame) => write(`${CLEAR_LINE}${frame}`), erase: () => write(CLEAR_LINE) };
 }
 
 export class Spinner {
@@ -40,7 +49,7 @@ export class Spinner {
     this.lastOutputAt = this.now();
     if (!this.shown) return;
     this.shown = false;
-    this.options.write(CLEAR_LINE);
+    this.options.erase();
   }
 
   /** The turn ended. */
@@ -53,10 +62,10 @@ export class Spinner {
   /** Draws one frame if the output has been quiet long enough (public for tests). */
   tick(): void {
     const now = this.now();
-    if (now - this.lastOutputAt < QUIET_MS || !this.options.atLineStart()) return;
+    if (now - this.lastOutputAt < QUIET_MS || !this.options.mayDraw()) return;
     const seconds = ((now - this.startedAt) / 1000).toFixed(1);
     this.frame = (this.frame + 1) % FRAMES.length;
-    this.options.write(`${CLEAR_LINE}${FRAMES[this.frame]} working ${seconds} s`);
+    this.options.draw(`${FRAMES[this.frame]} working ${seconds} s`);
     this.shown = true;
   }
 }

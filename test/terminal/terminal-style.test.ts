@@ -1,6 +1,6 @@
 /** Colour and the spinner of `shard run` on a terminal, as units. */
 import { describe, expect, test } from "bun:test";
-import { Spinner } from "../../src/terminal/spinner.ts";
+import { onOwnLine, Spinner } from "../../src/terminal/spinner.ts";
 import { colourWanted, terminalStyle } from "../../src/terminal/terminal-style.ts";
 
 describe("colourWanted", () => {
@@ -21,10 +21,10 @@ describe("colourWanted", () => {
 });
 
 describe("Spinner", () => {
-  function spinner(atLineStart = () => true) {
+  function spinner(mayDraw = () => true) {
     let now = 0;
     let out = "";
-    const s = new Spinner({ write: (t) => (out += t), atLineStart, now: () => now });
+    const s = new Spinner({ ...onOwnLine((t) => (out += t)), mayDraw, now: () => now });
     return { s, advance: (ms: number) => (now += ms), out: () => out };
   }
 

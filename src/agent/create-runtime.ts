@@ -15,6 +15,8 @@ import {
   resolveModel,
   unknownModelMessage,
 } from "../providers/catalog.ts";
+import { AgentSandbox } from "../sandbox/agent-sandbox.ts";
+import { resolveSandboxSettings, type SandboxRequest } from "../sandbox/sandbox-settings.ts";
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
@@ -45,6 +47,8 @@ export interface RuntimeConfig {
   tools?: string[];
   basePrompt?: string;
   providerOptions?: ProviderOptions;
+  /** The sandbox asked for by flags or `agent.create`; the config and defaults fill the rest. */
+  sandbox?: SandboxRequest;
   /**
    * Resume a turn whose permission question was open when the last runtime died, asking it
    * again (`shard agent`, which a client drives); otherwise (`shard run`) such a call is
@@ -64,7 +68,7 @@ export interface CreatedRuntime {
  * missing directory or session): bad input from the caller, which a CLI reports as a usage
  * error. Absent when the fault lies elsewhere (a saved session's mode, a locked session).
  */
-export type RejectedSetting = "cwd" | "model" | "mode" | "session" | "tools";
+export type RejectedSetting = "cwd" | "model" | "mode" | "session" | "tools" | "sandbox";
 
 export interface CreateRuntimeFailure extends Failure {
   rejected?: RejectedSetting;
@@ -118,9 +122,18 @@ export function createRuntime(
     if (!sessionRef.current) throw new Error("recall ran before the session was open");
     return sessionRef.current;
   });
+  const sandboxSettings = resolveSandboxSettings(config.sandbox ?? {}, config.env, config.home);
+  for (const w of sandboxSettings.warnings) configWarning(w);
+  const opened = AgentSandbox.open({ settings: sandboxSettings, cwd, home: config.home, env: config.env });
+  if (!opened.ok) return refuse(rejectedIf(config.sandbox?.mode, "sandbox", opened));
+  const sandbox = opened.sandbox;
+  const unconfined = sandbox.state().unavailable;
+  if (unconfined !== undefined)
+    configWarning(`the sandbox is unavailable, so commands run unconfined: ${unconfined} (docs/sandbox.md)`);
+
   // Groups left running by an agent on this home that was killed -9 die before new work starts.
   const processes = new ProcessRegistry(processGroupsDir(config.home));
-  let tools = [...createBuiltinTools({ processes }), recall];
+  let tools = [...createBuiltinTools({ processes, sandbox }), recall];
   // A runtime the daemon started knows its durable agent id: it may launch subagents there.
   const agentId = config.env.SHARD_AGENT_ID;
   if (agentId) tools.push(createSubagentTool({ socketPath: join(config.home, "daemon.sock"), agentId }));
@@ -166,7 +179,9 @@ export function createRuntime(
       cwd,
       // An untrusted or unwritable grants file, found at a tool call: tell the client.
       onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+      sandbox,
     }),
+    sandbox,
     modes: modeController,
     models,
     compaction: compaction.config,

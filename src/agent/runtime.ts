@@ -12,6 +12,7 @@ import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "
 import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
 import { retryDetail } from "../providers/retry.ts";
+import type { AgentSandbox } from "../sandbox/agent-sandbox.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
@@ -58,6 +59,8 @@ export interface RuntimeOptions {
    * soon as a client is attached, asking again.
    */
   openAsks?: ToolCallBlock[];
+  /** The OS sandbox of `bash` and the file tools; its state goes to every client in `sync`. */
+  sandbox?: AgentSandbox;
 }
 
 interface ActiveTurn {
@@ -166,6 +169,7 @@ export class AgentRuntime {
   }
 
   capabilities(): string[] {
+    const sandbox = this.options.sandbox;
     return [
       "streaming-deltas",
       "mode-catalog",
@@ -177,6 +181,8 @@ export class AgentRuntime {
       "ui:input",
       "ui:editor",
       ...this.models.capabilities(),
+      // Commands are confined by the OS here (docs/sandbox.md); absent where they cannot be.
+      ...(sandbox !== undefined && sandbox.state().unavailable === undefined ? ["sandbox"] : []),
     ];
   }
 
@@ -393,6 +399,7 @@ export class AgentRuntime {
     await this.background;
     await Promise.all(this.inFlight);
     this.session.close();
+    this.options.sandbox?.close();
   }
 
   private turnDeps() {
@@ -477,6 +484,7 @@ export class AgentRuntime {
       live_window: session.liveWindow(),
       pending_requests: [],
       usage: { input: 0, output: 0 },
+      ...(this.options.sandbox !== undefined ? { sandbox: this.options.sandbox.state() } : {}),
       last_seq: 0,
     };
   }

@@ -1,6 +1,7 @@
 /** `shard agent`: one headless agent speaking the per-agent protocol as JSONL on stdio. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Value } from "@sinclair/typebox/value";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
@@ -12,9 +13,11 @@ import {
   wantsModelDiscovery,
 } from "../providers/discover-model.ts";
 import { loadModelsFile } from "../providers/models-file.ts";
+import { isValidHost, type SandboxRequest } from "../sandbox/sandbox-settings.ts";
 import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
+import { SandboxModeSchema, SandboxPolicySchema } from "../types/sandbox.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
 import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
@@ -31,6 +34,11 @@ Options:
   --session ID|PATH             resume a session (id under $SHARD_HOME/sessions, or a .jsonl path)
   --tools a,b,c                 only these tools (read,write,edit,bash,grep,find,ls,ask,recall)
   --system-prompt-file FILE     replace the built-in base prompt
+  --sandbox MODE                workspace-write (default), read-only or off (docs/sandbox.md)
+  --sandbox-policy POLICY       auto-allow-sandboxed (default): a confined bash call runs without
+                                asking; ask: every bash call asks
+  --allow-host HOST             a host the sandboxed commands may reach through the proxy
+                                (repeat it; *.example.com for subdomains)
 `;
 
 export interface CommonFlags {
@@ -40,6 +48,9 @@ export interface CommonFlags {
   session?: string;
   tools?: string;
   "system-prompt-file"?: string;
+  sandbox?: string;
+  "sandbox-policy"?: string;
+  "allow-host"?: string[];
 }
 
 /** Turns shared flags into a runtime config; throws UsageError on bad values. */
@@ -66,10 +77,34 @@ export function runtimeConfigFrom(
   if (flags.session) config.session = flags.session;
   if (tools) config.tools = tools;
   if (basePrompt) config.basePrompt = basePrompt;
+  config.sandbox = sandboxRequestFrom(flags);
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))
     config.providerOptions = { retryBaseMs: retryBase };
   return config;
+}
+
+function sandboxRequestFrom(flags: CommonFlags): SandboxRequest {
+  const request: SandboxRequest = {};
+  if (flags.sandbox !== undefined) {
+    if (!Value.Check(SandboxModeSchema, flags.sandbox))
+      throw new UsageError(
+        `--sandbox: "${flags.sandbox}" is not a mode; use workspace-write, read-only or off`,
+      );
+    request.mode = flags.sandbox;
+  }
+  const policy = flags["sandbox-policy"];
+  if (policy !== undefined) {
+    if (!Value.Check(SandboxPolicySchema, policy))
+      throw new UsageError(`--sandbox-policy: "${policy}" is not a policy; use auto-allow-sandboxed or ask`);
+    request.policy = policy;
+  }
+  const hosts = flags["allow-host"] ?? [];
+  const bad = hosts.find((host) => !isValidHost(host));
+  if (bad !== undefined)
+    throw new UsageError(`--allow-host: "${bad}" is not a host name (example.com or *.example.com)`);
+  if (hosts.length > 0) request.networkAllow = hosts;
+  return request;
 }
 
 /**

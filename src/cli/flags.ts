@@ -10,6 +10,9 @@ export const AGENT_FLAG_OPTIONS = {
   session: { type: "string" },
   tools: { type: "string" },
   "system-prompt-file": { type: "string" },
+  sandbox: { type: "string" },
+  "sandbox-policy": { type: "string" },
+  "allow-host": { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 

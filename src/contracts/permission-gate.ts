@@ -4,6 +4,7 @@
  */
 import type { PermissionChoice, PermissionDecision, PermissionDetail } from "../types/permissions.ts";
 import type { RenderDescriptor } from "../types/render.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 import type { AnyTool } from "./tool.ts";
 
 export interface ModePolicy {
@@ -34,6 +35,8 @@ export interface PermissionAsk {
   choices?: PermissionChoice[];
   /** What the call would change (the tool's `preview`), shown with the question. */
   preview?: RenderDescriptor;
+  /** `bash` where a sandbox exists: the mode the command would run in (`off`: outside it). */
+  sandbox?: SandboxMode;
 }
 
 /** How a pending request was answered. Unknown `choice_id`s never reach the gate. */
@@ -57,8 +60,8 @@ export type PermissionAsker = (ask: PermissionAsk, signal: AbortSignal) => Promi
 export type JudgedPaths = ReadonlyMap<string, string>;
 
 export type GateDecision =
-  | { allowed: true; source: "mode" | "grant" | "read_only" | "user"; judgedPaths?: JudgedPaths }
-  | { allowed: false; source: "mode" | "user" | "cancelled" | "policy"; reason: string };
+  | { allowed: true; source: "mode" | "grant" | "read_only" | "user" | "sandbox"; judgedPaths?: JudgedPaths }
+  | { allowed: false; source: "mode" | "user" | "cancelled" | "policy" | "sandbox"; reason: string };
 
 export interface PermissionGate {
   decide(check: PermissionCheck, ask: PermissionAsker): Promise<GateDecision>;

@@ -5,6 +5,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { Image, ToolResultContent } from "../types/messages.ts";
 import type { RenderDescriptor } from "../types/render.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 
 export interface UiAsk {
   kind: "select" | "confirm" | "input" | "editor" | "notify";
@@ -41,6 +42,8 @@ export interface ToolResult {
   duration_ms?: number;
   render?: RenderDescriptor;
   images?: Image[];
+  /** `bash` where a sandbox exists: the mode the command ran in (`off`: unconfined). */
+  sandbox?: SandboxMode;
 }
 
 export interface Tool<P extends TSchema = TSchema> {

@@ -17,6 +17,7 @@ import type {
   PermissionGate,
 } from "../contracts/permission-gate.ts";
 import type { AnyTool, PreviewContext } from "../contracts/tool.ts";
+import type { CommandSandbox, PathBoundary } from "../sandbox/agent-sandbox.ts";
 import { resolveRealPath } from "../support/real-path.ts";
 import type { RenderDescriptor } from "../types/render.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
@@ -39,6 +40,8 @@ export interface PermissionGateOptions {
   cwd: string;
   /** A problem with the grants file the user must hear about (untrusted, unreadable, not saved). */
   onWarning?: (message: string) => void;
+  /** The agent's OS sandbox: it bounds the file tools and lets confined commands skip the question. */
+  sandbox?: CommandSandbox & PathBoundary;
 }
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -52,7 +55,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     },
     notSaved: (message) => options.onWarning?.(message),
   };
-  return { decide: (check, ask) => decide(check, ask, store, warnings) };
+  const sandbox = options.sandbox;
+  return { decide: (check, ask) => decide(check, ask, store, warnings, sandbox) };
 }
 
 interface GrantWarnings {
@@ -65,6 +69,7 @@ async function decide(
   ask: PermissionAsker,
   store: GrantStore,
   warnings: GrantWarnings,
+  sandbox: (CommandSandbox & PathBoundary) | undefined,
 ): Promise<GateDecision> {
   const { tool, args, mode } = check;
   const modeDenial = applyModePolicy(tool, mode);
@@ -73,12 +78,19 @@ async function decide(
   const cwd = canonicalCwd(check.cwd);
   const paths = requestPaths(tool, args, cwd);
   const resolved = paths?.map((p) => p.resolved) ?? [];
+  // The sandbox's boundary holds whatever a grant or the user would say.
+  const refusal = sandbox && boundaryRefusal(sandbox, tool, resolved);
+  if (refusal) return { allowed: false, source: "sandbox", reason: refusal };
+  const confinement = commandConfinement(tool, args, sandbox);
+  if (confinement === "auto-allowed") return { allowed: true, source: "sandbox" };
   const request = describeRequest(tool.name, args, resolved);
   // Handed to the tool so it opens exactly what was judged here (and shown in the prompt).
   const judged = paths?.length ? { judgedPaths: new Map(paths.map((p) => [p.requested, p.resolved])) } : {};
   const grants = store.load();
   warnings.loaded(grants.problem);
-  if (grants.rules.some((rule) => ruleAllows(rule, request)))
+  // Leaving the sandbox is asked every time: no remembered rule covers it.
+  const leavesSandbox = confinement === "leaves";
+  if (!leavesSandbox && grants.rules.some((rule) => ruleAllows(rule, request)))
     return { allowed: true, source: "grant", ...judged };
 
   if (tool.isReadOnly && paths?.every((p) => p.inside && p.spelledInside))
@@ -94,6 +106,7 @@ async function decide(
     paths: paths ?? [],
     bash,
     ...(preview !== undefined ? { preview } : {}),
+    ...(sandbox && tool.name === "bash" ? { sandbox: leavesSandbox ? "off" : sandbox.mode() } : {}),
   });
   const offered = new Set(permissionAsk.choices?.map((c) => c.id));
   let answer: PermissionAnswer;
@@ -108,8 +121,32 @@ async function decide(
     warnings,
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
+    leavesSandbox,
   });
   return decision.allowed ? { ...decision, ...judged } : decision;
+}
+
+/** Why the sandbox refuses a file tool's paths: writes outside the writable roots, any hidden path. */
+function boundaryRefusal(sandbox: PathBoundary, tool: AnyTool, resolved: string[]): string | undefined {
+  for (const path of resolved) {
+    const refusal = tool.isReadOnly ? sandbox.readRefusal(path) : sandbox.writeRefusal(path);
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
+}
+
+/**
+ * How a `bash` call meets the sandbox: confined and allowed without a question
+ * (`auto-allow-sandboxed`), confined but asked, or leaving the sandbox (always asked).
+ */
+function commandConfinement(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  sandbox: CommandSandbox | undefined,
+): "auto-allowed" | "asked" | "leaves" | undefined {
+  if (tool.name !== "bash" || sandbox === undefined || sandbox.mode() === "off") return undefined;
+  if (args.unsandboxed === true) return "leaves";
+  return sandbox.policy() === "auto-allow-sandboxed" ? "auto-allowed" : "asked";
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
@@ -172,13 +209,16 @@ interface AnswerContext {
   warnings: GrantWarnings;
   exactRule: () => GrantRule;
   signatureAnalysis: BashAnalysis | undefined;
+  /** An answer to leave the sandbox holds for this call only, whatever it says. */
+  leavesSandbox: boolean;
 }
 
 function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: AnswerContext): GateDecision {
   if (answer.kind === "cancelled") return cancelled(ctx.toolName, answer.reason);
   if (answer.kind === "decision") {
     if (answer.decision === "allow") return { allowed: true, source: "user" };
-    if (answer.decision === "allow_always") return persistThenAllow(ctx, ctx.exactRule());
+    if (answer.decision === "allow_always")
+      return ctx.leavesSandbox ? { allowed: true, source: "user" } : persistThenAllow(ctx, ctx.exactRule());
     return userDenied(ctx.toolName, answer.reason);
   }
   if (!offered.has(answer.choice_id)) return unknownChoice();

@@ -7,6 +7,7 @@ import type { PermissionAsk } from "../contracts/permission-gate.ts";
 import { escapeForDisplay, summaryLine } from "../support/display-text.ts";
 import type { PermissionChoice, PermissionDetail } from "../types/permissions.ts";
 import type { RenderDescriptor } from "../types/render.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
 
 /** Stable choice ids; their meaning is server-side (see gate.ts `interpretAnswer`). */
@@ -34,26 +35,53 @@ export interface AskInput {
   bash?: { command: string; analysis: BashAnalysis };
   /** The tool's preview of the change. */
   preview?: RenderDescriptor;
+  /** `bash` where a sandbox exists: the mode it would run in; `off` means it leaves the sandbox. */
+  sandbox?: SandboxMode;
 }
 
 export function buildPermissionAsk(input: AskInput): PermissionAsk {
   const { toolName, args, bash } = input;
+  // Leaving the sandbox is allowed once at a time: nothing about it is remembered.
+  const leaves = input.sandbox === "off";
   return {
     tool_name: toolName,
     input: args,
     prompt: promptFor(input),
-    options: ["allow", "allow_always", "deny"],
-    details: bash ? bashDetails(input.cwd, bash) : pathDetails(input),
-    choices: choicesFor(bash),
+    options: leaves ? ["allow", "deny"] : ["allow", "allow_always", "deny"],
+    details: [...(bash ? bashDetails(input.cwd, bash) : pathDetails(input)), ...sandboxDetails(input)],
+    choices: leaves ? onceOrDeny() : choicesFor(bash),
     ...(input.preview !== undefined ? { preview: input.preview } : {}),
+    ...(input.sandbox !== undefined ? { sandbox: input.sandbox } : {}),
   };
+}
+
+function sandboxDetails({ sandbox, cwd }: AskInput): PermissionDetail[] {
+  if (sandbox === undefined) return [];
+  const value =
+    sandbox === "off"
+      ? "not sandboxed: this command runs outside the sandbox, as you, with the network and all your files"
+      : sandbox === "read-only"
+        ? "sandboxed (read-only): it can write only its TMPDIR; secrets are hidden; no network"
+        : `sandboxed (workspace-write): it can write only ${escapeForDisplay(cwd)} and its TMPDIR; secrets are hidden; no network`;
+  return [{ label: "Sandbox", value, format: "text" }];
+}
+
+function onceOrDeny(): PermissionChoice[] {
+  return [
+    { id: CHOICE_ALLOW_ONCE, label: "Allow once, outside the sandbox", intent: "allow" },
+    { id: CHOICE_DENY, label: "Deny", intent: "deny" },
+  ];
 }
 
 /**
  * Paths are shown as judged (the real path the tool will open), never as spelled: absolute
  * when outside cwd, relative to cwd inside it (the details carry the absolute form).
  */
-function promptFor({ toolName, cwd, paths, bash }: AskInput): string {
+function promptFor({ toolName, cwd, paths, bash, sandbox }: AskInput): string {
+  if (bash && sandbox === "off")
+    return `Allow ${toolName} outside the sandbox (not sandboxed): ${summaryLine(bash.command)}?`;
+  if (bash && sandbox !== undefined)
+    return `Allow ${toolName} (sandboxed, ${sandbox}): ${summaryLine(bash.command)}?`;
   if (bash) return `Allow ${toolName}: ${summaryLine(bash.command)}?`;
   if (paths.length === 0) return `Allow ${toolName}?`;
   const outside = paths.filter((p) => !p.inside);

@@ -7,6 +7,7 @@ import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-event
 import type { AgentStatus, Usage } from "../types/agent-state.ts";
 import type { ModelDescriptor } from "../types/controls.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
+import type { SandboxState } from "../types/sandbox.ts";
 import type { StreamingMessage } from "../types/streaming-message.ts";
 import type { TurnRetry } from "../types/turn-failures.ts";
 
@@ -35,6 +36,8 @@ export interface AgentSnapshot {
   tool_calls?: ToolCallRecord[];
   /** The provider retry in progress (the newest `turn_retry`), until the turn moves on. */
   retry?: TurnRetry;
+  /** The OS sandbox the agent's commands run in (docs/sandbox.md). */
+  sandbox?: SandboxState;
   /** The `seq` of the newest event applied; 0 before any. */
   last_seq: number;
   runtime_epoch?: number;
@@ -71,6 +74,7 @@ export function snapshotFromSync(sync: SyncEvent): AgentSnapshot {
   if (sync.runtime_epoch !== undefined) snapshot.runtime_epoch = sync.runtime_epoch;
   if (sync.tool_calls?.length) snapshot.tool_calls = sync.tool_calls;
   if (sync.retry !== undefined) snapshot.retry = sync.retry;
+  if (sync.sandbox !== undefined) snapshot.sandbox = sync.sandbox;
   return snapshot;
 }
 
@@ -94,6 +98,7 @@ export function syncFromSnapshot(snapshot: AgentSnapshot): SyncEvent {
   if (snapshot.runtime_epoch !== undefined) sync.runtime_epoch = snapshot.runtime_epoch;
   if (snapshot.tool_calls?.length) sync.tool_calls = snapshot.tool_calls;
   if (snapshot.retry !== undefined) sync.retry = snapshot.retry;
+  if (snapshot.sandbox !== undefined) sync.sandbox = snapshot.sandbox;
   return sync;
 }
 

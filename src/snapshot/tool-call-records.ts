@@ -39,6 +39,7 @@ export function recordResult(records: Records, event: ToolResultEvent): ToolCall
       ...(event.render !== undefined ? { result_render: event.render } : {}),
       ...(event.exit_code !== undefined ? { exit_code: event.exit_code } : {}),
       ...(event.duration_ms !== undefined ? { duration_ms: event.duration_ms } : {}),
+      ...(event.sandbox !== undefined ? { sandbox: event.sandbox } : {}),
     };
   });
 }

@@ -5,7 +5,9 @@
 import { constants } from "node:os";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tool.ts";
+import type { CommandSandbox } from "../sandbox/agent-sandbox.ts";
 import { describeError } from "../support/describe-error.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 import { OutputTail } from "./output-tail.ts";
 import { killProcessGroup, processGroupAlive } from "./process-group.ts";
 import type { ProcessRegistry } from "./process-registry.ts";
@@ -18,6 +20,13 @@ const BashParams = Type.Object({
     Type.Number({
       exclusiveMinimum: 0,
       description: "Timeout in seconds; the command and everything it started is killed when it expires.",
+    }),
+  ),
+  unsandboxed: Type.Optional(
+    Type.Boolean({
+      description:
+        "Run outside the OS sandbox. Only for a command the sandbox blocked (network, writes outside the " +
+        "working directory); the user is always asked first.",
     }),
   ),
 });
@@ -36,6 +45,8 @@ export interface BashToolOptions {
   backgroundDrainMs?: number;
   /** Records each running group under $SHARD_HOME so a later agent can kill it after a kill -9. */
   processes?: ProcessRegistry;
+  /** Confines each command (docs/sandbox.md); absent or `off` runs it as the user. */
+  sandbox?: CommandSandbox;
 }
 
 export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashParams> {
@@ -63,19 +74,30 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
     isReadOnly: false,
     paths: () => [],
     render: (args) => ({ kind: "command", command: args.command }),
-    execute: (args, ctx) => {
+    execute: async (args, ctx) => {
       const requested = args.timeout !== undefined ? args.timeout * 1000 : defaultTimeoutMs;
-      return runCommand(args.command, Math.min(requested, maxTimeoutMs), ctx);
+      const confined =
+        args.unsandboxed === true ? undefined : options.sandbox?.wrap(["bash", "-c", args.command]);
+      const mode = confined === undefined ? "off" : (options.sandbox?.mode() ?? "off");
+      const result = await runCommand(args.command, Math.min(requested, maxTimeoutMs), ctx, confined);
+      if (options.sandbox === undefined) return result;
+      return { ...explainDenial(result, mode, ctx.cwd), sandbox: mode };
     },
   };
 
-  async function runCommand(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+  async function runCommand(
+    command: string,
+    timeoutMs: number,
+    ctx: ToolContext,
+    confined: { argv: string[]; env: Record<string, string> } | undefined,
+  ): Promise<ToolResult> {
     if (ctx.signal.aborted) return errorResult("Command aborted before it started.");
     const started = performance.now();
     let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
     try {
-      proc = Bun.spawn(["bash", "-c", command], {
+      proc = Bun.spawn(confined?.argv ?? ["bash", "-c", command], {
         cwd: ctx.cwd,
+        ...(confined !== undefined ? { env: confined.env } : {}),
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
@@ -181,6 +203,32 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
     await Promise.all(readers.map((reader) => reader.cancel().catch(() => undefined)));
     await allDrained;
   }
+}
+
+/** What a sandbox refusal looks like in a failed command's output. */
+const SANDBOX_DENIAL =
+  /Read-only file system|Permission denied|Operation not permitted|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EROFS|EACCES/;
+
+/**
+ * A confined command that failed the way a sandbox refusal fails says so, for the model and the
+ * person: what was blocked and how to ask for more, instead of a bare "Read-only file system".
+ */
+function explainDenial(result: ToolResult, mode: SandboxMode, cwd: string): ToolResult {
+  const content = result.content;
+  if (mode === "off" || !result.is_error || content.kind === "json") return result;
+  const said = content.kind === "text" ? content.text : content.message;
+  if (!SANDBOX_DENIAL.test(said)) return result;
+  const writable = mode === "read-only" ? "only its TMPDIR" : `only ${cwd} and its TMPDIR`;
+  const note =
+    `\n\n[sandbox] This command ran in the ${mode} sandbox: ${writable} can be written, secrets and ` +
+    "$SHARD_HOME are hidden, and the network is off but for the allowlist. If it failed because of " +
+    "that and the command is needed as it is, call bash again with unsandboxed: true; the user will " +
+    "be asked.";
+  return {
+    ...result,
+    content:
+      content.kind === "text" ? { kind: "text", text: said + note } : { kind: "error", message: said + note },
+  };
 }
 
 function exitCodeOf(proc: Bun.Subprocess): number {

@@ -1,5 +1,6 @@
 /** The built-in tool set, in a stable order, and selection by name (`--tools a,b,c`). */
 import type { AnyTool } from "../contracts/tool.ts";
+import type { CommandSandbox } from "../sandbox/agent-sandbox.ts";
 import { createAskTool } from "./ask.ts";
 import { createBashTool } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
@@ -20,6 +21,8 @@ export interface BuiltinToolsOptions {
   bashMaxTimeoutMs?: number;
   /** Where `bash` records its running process groups (kill -9 clean-up). */
   processes?: ProcessRegistry;
+  /** Confines every `bash` command (docs/sandbox.md). */
+  sandbox?: CommandSandbox;
 }
 
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
@@ -32,6 +35,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[]
       ...(options.bashTimeoutMs !== undefined ? { defaultTimeoutMs: options.bashTimeoutMs } : {}),
       ...(options.bashMaxTimeoutMs !== undefined ? { maxTimeoutMs: options.bashMaxTimeoutMs } : {}),
       ...(options.processes !== undefined ? { processes: options.processes } : {}),
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
     }),
     createGrepTool({ backend }),
     createFindTool({ backend }),

@@ -10,6 +10,7 @@ import { eventSeq, routingAgentId } from "./envelope.ts";
 import { MessageSchema } from "./messages.ts";
 import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
 import { RenderDescriptorSchema } from "./render.ts";
+import { SandboxModeSchema, SandboxStateSchema } from "./sandbox.ts";
 import { StreamingMessageSchema } from "./streaming-message.ts";
 import { TurnFailureSchema, TurnRetrySchema } from "./turn-failures.ts";
 
@@ -60,6 +61,8 @@ export const ToolCallRecordSchema = Type.Object(
     exit_code: Type.Optional(Type.Integer()),
     duration_ms: Type.Optional(Type.Number({ minimum: 0 })),
     live_output: Type.Optional(Type.String()),
+    /** The sandbox mode a `bash` command ran in (`tool_result.sandbox`). */
+    sandbox: Type.Optional(SandboxModeSchema),
   },
   { $id: "ToolCallRecord" },
 );
@@ -96,6 +99,8 @@ export const SyncEventSchema = Type.Object(
     tool_calls: Type.Optional(Type.Array(ToolCallRecordSchema)),
     /** Additive: the provider retry in progress, if any (the newest `turn_retry`). */
     retry: Type.Optional(TurnRetrySchema),
+    /** Additive (protocol-additions §18): the OS sandbox the agent's commands run in. */
+    sandbox: Type.Optional(SandboxStateSchema),
   },
   { $id: "SyncEvent" },
 );

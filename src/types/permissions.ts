@@ -1,6 +1,7 @@
 /** Permission and UI requests (docs/protocol.md §5.3). */
 import { type Static, Type } from "@sinclair/typebox";
 import { RenderDescriptorSchema } from "./render.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
 
 const agentId = Type.Optional(Type.String({ minLength: 1 }));
 const id = Type.Optional(Type.String());
@@ -48,6 +49,11 @@ export const PermissionRequestSchema = Type.Object(
      * diff against the file there or its new content — so the change is seen before it is allowed.
      */
     preview: Type.Optional(RenderDescriptorSchema),
+    /**
+     * Additive (protocol-additions §18): for `bash` where a sandbox exists, the mode the command
+     * would run in; `off` means it asks to run outside the sandbox.
+     */
+    sandbox: Type.Optional(SandboxModeSchema),
   },
   { $id: "PermissionRequest" },
 );

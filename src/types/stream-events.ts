@@ -5,6 +5,7 @@ import { eventSeq, routingAgentId } from "./envelope.ts";
 import { ErrorCodeSchema } from "./errors.ts";
 import { ImageSchema, MessageSchema, ToolResultContentSchema } from "./messages.ts";
 import { RenderDescriptorSchema } from "./render.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
 import { compactionFields } from "./session-op.ts";
 
 export const TurnStartEventSchema = Type.Object(
@@ -91,6 +92,8 @@ export const ToolResultEventSchema = Type.Object(
     images: Type.Optional(Type.Array(ImageSchema)),
     /** Additive: id of the tool-result message this adds to the live window. */
     message_id: Type.Optional(Type.String({ minLength: 1 })),
+    /** Additive (protocol-additions §18): the sandbox mode a `bash` command ran in; `off` = unconfined. */
+    sandbox: Type.Optional(SandboxModeSchema),
   },
   { $id: "ToolResultEvent" },
 );

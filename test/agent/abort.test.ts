@@ -6,6 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { type AgentProcess, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import {
   activeSession,
@@ -20,7 +21,9 @@ import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-const { llm, spawn } = useAgentHarness();
+// These tests are about the process group of an unconfined command (host pids, written by the
+// command itself); a sandboxed command's clean-up is tested in test/sandbox/.
+const { llm, spawn } = useAgentHarness({ args: ["--sandbox", "off"] });
 
 /** A bash command that writes its own pid (= its process group id) and leaves a background job. */
 const SLEEPER = "echo $$ > pid.txt; sleep 30 & sleep 30";
@@ -200,7 +203,7 @@ describe("signals and a vanished client", () => {
         stdin: "pipe",
         stdout: "pipe",
         stderr: "ignore",
-        env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+        env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home },
       },
     );
     const reader = proc.stdout.getReader();

@@ -218,7 +218,8 @@ describe("shard run", () => {
       steps: [{ tool_call: { name: "bash", args: { command: "echo $$ > pid.txt; sleep 30 & sleep 30" } } }],
     });
     const proc = spawnShard(
-      [process.execPath, SHARD_MAIN, "run", "--yes", "--cwd", cwd, "sleep please"],
+      // The group of an unconfined command (its pid is a host pid); test/sandbox/ covers a confined one.
+      [process.execPath, SHARD_MAIN, "run", "--yes", "--sandbox", "off", "--cwd", cwd, "sleep please"],
       openAiEnv(),
     );
     const pgid = await until(() => {

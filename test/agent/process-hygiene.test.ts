@@ -9,13 +9,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { currentBootId, processStartTime } from "../../src/support/process-start.ts";
 import { processGroupsDir } from "../../src/tools/process-registry.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { type AgentProcess, mockHome, SHARD_MAIN, tempDir } from "./support/agent-process.ts";
 import { answerNextPermission, livingGroupMembers, until } from "./support/events.ts";
 import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-const { llm, spawn } = useAgentHarness();
+// These tests are about the process group of an unconfined command (host pids, written by the
+// command itself); a sandboxed command's clean-up is tested in test/sandbox/.
+const { llm, spawn } = useAgentHarness({ args: ["--sandbox", "off"] });
 
 /** Processes a test started outside any group the agent kills (e.g. `setsid sleep`), and groups. */
 const pidsToKill: number[] = [];
@@ -222,12 +225,24 @@ describe("shard run", () => {
     const command = "trap '' TERM; echo $$ > pid.txt; sleep 1000";
     llm().enqueue({ steps: [{ tool_call: { name: "bash", args: { command } } }] });
     const proc = Bun.spawn(
-      [process.execPath, SHARD_MAIN, "run", "--yes", "--cwd", cwd, "--model", "mock/chat", "sleep please"],
+      [
+        process.execPath,
+        SHARD_MAIN,
+        "run",
+        "--yes",
+        "--sandbox",
+        "off",
+        "--cwd",
+        cwd,
+        "--model",
+        "mock/chat",
+        "sleep please",
+      ],
       {
         stdin: "ignore",
         stdout: "ignore",
         stderr: "pipe",
-        env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, SHARD_RETRY_BASE_MS: "5" },
+        env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home, SHARD_RETRY_BASE_MS: "5" },
       },
     );
     const pgid = await until(() => {

@@ -13,7 +13,9 @@ import { useAgentHarness } from "./support/harness.ts";
 
 setDefaultTimeout(60_000);
 
-const { llm, start } = useAgentHarness();
+// The gate's own judgement of paths, without the sandbox's boundary in front of it (which refuses
+// a write outside cwd before any question: test/sandbox/).
+const { llm, start } = useAgentHarness({ args: ["--sandbox", "off"] });
 
 const SECRET = "AGENT-OUTSIDE-SECRET";
 

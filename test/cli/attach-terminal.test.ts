@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SHARD_MAIN } from "../agent/support/agent-process.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { TerminalScreen } from "../support/terminal-screen.ts";
 import { LiveCli } from "./support/live-cli.ts";
@@ -30,7 +31,7 @@ function attachOnTerminal(home: string, args: string[]) {
   let raw = "";
   const waiting: { check: () => boolean; resolve: () => void }[] = [];
   const proc = Bun.spawn([process.execPath, SHARD_MAIN, "attach", ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+    env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home },
     terminal: {
       cols: COLS,
       rows: 40,

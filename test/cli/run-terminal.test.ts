@@ -7,6 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 setDefaultTimeout(60_000);
@@ -21,7 +22,7 @@ function runOnTerminal(args: string[], env: Record<string, string> = {}) {
   const waiting: { text: string; from: number; resolve: () => void }[] = [];
   const proc = Bun.spawn([process.execPath, SHARD_MAIN, "run", ...args], {
     env: {
-      PATH: process.env.PATH ?? "",
+      ...CHILD_ENV,
       HOME: home,
       SHARD_HOME: home,
       OPENAI_BASE_URL: `${llm().url}/v1`,

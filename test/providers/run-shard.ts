@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { makeTempDir } from "../support/temp-dirs.ts";
 
 const SHARD_MAIN = resolve(import.meta.dir, "../../src/cli/main.ts");
@@ -23,7 +24,7 @@ export async function runShard(
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
+    env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home, ...env },
   });
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),

@@ -8,6 +8,7 @@ import { spawnAgent } from "../../sdk/src/direct.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
 import type { AgentStreamEvent } from "../../sdk/src/stream-events.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 // Real agent processes and daemons on a machine shared with other work.
@@ -24,7 +25,7 @@ async function start(): Promise<Agent> {
     home: mockHome(llm().url),
     cwd: tempDir("cwd"),
     model: "mock/chat",
-    env: { PATH: process.env.PATH ?? "", SHARD_RETRY_BASE_MS: "5" },
+    env: { ...CHILD_ENV, SHARD_RETRY_BASE_MS: "5" },
   });
   agents.push(agent);
   return agent;
@@ -174,7 +175,7 @@ describe("direct agent", () => {
       home: mockHome(llm().url),
       cwd: tempDir("cwd"),
       model: "nowhere/none",
-      env: { PATH: process.env.PATH ?? "" },
+      env: { ...CHILD_ENV },
     }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ShardError);
     expect((failure as ShardError).code).toBe("RUNTIME_START_FAILED");

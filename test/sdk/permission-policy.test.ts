@@ -15,6 +15,7 @@ import type { PermissionPolicy } from "../../sdk/src/permission-policy.ts";
 import type { AgentStreamEvent } from "../../sdk/src/stream-events.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 // Real agent processes and daemons on a machine shared with other work.
@@ -33,7 +34,7 @@ async function start(permissions: PermissionPolicy): Promise<{ agent: Agent; cwd
     home: mockHome(llm().url),
     cwd,
     model: "mock/chat",
-    env: { PATH: process.env.PATH ?? "", SHARD_RETRY_BASE_MS: "5" },
+    env: { ...CHILD_ENV, SHARD_RETRY_BASE_MS: "5" },
     permissions,
   });
   agents.push(agent);

@@ -14,6 +14,7 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { codeOf } from "../daemon/auth/auth-daemon.ts";
 import { DaemonClient as RawClient } from "../daemon/support/daemon-client.ts";
 import { runtimeEnv } from "../daemon/support/daemon-harness.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 // Real agent processes and daemons on a machine shared with other work.
@@ -102,7 +103,7 @@ describe("remote daemon over the WebSocket", () => {
       {
         stdout: "pipe",
         stderr: "pipe",
-        env: { PATH: process.env.PATH ?? "" },
+        env: { ...CHILD_ENV },
       },
     );
     const [stdout, stderr, code] = await Promise.all([

@@ -10,6 +10,7 @@ import { spawnAgent } from "../../sdk/src/direct.ts";
 import { ShardError } from "../../sdk/src/errors.ts";
 import { OutputValidationError } from "../../sdk/src/structured-output.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 // Real agent processes on a machine shared with other work.
@@ -26,7 +27,7 @@ async function start(): Promise<Agent> {
     home: mockHome(llm().url),
     cwd: tempDir("cwd"),
     model: "mock/chat",
-    env: { PATH: process.env.PATH ?? "", SHARD_RETRY_BASE_MS: "5" },
+    env: { ...CHILD_ENV, SHARD_RETRY_BASE_MS: "5" },
   });
   agents.push(agent);
   return agent;

@@ -133,6 +133,8 @@ async function runScript(seed: number): Promise<void> {
     env: {},
     serverVersion: "test",
     model: "mock/chat",
+    // The script's bash steps are questions to the person, which a confined call would skip.
+    sandbox: { policy: "ask" },
   });
   if (!created.ok) throw new Error(created.error.message);
   const runtime = created.value.runtime;

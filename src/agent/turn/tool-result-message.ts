@@ -18,5 +18,6 @@ export function toolResultEvent(messageId: string, toolCallId: string, result: T
     ...(result.duration_ms !== undefined ? { duration_ms: result.duration_ms } : {}),
     ...(result.render ? { render: result.render } : {}),
     ...(result.images?.length ? { images: result.images } : {}),
+    ...(result.sandbox !== undefined ? { sandbox: result.sandbox } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { JsonlDecoder } from "../../../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../../src/wire/jsonl-encoder.ts";
 import { eventValidator, validateResult } from "../../../src/wire/validate.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 import { makeTempDir } from "../../support/temp-dirs.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary event fields.
@@ -120,7 +121,7 @@ export class AgentProcess {
       stdout: "pipe",
       stderr: "pipe",
       env: {
-        PATH: process.env.PATH ?? "",
+        ...CHILD_ENV,
         HOME: this.home,
         SHARD_HOME: this.home,
         SHARD_RETRY_BASE_MS: "5",

@@ -19,8 +19,12 @@ export interface AgentHarness {
   spawn(opts?: AgentSpawnOptions): Promise<AgentProcess>;
 }
 
-/** Registers the hooks for this test file (call once, at the top level). */
-export function useAgentHarness(): AgentHarness {
+/**
+ * Registers the hooks for this test file (call once, at the top level). `defaults` are spawn
+ * options every agent of the file starts with (e.g. `--sandbox off` where a test is about the
+ * process group of an unconfined command).
+ */
+export function useAgentHarness(defaults: AgentSpawnOptions = {}): AgentHarness {
   const llm = useMockLlmServer();
   const agents: AgentProcess[] = [];
   afterEach(async () => {
@@ -30,7 +34,12 @@ export function useAgentHarness(): AgentHarness {
     expect(closing.flatMap((agent) => agent.schemaViolations)).toEqual([]);
   });
   const start = (opts: AgentSpawnOptions = {}): AgentProcess => {
-    const agent = new AgentProcess({ llmUrl: llm().url, ...opts });
+    const agent = new AgentProcess({
+      llmUrl: llm().url,
+      ...defaults,
+      ...opts,
+      ...(defaults.args || opts.args ? { args: [...(defaults.args ?? []), ...(opts.args ?? [])] } : {}),
+    });
     agents.push(agent);
     return agent;
   };

@@ -3,6 +3,7 @@
  * output is collected as it arrives, and `waitFor` resolves once a stream shows a pattern.
  */
 import { SHARD_MAIN } from "../../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 
 type Stream = "stdout" | "stderr";
 
@@ -18,7 +19,7 @@ export class LiveCli {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
-      env: { PATH: process.env.PATH ?? "", ...env },
+      env: { ...CHILD_ENV, ...env },
     });
     const pump = async (name: Stream, stream: ReadableStream<Uint8Array>) => {
       const utf8 = new TextDecoder();

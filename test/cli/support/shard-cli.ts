@@ -3,6 +3,7 @@
  * SHARD_HOME and only PATH from this process, its output collected whole.
  */
 import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 
 export interface Ran {
   code: number;
@@ -21,7 +22,7 @@ export function spawnShard(command: string[], env: Record<string, string> = {}, 
     stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
     stdout: "pipe",
     stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home, ...env },
+    env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home, ...env },
   });
 }
 

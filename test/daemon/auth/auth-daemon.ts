@@ -8,6 +8,7 @@ import type { Clock } from "../../../src/daemon/auth/clock.ts";
 import { type RunningDaemon, startDaemon } from "../../../src/daemon/daemon.ts";
 import type { WebConfig } from "../../../src/daemon/http/web-config.ts";
 import { tempDir } from "../../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 import { DaemonClient } from "../support/daemon-client.ts";
 import { type RawResponse, rawRequest } from "./raw-http.ts";
 
@@ -38,7 +39,7 @@ export class AuthDaemon {
     const started = await startDaemon({
       home,
       port: 0,
-      env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+      env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home },
       ...(options.web ? { web: options.web } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.wsIdleTimeoutS !== undefined ? { wsIdleTimeoutS: options.wsIdleTimeoutS } : {}),

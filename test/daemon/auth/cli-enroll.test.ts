@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
 import { SCRIPT, shard, shardOnTerminal } from "../../cli/support/shard-cli.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 import { decodeTerminalQr } from "../../support/terminal-qr.ts";
 import { DaemonProcess } from "../support/daemon-harness.ts";
 import { codeOf } from "./auth-daemon.ts";
@@ -206,7 +207,7 @@ test(
       seen = resolve;
     });
     const proc = Bun.spawn([process.execPath, SHARD_MAIN, "daemon", "--port", "0"], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+      env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home },
       terminal: {
         cols: 120,
         rows: 60,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type RemoteFlags, webConfigFromFlags } from "../../../src/daemon/http/web-config.ts";
 import { SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
 import { shard } from "../../cli/support/shard-cli.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 import { DaemonProcess } from "../support/daemon-harness.ts";
 
 const flags = (f: Partial<RemoteFlags>): RemoteFlags => ({
@@ -214,7 +215,7 @@ describe("shard daemon", () => {
         {
           stdout: "pipe",
           stderr: "pipe",
-          env: { PATH: process.env.PATH ?? "", HOME: home, SHARD_HOME: home },
+          env: { ...CHILD_ENV, HOME: home, SHARD_HOME: home },
         },
       );
       const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);

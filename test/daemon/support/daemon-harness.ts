@@ -9,6 +9,7 @@ import type { Authenticator } from "../../../src/daemon/auth/authenticator.ts";
 import { type RunningDaemon, startDaemon } from "../../../src/daemon/daemon.ts";
 import type { InboundLimits } from "../../../src/daemon/inbound-queue.ts";
 import { mockHome, SHARD_MAIN, tempDir } from "../../agent/support/agent-process.ts";
+import { CHILD_ENV } from "../../support/child-env.ts";
 import type { MockLlmServer } from "../../support/mock-llm/types.ts";
 import { DaemonClient } from "./daemon-client.ts";
 
@@ -33,7 +34,7 @@ export const testAuthenticator: Authenticator = {
 };
 
 export const runtimeEnv = (home: string) => ({
-  PATH: process.env.PATH ?? "",
+  ...CHILD_ENV,
   HOME: home,
   SHARD_HOME: home,
   SHARD_RETRY_BASE_MS: "5",

@@ -1,5 +1,6 @@
 /** Runs one of sdk/examples/ as its user would (`bun sdk/examples/<name>.ts …`) and reads its output. */
 import { resolve } from "node:path";
+import { CHILD_ENV } from "../../support/child-env.ts";
 
 export const EXAMPLES = resolve(import.meta.dir, "../../../sdk/examples");
 
@@ -17,7 +18,7 @@ export class ExampleProcess {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
-      env: { PATH: process.env.PATH ?? "", SHARD_RETRY_BASE_MS: "5", ...options.env },
+      env: { ...CHILD_ENV, SHARD_RETRY_BASE_MS: "5", ...options.env },
     });
     this.proc = proc;
     const text = new TextDecoder();

@@ -1,0 +1,160 @@
+/**
+ * One runtime's sandbox (docs/sandbox.md): the mode its commands run in, how a command is
+ * wrapped to run there, and the same boundary for the file tools. The runtime owns it; `bash`
+ * and the file tools see it through `CommandSandbox` and `PathBoundary`.
+ */
+import { rmSync } from "node:fs";
+import { isInside } from "../permissions/paths.ts";
+import type { SandboxMode, SandboxPolicy, SandboxState } from "../types/sandbox.ts";
+import { type Failure, failure } from "../wire/errors.ts";
+import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.ts";
+import { bwrapArgv } from "./bwrap-argv.ts";
+import { confinedEnv } from "./confined-env.ts";
+import { makePrivateTmpdir, reapPrivateTmpdirs } from "./private-tmpdir.ts";
+import { isHiddenIn, type SandboxProfile, sandboxProfile, writableIn } from "./sandbox-profile.ts";
+import type { SandboxSettings } from "./sandbox-settings.ts";
+
+/** How `bash` runs a command: wrapped in the sandbox, or as it is when there is none. */
+export interface CommandSandbox {
+  /** Undefined when commands run unconfined (mode `off`). */
+  wrap(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | undefined;
+  /** The mode a command runs in now; `off` when unconfined. */
+  mode(): SandboxMode;
+  policy(): SandboxPolicy;
+}
+
+/** What the file tools may touch with the sandbox on; a refusal is the message the model reads. */
+export interface PathBoundary {
+  writeRefusal(realPath: string): string | undefined;
+  readRefusal(realPath: string): string | undefined;
+}
+
+export interface AgentSandboxInput {
+  settings: SandboxSettings;
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** Injected by tests that stand for a machine without bubblewrap. */
+  probe?: BubblewrapProbe;
+}
+
+export class AgentSandbox implements CommandSandbox, PathBoundary {
+  private current: SandboxMode;
+  private tmpdir: string | undefined;
+  private readonly bwrap: string | undefined;
+
+  private constructor(
+    private readonly input: AgentSandboxInput,
+    mode: SandboxMode,
+    private readonly unavailable: string | undefined,
+  ) {
+    this.current = mode;
+    this.bwrap = input.probe?.ok === true ? input.probe.path : undefined;
+  }
+
+  /**
+   * The sandbox the settings ask for. A mode somebody chose that this machine cannot give is
+   * refused; the default falls back to `off` and says why in `state().unavailable` (and the
+   * runtime warns at start), so it never runs unconfined silently.
+   */
+  static open(input: AgentSandboxInput): { ok: true; sandbox: AgentSandbox } | Failure {
+    const wanted = input.settings.mode;
+    if (wanted === "off") return { ok: true, sandbox: new AgentSandbox(input, "off", undefined) };
+    const probe = input.probe ?? probeBubblewrap(input.env);
+    const probed = { ...input, probe };
+    if (probe.ok) {
+      reapPrivateTmpdirs(input.home);
+      return { ok: true, sandbox: new AgentSandbox(probed, wanted, undefined) };
+    }
+    if (input.settings.modeChosen) {
+      return failure(
+        "INVALID_REQUEST",
+        `sandbox "${wanted}" is not available on this machine: ${probe.reason}. ` +
+          "Install bubblewrap, or choose --sandbox off to run commands unconfined.",
+      );
+    }
+    return { ok: true, sandbox: new AgentSandbox(probed, "off", probe.reason) };
+  }
+
+  mode(): SandboxMode {
+    return this.current;
+  }
+
+  policy(): SandboxPolicy {
+    return this.input.settings.policy;
+  }
+
+  /** A stricter mode applies at once; a looser one only after the person allowed it (the runtime asks). */
+  setMode(mode: SandboxMode): { ok: true } | Failure {
+    if (mode !== "off" && this.bwrap === undefined) {
+      return failure(
+        "INVALID_REQUEST",
+        `sandbox "${mode}" is not available on this machine: ${this.unavailable ?? "no bubblewrap"}`,
+      );
+    }
+    this.current = mode;
+    return { ok: true };
+  }
+
+  state(): SandboxState {
+    const settings = this.input.settings;
+    return {
+      mode: this.current,
+      ...(this.unavailable !== undefined && settings.mode !== this.current
+        ? { requested: settings.mode }
+        : {}),
+      policy: settings.policy,
+      mechanism: this.current === "off" ? "none" : "bubblewrap",
+      network_allow: [...settings.networkAllow],
+      ...(this.unavailable !== undefined ? { unavailable: this.unavailable } : {}),
+    };
+  }
+
+  wrap(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | undefined {
+    const profile = this.profile();
+    if (profile === undefined || this.bwrap === undefined) return undefined;
+    return {
+      argv: bwrapArgv(this.bwrap, profile, argv),
+      env: confinedEnv(this.input.env, { TMPDIR: profile.tmpdir }),
+    };
+  }
+
+  writeRefusal(realPath: string): string | undefined {
+    const profile = this.profile();
+    if (profile === undefined || writableIn(profile, realPath)) return undefined;
+    if (isHiddenIn(profile, realPath)) return this.hiddenMessage(realPath);
+    const where =
+      profile.mode === "read-only"
+        ? "nothing is writable in read-only mode"
+        : `only ${profile.cwd} is writable${isInside(profile.cwd, realPath) ? " (git hooks and config excepted)" : ""}`;
+    return `The sandbox (${profile.mode}) refuses to write ${realPath}: ${where}. Ask the user to change the sandbox mode if this write is needed.`;
+  }
+
+  readRefusal(realPath: string): string | undefined {
+    const profile = this.profile();
+    if (profile === undefined || !isHiddenIn(profile, realPath)) return undefined;
+    return this.hiddenMessage(realPath);
+  }
+
+  /** Removes the private TMPDIR; the runtime calls it on the way out. */
+  close(): void {
+    if (this.tmpdir !== undefined) rmSync(this.tmpdir, { recursive: true, force: true });
+    this.tmpdir = undefined;
+  }
+
+  private hiddenMessage(realPath: string): string {
+    return `The sandbox (${this.current}) keeps ${realPath} from the agent: it is on the deny list (secrets, $SHARD_HOME, sandbox.deny).`;
+  }
+
+  private profile(): SandboxProfile | undefined {
+    if (this.current === "off") return undefined;
+    this.tmpdir ??= makePrivateTmpdir(this.input.home);
+    return sandboxProfile({
+      mode: this.current,
+      cwd: this.input.cwd,
+      home: this.input.home,
+      tmpdir: this.tmpdir,
+      deny: this.input.settings.deny,
+    });
+  }
+}

@@ -67,6 +67,9 @@ export class AttachSession {
         else this.spinner?.stop();
         this.pending.length = 0;
         for (const request of event.pending_requests) this.ask(request);
+        // An agent that wanted a sandbox this machine cannot give: never silently unconfined.
+        if (event.sandbox?.unavailable !== undefined)
+          this.renderer.warning("no sandbox:", `commands run unconfined (${event.sandbox.unavailable})`);
         return;
       case "status":
         this.status = event.status;

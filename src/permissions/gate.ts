@@ -106,7 +106,8 @@ async function decide(
     paths: paths ?? [],
     bash,
     ...(preview !== undefined ? { preview } : {}),
-    ...(sandbox && tool.name === "bash" ? { sandbox: leavesSandbox ? "off" : sandbox.mode() } : {}),
+    // Only an agent with a sandbox on says how a command would run (an `off` agent asks as ever).
+    ...(confinement !== undefined && sandbox ? { sandbox: leavesSandbox ? "off" : sandbox.mode() } : {}),
   });
   const offered = new Set(permissionAsk.choices?.map((c) => c.id));
   let answer: PermissionAnswer;

@@ -24,6 +24,7 @@ export function bwrapArgv(bwrap: string, profile: SandboxProfile, command: reado
       // An empty directory over a directory, the empty /dev/null over a file.
       args: hiddenDirs.includes(path) ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path],
     })),
+    ...profile.readable.map((path) => ({ path, order: 2, args: ["--ro-bind", path, path] })),
     ...profile.writable.map((path) => ({ path, order: 2, args: ["--bind", path, path] })),
     ...profile.protected.map((path) => ({ path, order: 3, args: ["--ro-bind", path, path] })),
   ];

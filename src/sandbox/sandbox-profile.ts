@@ -18,6 +18,11 @@ export interface SandboxProfile {
   writable: string[];
   /** Read-only even where they lie inside a writable root (git hooks and config). */
   protected: string[];
+  /**
+   * Bound read-only at their own path: the cwd in read-only mode (it may lie under /tmp, which
+   * every sandbox replaces with an empty dir), and the repository's git dirs.
+   */
+  readable: string[];
   /** Replaced by an empty read-only directory (or an empty file): their content cannot be read. */
   hidden: string[];
   /** The private TMPDIR, writable in every confined mode. */
@@ -59,11 +64,10 @@ export function sandboxProfile(input: ProfileInput): SandboxProfile {
   const protectedPaths: string[] = [];
   const git = repositoryGitDirs(input.cwd);
   for (const dir of git) protectedPaths.push(join(dir, "hooks"), join(dir, "config"));
-  if (input.mode === "workspace-write") {
-    writable.push(input.cwd);
-    // A worktree's commits land in the main repository's git dir, outside cwd.
-    for (const dir of git) if (!isInside(input.cwd, dir)) writable.push(dir);
-  }
+  const outsideGitDirs = git.filter((dir) => !isInside(input.cwd, dir));
+  // A worktree's commits land in the main repository's git dir, outside cwd.
+  if (input.mode === "workspace-write") writable.push(input.cwd, ...outsideGitDirs);
+  const readable = input.mode === "read-only" ? [input.cwd, ...outsideGitDirs] : [];
   const hidden = [input.home, ...DEFAULT_HIDDEN, ...input.deny]
     .map((p) => expandHome(p))
     .map((p) => (isAbsolute(p) ? p : join(input.cwd, p)))
@@ -74,6 +78,7 @@ export function sandboxProfile(input: ProfileInput): SandboxProfile {
     cwd: input.cwd,
     writable: unique(writable),
     protected: unique(protectedPaths.filter((p) => existsSync(p)).map(realOrSelf)),
+    readable: unique(readable.map(realOrSelf)),
     hidden: unique(hidden),
     tmpdir: realOrSelf(input.tmpdir),
     ...(input.proxySocket !== undefined ? { proxySocket: input.proxySocket } : {}),
@@ -92,11 +97,11 @@ export function writableIn(profile: SandboxProfile, realPath: string): boolean {
   return hiddenBy === undefined || root.length > hiddenBy.length;
 }
 
-/** True when `realPath` lies under a hidden path that no deeper writable root uncovers. */
+/** True when `realPath` lies under a hidden path that no deeper bound root uncovers. */
 export function isHiddenIn(profile: SandboxProfile, realPath: string): boolean {
   const hiddenBy = longestContaining(profile.hidden, realPath);
   if (hiddenBy === undefined) return false;
-  const uncoveredBy = longestContaining(profile.writable, realPath);
+  const uncoveredBy = longestContaining([...profile.writable, ...profile.readable], realPath);
   return uncoveredBy === undefined || uncoveredBy.length <= hiddenBy.length;
 }
 

@@ -11,6 +11,7 @@ import type { AgentEvent } from "../types/catalog.ts";
 import type { ToolResultContent } from "../types/messages.ts";
 import type { PermissionRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 import { PLAIN_STYLE, type TerminalStyle } from "./terminal-style.ts";
 import { terminalLine, terminalText } from "./terminal-text.ts";
 
@@ -69,9 +70,12 @@ export class RunRenderer {
         const ms = event.duration_ms === undefined ? "" : ` ${event.duration_ms}ms`;
         const why = event.is_error ? ` — ${errorText(event.content)}` : "";
         const mark = event.is_error ? this.style.fail("✗") : this.style.ok("✓");
-        this.line(`${mark} ${label}${exit}${ms}${why}`);
+        const confinement =
+          event.sandbox === undefined ? "" : this.style.dim(` (${sandboxWord(event.sandbox)})`);
+        this.line(`${mark} ${label}${exit}${ms}${confinement}${why}`);
         break;
       }
+
       case "status":
         // e.g. "retrying in 2 s, attempt 2/4: …" while the provider is retried. The detail of
         // status `error` repeats the fatal `error` event, which is printed already.
@@ -91,6 +95,12 @@ export class RunRenderer {
   /** A permission request the caller refused; `hint` says how to allow it next time. */
   denied(request: PermissionRequest, hint: string): void {
     this.line(`${this.style.warn("denied:")} ${terminalLine(request.prompt)}${hint ? ` (${hint})` : ""}`);
+  }
+
+  /** A warning of Shard's own that must not be missed (e.g. no sandbox on this machine). */
+  warning(label: string, text: string): void {
+    this.end();
+    this.line(`${this.style.warn(label)} ${terminalLine(text)}`);
   }
 
   /** A line of Shard's own (e.g. "aborted", the run's summary), dimmed with colour. */
@@ -118,6 +128,10 @@ export class RunRenderer {
     this.options.beforeWrite?.();
     this.options.status(`${text}\n`);
   }
+}
+
+function sandboxWord(mode: SandboxMode): string {
+  return mode === "off" ? "not sandboxed" : `sandboxed: ${mode}`;
 }
 
 /** `name main-arg`, one line, cut at ARG_CHARS, safe for a terminal. */

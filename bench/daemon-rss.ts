@@ -8,7 +8,6 @@
  * Usage: bun bench/daemon-rss.ts [--runs 7] [--agents 20] [--messages 0] [--binary dist/shard]... [--sources]
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createSession } from "../src/session/create-session.ts";
 import { startMockLlmServer } from "../test/support/mock-llm/server.ts";
 import { benchHome, benchTempDir } from "./support/bench-home.ts";

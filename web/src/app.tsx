@@ -12,6 +12,7 @@ import { useAgentSwitchKeys } from "./views/agents/agent-switch-keys.ts";
 import { createNeedsYouTracker } from "./views/agents/needs-you-tracker.ts";
 import { createNotifications } from "./views/agents/notifications.ts";
 import { NotifyToggle } from "./views/agents/notify-toggle.tsx";
+import { SandboxNotice } from "./views/agents/sandbox-notice.tsx";
 import { ChangesPanel } from "./views/changes/changes-panel.tsx";
 import { Composer } from "./views/composer/composer.tsx";
 import { PendingDialogs } from "./views/dialogs/pending-dialogs.tsx";
@@ -116,6 +117,7 @@ export function App() {
                     changesOpen={changesOpen()}
                     toggleChanges={() => setChangesOpen(!changesOpen())}
                   />
+                  <SandboxNotice room={room} agentId={agentId()} />
                   <Show when={changesOpen()}>
                     <ChangesPanel room={room} agentId={agentId()} onClose={() => setChangesOpen(false)} />
                   </Show>

@@ -1,6 +1,6 @@
 /**
- * The top of the selected agent's pane: its name, state, working directory and usage, the
- * pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
+ * The top of the selected agent's pane: its name, state, sandbox mode, working directory and
+ * usage, the pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
 import type { AgentStatus } from "../../../../src/types/agent-state.ts";
@@ -10,6 +10,7 @@ import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
 import { agentName } from "./agent-tree.ts";
+import { SandboxBadge } from "./sandbox-badge.tsx";
 import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
 
@@ -42,6 +43,7 @@ export function AgentHeader(props: {
           </span>{" "}
           · {info()?.runtime_state}
         </span>
+        <SandboxBadge sandbox={snapshot()?.sandbox} cwd={info()?.cwd} />
         <span class="agent-meta path">{info()?.cwd}</span>
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
           {(u) => <span class="agent-meta">{u()}</span>}

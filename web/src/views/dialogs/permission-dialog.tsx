@@ -1,6 +1,7 @@
 /**
  * One permission request: what the tool wants (its details, all as text, long ones cut like the
- * transcript's, clipped-text.tsx) and the answers the server offers — structured `choices` when
+ * transcript's, clipped-text.tsx), whether a command would run sandboxed (a warning when it
+ * would leave the sandbox), and the answers the server offers — structured `choices` when
  * present, else the legacy `options`. Each answer has a key, shown on its button, heard while
  * this is the active dialog and nobody is typing.
  */
@@ -112,6 +113,20 @@ export function PermissionDialog(props: {
         <h3 data-testid="permission-tool">{props.request.tool_name}</h3>
       </header>
       <p class="dialog-prompt">{props.request.prompt}</p>
+      <Show when={props.request.sandbox}>
+        {(mode) => (
+          <p
+            class="permission-sandbox"
+            classList={{ "sandbox-escape": mode() === "off" }}
+            data-testid="permission-sandbox"
+            data-mode={mode()}
+          >
+            {mode() === "off"
+              ? "Runs outside the sandbox: unconfined, as you, with your files, secrets and network."
+              : `Runs sandboxed (${mode()}).`}
+          </p>
+        )}
+      </Show>
       <TranscriptContext.Provider value={previewParts}>
         <Show when={(props.request.details ?? []).length === 0}>
           {/* No details from the server: the tool's input itself, as text (cut when long). */}

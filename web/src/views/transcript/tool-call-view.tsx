@@ -1,10 +1,12 @@
 /**
  * One tool call as a card: its name and target, its state (waiting, running, done, failed)
- * with exit code and duration, what it will do (its call descriptor, else its arguments), its
- * live output while it runs, and its result. Arguments fold away once a descriptor shows more.
+ * with exit code, duration and whether it ran sandboxed, what it will do (its call descriptor,
+ * else its arguments), its live output while it runs, and its result. Arguments fold away once
+ * a descriptor shows more.
  */
 import { createMemo, Show } from "solid-js";
 import type { ToolCallBlock } from "../../../../src/types/messages.ts";
+import type { SandboxMode } from "../../../../src/types/sandbox.ts";
 import { DescriptorView } from "./descriptor-view.tsx";
 import { exitLabel, formatDuration } from "./format.ts";
 import { callTarget } from "./tool-args.ts";
@@ -49,6 +51,18 @@ export function ToolCallView(props: { partKey: string; call: ToolCallBlock }) {
           <Show when={record()?.read_only === true}>
             <span class="tx-chip">read-only</span>
           </Show>
+          <Show when={record()?.sandbox}>
+            {(mode) => (
+              <span
+                class="tx-chip"
+                classList={{ "tx-unconfined": mode() === "off" }}
+                data-testid="tool-sandbox"
+                data-mode={mode()}
+              >
+                {sandboxChip(mode())}
+              </span>
+            )}
+          </Show>
         </span>
       </div>
       <Show when={record()?.call_render}>
@@ -80,6 +94,11 @@ export function ToolCallView(props: { partKey: string; call: ToolCallBlock }) {
       </Show>
     </div>
   );
+}
+
+/** Whether a command ran confined: "sandboxed (workspace-write)" or "not sandboxed". */
+function sandboxChip(mode: SandboxMode): string {
+  return mode === "off" ? "not sandboxed" : `sandboxed (${mode})`;
 }
 
 function stateLabel(state: CallState): string {

@@ -1,6 +1,7 @@
 /**
  * A tool's result: its descriptor (a diff, a file, a path list) when it has one, the output as
- * text, a banner when the tool cut the output, and errors in the error style. When a descriptor
+ * text, a banner when the tool cut the output, the sandbox's explanation of a refusal on its
+ * own, and errors in the error style. When a descriptor
  * already shows what the output says, the raw output folds away (a diff's summary stays visible).
  */
 import { createMemo, For, Show } from "solid-js";
@@ -9,13 +10,20 @@ import type { ToolResultBlock } from "../../../../src/types/messages.ts";
 import { ClippedText } from "./clipped-text.tsx";
 import { DescriptorView } from "./descriptor-view.tsx";
 import { safeImageSource } from "./image-source.ts";
+import { splitSandboxNote } from "./sandbox-note.ts";
 import { useTranscript } from "./transcript-context.ts";
 import { splitTruncation } from "./truncation.ts";
 
 export function ToolResultView(props: { partKey: string; result: ToolResultBlock; record?: ToolCallRecord }) {
   const { expansions } = useTranscript();
-  const output = createMemo(() => splitTruncation(outputText(props.result)));
   const failed = () => props.result.is_error === true || props.result.content.kind === "error";
+  // Only a confined command's failure carries the runtime's explanation (output could print one).
+  const sandboxed = createMemo(() => {
+    const text = outputText(props.result);
+    const mode = props.record?.sandbox;
+    return failed() && mode !== undefined && mode !== "off" ? splitSandboxNote(text) : { body: text };
+  });
+  const output = createMemo(() => splitTruncation(sandboxed().body));
   const descriptor = () => props.record?.result_render;
   const short = () => output().body.length <= 240 && !output().body.includes("\n");
   // A diff's one-line summary says what the diff does not ("replaced 2 occurrences"); a file's
@@ -72,6 +80,13 @@ export function ToolResultView(props: { partKey: string; result: ToolResultBlock
             testId="tool-output"
           />
         </details>
+      </Show>
+      <Show when={sandboxed().note}>
+        {(note) => (
+          <p class="tx-sandbox-note" role="note" data-testid="sandbox-note">
+            <span class="tx-sandbox-label">Sandbox</span> {note()}
+          </p>
+        )}
       </Show>
       <Show when={props.result.images?.length}>
         <div class="tx-images">

@@ -11,7 +11,13 @@ import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
 import { confinedEnv } from "./confined-env.ts";
 import { makePrivateTmpdir, reapPrivateTmpdirs } from "./private-tmpdir.ts";
-import { isHiddenIn, type SandboxProfile, sandboxProfile, writableIn } from "./sandbox-profile.ts";
+import {
+  hiddenBelow,
+  isHiddenIn,
+  type SandboxProfile,
+  sandboxProfile,
+  writableIn,
+} from "./sandbox-profile.ts";
 import type { SandboxSettings } from "./sandbox-settings.ts";
 
 /** How `bash` runs a command: wrapped in the sandbox, or as it is when there is none. */
@@ -23,8 +29,17 @@ export interface CommandSandbox {
   policy(): SandboxPolicy;
 }
 
+/**
+ * The hidden paths a recursive file tool must leave out of a search or listing at a root it may
+ * read (a `secrets/` in sandbox.deny, or `$SHARD_HOME`, inside the working directory).
+ */
+export interface HiddenPaths {
+  /** Real paths strictly below `realRoot` that stay hidden; empty with the sandbox off. */
+  hiddenBelow(realRoot: string): string[];
+}
+
 /** What the file tools may touch with the sandbox on; a refusal is the message the model reads. */
-export interface PathBoundary {
+export interface PathBoundary extends HiddenPaths {
   writeRefusal(realPath: string): string | undefined;
   readRefusal(realPath: string): string | undefined;
 }
@@ -134,6 +149,11 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     const profile = this.profile();
     if (profile === undefined || !isHiddenIn(profile, realPath)) return undefined;
     return this.hiddenMessage(realPath);
+  }
+
+  hiddenBelow(realRoot: string): string[] {
+    const profile = this.profile();
+    return profile === undefined ? [] : hiddenBelow(profile, realRoot);
   }
 
   /** Removes the private TMPDIR; the runtime calls it on the way out. */

@@ -105,6 +105,14 @@ export function isHiddenIn(profile: SandboxProfile, realPath: string): boolean {
   return uncoveredBy === undefined || uncoveredBy.length <= hiddenBy.length;
 }
 
+/**
+ * The hidden paths strictly below `realRoot`: what a recursive file tool (grep, find, ls) started
+ * there must leave out, since reading the root itself is allowed.
+ */
+export function hiddenBelow(profile: SandboxProfile, realRoot: string): string[] {
+  return profile.hidden.filter((p) => p !== realRoot && isInside(realRoot, p) && isHiddenIn(profile, p));
+}
+
 function longestContaining(roots: readonly string[], realPath: string): string | undefined {
   let best: string | undefined;
   for (const root of roots) {

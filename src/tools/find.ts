@@ -2,12 +2,14 @@
 import { relative } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import type { HiddenPaths } from "../sandbox/agent-sandbox.ts";
 import { describeError } from "../support/describe-error.ts";
 import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
 import { pickSearchBackend, type SearchBackendChoice } from "./search/backend.ts";
 import { listFiles } from "./search/file-list.ts";
 import { createGlobMatcher } from "./search/glob-match.ts";
+import { HIDDEN_LEFT_OUT_NOTE } from "./search/hidden-exclusion.ts";
 import { errorResult, textResult } from "./tool-result.ts";
 
 const FindParams = Type.Object({
@@ -27,6 +29,8 @@ export interface FindToolOptions {
   /** `auto` (default) lists files with `rg --files` when ripgrep is on PATH, else walks the tree itself. */
   backend?: SearchBackendChoice;
   defaultLimit?: number;
+  /** The sandbox's hidden paths, never listed (docs/sandbox.md). */
+  hidden?: HiddenPaths;
 }
 
 export function createFindTool(options: FindToolOptions = {}): Tool<typeof FindParams> {
@@ -59,18 +63,25 @@ export function createFindTool(options: FindToolOptions = {}): Tool<typeof FindP
       }
 
       const limit = args.limit ?? defaultLimit;
+      const excluded = options.hidden?.hiddenBelow(root) ?? [];
       const matches = createGlobMatcher(args.pattern);
       const found: string[] = [];
       let more = false;
-      const failure = await listFiles(backend, root, ctx.signal, (path) => {
-        if (!matches(relative(root, path))) return true;
-        if (found.length >= limit) {
-          more = true;
-          return false;
-        }
-        found.push(displayPath(ctx.cwd, path));
-        return true;
-      });
+      const failure = await listFiles(
+        backend,
+        root,
+        ctx.signal,
+        (path) => {
+          if (!matches(relative(root, path))) return true;
+          if (found.length >= limit) {
+            more = true;
+            return false;
+          }
+          found.push(displayPath(ctx.cwd, path));
+          return true;
+        },
+        excluded,
+      );
       if (failure !== null) return errorResult(failure);
       if (ctx.signal.aborted) return errorResult("find aborted.");
 
@@ -78,12 +89,15 @@ export function createFindTool(options: FindToolOptions = {}): Tool<typeof FindP
         kind: "path_list" as const,
         paths: found.map((path) => ({ path, kind: "file" as const })),
       };
-      if (found.length === 0)
-        return textResult(`No files matching ${args.pattern} in ${describeLocation(shownRoot)}.`, { render });
+      const hiddenNote = excluded.length > 0 ? `\n\n${HIDDEN_LEFT_OUT_NOTE}` : "";
+      if (found.length === 0) {
+        const none = `No files matching ${args.pattern} in ${describeLocation(shownRoot)}.`;
+        return textResult(`${none}${hiddenNote}`, { render });
+      }
       const hint = more
         ? `\n\n[Showing the first ${limit} files; more match. Use a more specific pattern or path, or raise limit.]`
         : "";
-      return textResult(`${found.join("\n")}${hint}`, { render });
+      return textResult(`${found.join("\n")}${hint}${hiddenNote}`, { render });
     },
   };
 }

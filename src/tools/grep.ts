@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import type { HiddenPaths } from "../sandbox/agent-sandbox.ts";
 import { describeError } from "../support/describe-error.ts";
 import { nodeFileOps } from "./file-ops.ts";
 import { describeLocation, displayPath, resolveToolPath } from "./resolve-path.ts";
@@ -12,6 +13,7 @@ import { builtinGrep } from "./search/grep-builtin.ts";
 import { formatGrepRecords } from "./search/grep-format.ts";
 import type { GrepQuery } from "./search/grep-query.ts";
 import { ripgrepGrep } from "./search/grep-ripgrep.ts";
+import { HIDDEN_LEFT_OUT_NOTE } from "./search/hidden-exclusion.ts";
 import { errorResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, formatBytes, takeHead } from "./truncate.ts";
 
@@ -55,6 +57,8 @@ export interface GrepToolOptions {
   defaultLimit?: number;
   maxBytes?: number;
   maxLineChars?: number;
+  /** The sandbox's hidden paths, never searched (docs/sandbox.md). */
+  hidden?: HiddenPaths;
 }
 
 export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepParams> {
@@ -87,6 +91,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         return errorResult(`Cannot search ${shownRoot}: ${describeError(error)}`);
       }
       const limit = args.limit ?? defaultLimit;
+      const excluded = options.hidden?.hiddenBelow(root) ?? [];
       const query: GrepQuery = {
         pattern: args.pattern,
         root,
@@ -95,6 +100,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         literal: args.literal === true,
         context: args.context ?? 0,
         limit,
+        excluded,
         ...(args.glob !== undefined ? { glob: args.glob } : {}),
       };
       const outcome =
@@ -106,10 +112,12 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
       const droppedNote = outcome.dropped
         ? `[${outcome.dropped} lines left out: their file changed (or is not UTF-8 text) while it was searched. Search again, or use \`read\`.]`
         : undefined;
+      const hiddenNote = excluded.length > 0 ? HIDDEN_LEFT_OUT_NOTE : undefined;
       if (outcome.records.length === 0) {
         const within = args.glob !== undefined ? ` (files matching ${args.glob})` : "";
         const none = `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`;
-        return textResult(droppedNote ? `${none}\n\n${droppedNote}` : none, {
+        const noneNotes = [droppedNote, hiddenNote].filter((note) => note !== undefined);
+        return textResult([none, ...noneNotes].join("\n\n"), {
           render: { kind: "path_list", paths: [] },
         });
       }
@@ -126,6 +134,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         );
       }
       if (droppedNote) notes.push(droppedNote);
+      if (hiddenNote) notes.push(hiddenNote);
       if (outcome.limitHit) {
         notes.push(
           `[Stopped after ${limit} matches; there are more. Narrow the search with path, glob or a more specific pattern, or raise limit.]`,

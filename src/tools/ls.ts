@@ -2,11 +2,14 @@
  * `ls`: the entries of one directory (docs/architecture.md §6.2). It shows what is there, including
  * dotfiles and gitignored entries; `find` and `grep` are the ignore-aware tools.
  */
+import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import type { Tool } from "../contracts/tool.ts";
+import type { HiddenPaths } from "../sandbox/agent-sandbox.ts";
 import { describeError } from "../support/describe-error.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
 import { displayPath, resolveToolPath } from "./resolve-path.ts";
+import { HIDDEN_LEFT_OUT_NOTE, isExcluded } from "./search/hidden-exclusion.ts";
 import { errorResult, textResult } from "./tool-result.ts";
 
 const LsParams = Type.Object({
@@ -20,6 +23,8 @@ export type LsArgs = Static<typeof LsParams>;
 export interface LsToolOptions {
   ops?: FileOps;
   defaultLimit?: number;
+  /** The sandbox's hidden paths, never listed (docs/sandbox.md). */
+  hidden?: HiddenPaths;
 }
 
 export function createLsTool(options: LsToolOptions = {}): Tool<typeof LsParams> {
@@ -38,6 +43,7 @@ export function createLsTool(options: LsToolOptions = {}): Tool<typeof LsParams>
       const abs = resolveToolPath(ctx, args.path ?? ".");
       const shown = displayPath(ctx.cwd, abs);
       let entries: Awaited<ReturnType<FileOps["readDir"]>>;
+      let leftOut = 0;
       try {
         const info = await ops.stat(abs);
         if (info === null)
@@ -46,7 +52,10 @@ export function createLsTool(options: LsToolOptions = {}): Tool<typeof LsParams>
           );
         if (info.kind !== "dir")
           return errorResult(`${shown} is not a directory. Use \`read\` to read a file.`);
-        entries = await ops.readDir(abs);
+        const listed = await ops.readDir(abs);
+        const excluded = options.hidden?.hiddenBelow(abs) ?? [];
+        entries = listed.filter((e) => !isExcluded(excluded, join(abs, e.name)));
+        leftOut = listed.length - entries.length;
       } catch (error) {
         return errorResult(`Cannot list ${shown}: ${describeError(error)}`);
       }
@@ -61,13 +70,14 @@ export function createLsTool(options: LsToolOptions = {}): Tool<typeof LsParams>
           kind: e.kind === "dir" ? ("dir" as const) : ("file" as const),
         })),
       };
-      if (entries.length === 0) return textResult("(empty directory)", { render });
+      const hiddenNote = leftOut > 0 ? `\n\n${HIDDEN_LEFT_OUT_NOTE}` : "";
+      if (entries.length === 0) return textResult(`(empty directory)${hiddenNote}`, { render });
       const names = render.paths.map((p) => p.path).join("\n");
       const hint =
         entries.length > limit
           ? `\n\n[Showing ${limit} of ${entries.length} entries. Raise limit, or use \`find\` with a pattern to narrow down.]`
           : "";
-      return textResult(`${names}${hint}`, { render });
+      return textResult(`${names}${hint}${hiddenNote}`, { render });
     },
   };
 }

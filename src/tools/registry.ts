@@ -1,6 +1,6 @@
 /** The built-in tool set, in a stable order, and selection by name (`--tools a,b,c`). */
 import type { AnyTool } from "../contracts/tool.ts";
-import type { CommandSandbox } from "../sandbox/agent-sandbox.ts";
+import type { CommandSandbox, HiddenPaths } from "../sandbox/agent-sandbox.ts";
 import { createAskTool } from "./ask.ts";
 import { createBashTool } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
@@ -21,12 +21,13 @@ export interface BuiltinToolsOptions {
   bashMaxTimeoutMs?: number;
   /** Where `bash` records its running process groups (kill -9 clean-up). */
   processes?: ProcessRegistry;
-  /** Confines every `bash` command (docs/sandbox.md). */
-  sandbox?: CommandSandbox;
+  /** Confines every `bash` command, and keeps `grep`, `find` and `ls` out of what it hides (docs/sandbox.md). */
+  sandbox?: CommandSandbox & HiddenPaths;
 }
 
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[] {
   const backend = options.grepBackend ?? "auto";
+  const hidden = options.sandbox !== undefined ? { hidden: options.sandbox } : {};
   return [
     createReadTool(),
     createWriteTool(),
@@ -37,9 +38,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AnyTool[]
       ...(options.processes !== undefined ? { processes: options.processes } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
     }),
-    createGrepTool({ backend }),
-    createFindTool({ backend }),
-    createLsTool(),
+    createGrepTool({ backend, ...hidden }),
+    createFindTool({ backend, ...hidden }),
+    createLsTool(hidden),
     createAskTool(),
   ];
 }

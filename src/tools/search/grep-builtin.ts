@@ -24,7 +24,7 @@ export async function builtinGrep(query: GrepQuery, signal: AbortSignal): Promis
 
   const collector = new GrepCollector(query.limit);
   const matchesGlob = query.glob !== undefined ? createGlobMatcher(query.glob) : () => true;
-  const files = query.rootIsFile ? [query.root] : walkFiles(query.root, signal);
+  const files = query.rootIsFile ? [query.root] : walkFiles(query.root, signal, query.excluded);
   for await (const file of files) {
     if (signal.aborted) break;
     if (!query.rootIsFile && !matchesGlob(relative(query.root, file))) continue;

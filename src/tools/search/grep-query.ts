@@ -12,6 +12,8 @@ export interface GrepQuery {
   context: number;
   /** Stop after this many matching lines. */
   limit: number;
+  /** Real paths below `root` never searched: those the sandbox hides. */
+  excluded: readonly string[];
 }
 
 export interface GrepRecord {

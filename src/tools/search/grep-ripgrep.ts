@@ -3,6 +3,7 @@ import { relative } from "node:path";
 import { createGlobMatcher } from "./glob-match.ts";
 import { GrepCollector, type GrepOutcome, type GrepQuery } from "./grep-query.ts";
 import { keepVerifiedRecords } from "./grep-verify.ts";
+import { isExcluded, ripgrepExcludeFlags } from "./hidden-exclusion.ts";
 import { RG_COMMON_FLAGS, RG_EXCLUDE_FLAGS, runRipgrep } from "./ripgrep.ts";
 
 interface RgData {
@@ -38,12 +39,16 @@ export async function ripgrepGrep(
   }
   const matchesGlob =
     query.glob !== undefined && !query.rootIsFile ? createGlobMatcher(query.glob) : () => true;
-  args.push(...RG_EXCLUDE_FLAGS, "--regexp", query.pattern, "--", query.root);
+  args.push(...RG_EXCLUDE_FLAGS, ...ripgrepExcludeFlags(query.root, query.excluded));
+  args.push("--regexp", query.pattern, "--", query.root);
+  // The sandbox's exclusion globs are anchored at rg's cwd: the root when it is a directory
+  // (a single file has nothing below it to exclude).
+  const rgCwd = query.rootIsFile ? cwd : query.root;
 
   const collector = new GrepCollector(query.limit);
   let run: Awaited<ReturnType<typeof runRipgrep>>;
   try {
-    run = await runRipgrep(rgPath, args, cwd, signal, (line) => {
+    run = await runRipgrep(rgPath, args, rgCwd, signal, (line) => {
       if (line === "") return true;
       let event: RgEvent;
       try {
@@ -53,7 +58,7 @@ export async function ripgrepGrep(
       }
       if ((event.type !== "match" && event.type !== "context") || !event.data) return true;
       const path = dataText(event.data.path);
-      if (!matchesGlob(relative(query.root, path))) return true;
+      if (isExcluded(query.excluded, path) || !matchesGlob(relative(query.root, path))) return true;
       return collector.add({
         path,
         line: event.data.line_number ?? 0,

@@ -10,6 +10,8 @@ import { type Failure, failure } from "../wire/errors.ts";
 import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
 import { confinedEnv } from "./confined-env.ts";
+import { bridgedCommand, findSocat, PROXY_ENV_NAMES, proxyEnv, withNetworkNotice } from "./network-bridge.ts";
+import { NetworkProxy } from "./network-proxy.ts";
 import { makePrivateTmpdir, reapPrivateTmpdirs } from "./private-tmpdir.ts";
 import { isHiddenIn, type SandboxProfile, sandboxProfile, writableIn } from "./sandbox-profile.ts";
 import type { SandboxSettings } from "./sandbox-settings.ts";
@@ -42,6 +44,12 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   private current: SandboxMode;
   private tmpdir: string | undefined;
   private readonly bwrap: string | undefined;
+  /** Set when hosts are allowed and `socat` is there to bridge to the proxy. */
+  private readonly socat: string | undefined;
+  /** Started at the first confined command that may use the network; lives until close(). */
+  private proxy: NetworkProxy | undefined;
+  /** Why confined commands have no network although hosts are allowed. */
+  private noNetwork: string | undefined;
 
   private constructor(
     private readonly input: AgentSandboxInput,
@@ -50,6 +58,12 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   ) {
     this.current = mode;
     this.bwrap = input.probe?.ok === true ? input.probe.path : undefined;
+    const hosts = input.settings.networkAllow;
+    this.socat = hosts.length > 0 ? findSocat(input.env) : undefined;
+    if (hosts.length > 0 && this.socat === undefined)
+      this.noNetwork =
+        `sandbox.network.allow lists ${hosts.join(", ")}, but socat is not installed, so confined ` +
+        "commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox-network.md)";
   }
 
   /**
@@ -96,6 +110,11 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     return { ok: true };
   }
 
+  /** What the runtime should warn about at start (besides `state().unavailable`). */
+  startWarnings(): string[] {
+    return this.bwrap !== undefined && this.noNetwork !== undefined ? [this.noNetwork] : [];
+  }
+
   state(): SandboxState {
     const settings = this.input.settings;
     return {
@@ -113,9 +132,16 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   wrap(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | undefined {
     const profile = this.profile();
     if (profile === undefined || this.bwrap === undefined) return undefined;
+    const env = confinedEnv(this.input.env, { TMPDIR: profile.tmpdir });
+    for (const name of PROXY_ENV_NAMES) delete env[name];
+    if (this.input.settings.networkAllow.length === 0)
+      return { argv: bwrapArgv(this.bwrap, profile, argv), env };
+    const proxy = this.startProxy(profile.tmpdir);
+    if (proxy === undefined || this.socat === undefined)
+      return { argv: bwrapArgv(this.bwrap, profile, withNetworkNotice(this.noNetwork ?? "no network", argv)), env };
     return {
-      argv: bwrapArgv(this.bwrap, profile, argv),
-      env: confinedEnv(this.input.env, { TMPDIR: profile.tmpdir }),
+      argv: bwrapArgv(this.bwrap, { ...profile, proxySocket: proxy.socketPath }, bridgedCommand(this.socat, argv)),
+      env: { ...env, ...proxyEnv() },
     };
   }
 
@@ -138,8 +164,31 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
 
   /** Removes the private TMPDIR; the runtime calls it on the way out. */
   close(): void {
+    this.proxy?.close();
+    this.proxy = undefined;
     if (this.tmpdir !== undefined) rmSync(this.tmpdir, { recursive: true, force: true });
     this.tmpdir = undefined;
+  }
+
+  /**
+   * The filtering proxy, listening on a socket next to the private TMPDIR: inside the hidden
+   * `$SHARD_HOME`, outside every writable root, so a command reaches it only where it is bound.
+   */
+  private startProxy(tmpdir: string): NetworkProxy | undefined {
+    if (this.socat === undefined) return undefined;
+    if (this.proxy?.failure() !== undefined) {
+      // It stopped listening (the socket was removed under it, say): a fresh one takes over.
+      this.proxy.close();
+      this.proxy = undefined;
+    }
+    if (this.proxy !== undefined) return this.proxy;
+    const listened = NetworkProxy.listen(`${tmpdir}.proxy.sock`, this.input.settings.networkAllow);
+    if (!listened.ok) {
+      this.noNetwork = `${listened.error.message}, so this command has no network`;
+      return undefined;
+    }
+    this.proxy = listened.proxy;
+    return this.proxy;
   }
 
   private hiddenMessage(realPath: string): string {

@@ -138,9 +138,16 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
       return { argv: bwrapArgv(this.bwrap, profile, argv), env };
     const proxy = this.startProxy(profile.tmpdir);
     if (proxy === undefined || this.socat === undefined)
-      return { argv: bwrapArgv(this.bwrap, profile, withNetworkNotice(this.noNetwork ?? "no network", argv)), env };
+      return {
+        argv: bwrapArgv(this.bwrap, profile, withNetworkNotice(this.noNetwork ?? "no network", argv)),
+        env,
+      };
     return {
-      argv: bwrapArgv(this.bwrap, { ...profile, proxySocket: proxy.socketPath }, bridgedCommand(this.socat, argv)),
+      argv: bwrapArgv(
+        this.bwrap,
+        { ...profile, proxySocket: proxy.socketPath },
+        bridgedCommand(this.socat, argv),
+      ),
       env: { ...env, ...proxyEnv() },
     };
   }

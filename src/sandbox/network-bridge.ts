@@ -62,10 +62,25 @@ done
 exec "$@"`;
 
 export function bridgedCommand(socat: string, command: readonly string[]): string[] {
-  return ["/bin/sh", "-c", BRIDGE_SCRIPT, "shard-network-bridge", socat, String(PROXY_PORT_INSIDE), ...command];
+  return [
+    "/bin/sh",
+    "-c",
+    BRIDGE_SCRIPT,
+    "shard-network-bridge",
+    socat,
+    String(PROXY_PORT_INSIDE),
+    ...command,
+  ];
 }
 
 /** The command as it is, after a line on stderr saying why it has no network. */
 export function withNetworkNotice(notice: string, command: readonly string[]): string[] {
-  return ["/bin/sh", "-c", 'echo "$1" >&2; shift; exec "$@"', "shard-network-notice", `[sandbox] ${notice}`, ...command];
+  return [
+    "/bin/sh",
+    "-c",
+    'echo "$1" >&2; shift; exec "$@"',
+    "shard-network-notice",
+    `[sandbox] ${notice}`,
+    ...command,
+  ];
 }

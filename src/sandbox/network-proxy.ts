@@ -69,7 +69,10 @@ export class NetworkProxy {
   ): { ok: true; proxy: NetworkProxy } | Failure {
     // sun_path holds 107 bytes and a longer path would be cut silently by some kernels' callers.
     if (Buffer.byteLength(socketPath) > 107)
-      return failure("INTERNAL_ERROR", `the network proxy's socket path is too long for a unix socket: ${socketPath}`);
+      return failure(
+        "INTERNAL_ERROR",
+        `the network proxy's socket path is too long for a unix socket: ${socketPath}`,
+      );
     rmSync(socketPath, { force: true });
     const server = net.createServer({ allowHalfOpen: true });
     const proxy = new NetworkProxy(server, socketPath, [...allow], { ...DEFAULT_PROXY_LIMITS, ...limits });
@@ -80,7 +83,10 @@ export class NetworkProxy {
     try {
       server.listen(socketPath);
     } catch (error) {
-      return failure("INTERNAL_ERROR", `the network proxy could not listen on ${socketPath}: ${describeError(error)}`);
+      return failure(
+        "INTERNAL_ERROR",
+        `the network proxy could not listen on ${socketPath}: ${describeError(error)}`,
+      );
     }
     return { ok: true, proxy };
   }
@@ -100,7 +106,11 @@ export class NetworkProxy {
   private accept(client: net.Socket): void {
     client.on("error", () => client.destroy());
     if (this.sockets.size >= this.limits.maxConnections) {
-      respond(client, 503, `the sandbox's network proxy has ${this.limits.maxConnections} connections open already`);
+      respond(
+        client,
+        503,
+        `the sandbox's network proxy has ${this.limits.maxConnections} connections open already`,
+      );
       return;
     }
     this.track(client);
@@ -133,7 +143,8 @@ export class NetworkProxy {
   private forward(client: net.Socket, head: string, early: Buffer): void {
     const request = parseProxyRequest(head);
     if ("status" in request) return respond(client, request.status, request.message);
-    if (!hostAllowed(request.host, this.allow)) return respond(client, 403, blockedMessage(request.host, this.allow));
+    if (!hostAllowed(request.host, this.allow))
+      return respond(client, 403, blockedMessage(request.host, this.allow));
     const where = `${request.host}:${request.port}`;
     const upstream = net.connect({ host: request.host, port: request.port, allowHalfOpen: true });
     this.track(upstream);

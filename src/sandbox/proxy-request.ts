@@ -23,9 +23,11 @@ const HOP_HEADERS = new Set(["proxy-connection", "proxy-authorization", "connect
 export function parseProxyRequest(head: string): ProxyRequest | ProxyRequestError {
   const [requestLine = "", ...headerLines] = head.split("\r\n");
   const parts = requestLine.split(" ");
-  if (parts.length !== 3) return { status: 400, message: `malformed request line: ${printable(requestLine)}` };
+  if (parts.length !== 3)
+    return { status: 400, message: `malformed request line: ${printable(requestLine)}` };
   const [method = "", target = "", version = ""] = parts;
-  if (!/^HTTP\/1\.[01]$/.test(version)) return { status: 505, message: `unsupported HTTP version: ${printable(version)}` };
+  if (!/^HTTP\/1\.[01]$/.test(version))
+    return { status: 505, message: `unsupported HTTP version: ${printable(version)}` };
   if (!/^[A-Z]+$/.test(method)) return { status: 400, message: `malformed method: ${printable(method)}` };
   for (const line of headerLines) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\0\r\n]*$/.test(line))
@@ -33,7 +35,8 @@ export function parseProxyRequest(head: string): ProxyRequest | ProxyRequestErro
   }
   if (method === "CONNECT") {
     const authority = splitAuthority(target, undefined);
-    if (authority === undefined) return { status: 400, message: `CONNECT needs host:port, got: ${printable(target)}` };
+    if (authority === undefined)
+      return { status: 400, message: `CONNECT needs host:port, got: ${printable(target)}` };
     return { kind: "connect", ...authority };
   }
   if (!target.toLowerCase().startsWith("http://")) {
@@ -48,10 +51,14 @@ export function parseProxyRequest(head: string): ProxyRequest | ProxyRequestErro
   const slash = rest.search(/[/?]/);
   const authorityText = slash === -1 ? rest : rest.slice(0, slash);
   const path = slash === -1 ? "/" : rest[slash] === "?" ? `/${rest.slice(slash)}` : rest.slice(slash);
-  if (authorityText.includes("@")) return { status: 400, message: "credentials in a proxied URL are not supported" };
+  if (authorityText.includes("@"))
+    return { status: 400, message: "credentials in a proxied URL are not supported" };
   const authority = splitAuthority(authorityText, 80);
-  if (authority === undefined) return { status: 400, message: `malformed URL host: ${printable(authorityText)}` };
-  const headers = headerLines.filter((line) => !HOP_HEADERS.has(line.slice(0, line.indexOf(":")).toLowerCase()));
+  if (authority === undefined)
+    return { status: 400, message: `malformed URL host: ${printable(authorityText)}` };
+  const headers = headerLines.filter(
+    (line) => !HOP_HEADERS.has(line.slice(0, line.indexOf(":")).toLowerCase()),
+  );
   return {
     kind: "http",
     ...authority,
@@ -59,7 +66,10 @@ export function parseProxyRequest(head: string): ProxyRequest | ProxyRequestErro
   };
 }
 
-function splitAuthority(text: string, defaultPort: number | undefined): { host: string; port: number } | undefined {
+function splitAuthority(
+  text: string,
+  defaultPort: number | undefined,
+): { host: string; port: number } | undefined {
   // `[::1]:443`: an IPv6 literal keeps its brackets out of the host (it is never on the list).
   const match = /^(\[[^\]]*\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(text);
   if (!match) return undefined;

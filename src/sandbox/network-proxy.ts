@@ -142,9 +142,14 @@ export class NetworkProxy {
 
   private forward(client: net.Socket, head: string, early: Buffer): void {
     const request = parseProxyRequest(head);
-    if ("status" in request) return respond(client, request.status, request.message);
-    if (!hostAllowed(request.host, this.allow))
-      return respond(client, 403, blockedMessage(request.host, this.allow));
+    if ("status" in request) {
+      respond(client, request.status, request.message);
+      return;
+    }
+    if (!hostAllowed(request.host, this.allow)) {
+      respond(client, 403, blockedMessage(request.host, this.allow));
+      return;
+    }
     const where = `${request.host}:${request.port}`;
     const upstream = net.connect({ host: request.host, port: request.port, allowHalfOpen: true });
     this.track(upstream);
@@ -192,7 +197,10 @@ export class NetworkProxy {
 
 /** One plain-text answer, then the connection closes (whatever else the client sends is dropped). */
 function respond(client: net.Socket, status: number, message: string): void {
-  if (client.destroyed || !client.writable) return void client.destroy();
+  if (client.destroyed || !client.writable) {
+    client.destroy();
+    return;
+  }
   const body = `${message}\n`;
   client.removeAllListeners("data");
   client.removeAllListeners("timeout");

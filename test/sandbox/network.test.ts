@@ -85,6 +85,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
     );
     const env = await run(
       sandbox,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template.
       'printf "%s|" "$HTTP_PROXY" "$HTTPS_PROXY" "$http_proxy" "$https_proxy" "${NO_PROXY-unset}" "${no_proxy-unset}"',
     );
     const bridge = "http://127.0.0.1:3128";

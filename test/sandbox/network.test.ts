@@ -78,6 +78,30 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
     expect(tunnel).toEqual({ code: 0, out: "ALLOWED-SERVER\n", err: "" });
   });
 
+  test("a large body streams through both ways of the proxy intact", async () => {
+    const big = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (req) =>
+        req.method === "POST"
+          ? new Response(String((await req.arrayBuffer()).byteLength))
+          : new Response(new Uint8Array(8 * 1024 * 1024).fill(97)),
+    });
+    try {
+      const { sandbox } = openSandbox({ networkAllow: ["localhost"] });
+      const url = `http://localhost:${port(big)}/`;
+      const down = await run(sandbox, `curl -sS ${url} | sha256sum; curl -sS -p ${url} | wc -c`);
+      const expected = new Bun.CryptoHasher("sha256")
+        .update(new Uint8Array(8 * 1024 * 1024).fill(97))
+        .digest("hex");
+      expect(down.out).toBe(`${expected}  -\n${8 * 1024 * 1024}\n`);
+      const up = await run(sandbox, `head -c 6000000 /dev/zero | curl -sS --data-binary @- ${url}`);
+      expect(up.out).toBe("6000000");
+    } finally {
+      big.stop(true);
+    }
+  });
+
   test("the proxy variables point at the bridge, and NO_PROXY is empty", async () => {
     const { sandbox } = openSandbox(
       { networkAllow: ["localhost"] },

@@ -60,6 +60,23 @@ describeConfined("network allowlist through a real agent", () => {
     expect(output).not.toContain("OTHER-SERVER");
   });
 
+  test("an HTTPS tunnel to a host not on the list fails with the sandbox's explanation", async () => {
+    const agent = await spawn();
+    const command = `curl -sS https://127.0.0.1:${other.port}/`;
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "bash", args: { command } } }] },
+      { steps: [{ text: "done" }] },
+    );
+    const from = agent.events.length;
+    expect((await agent.request({ type: "prompt", message: "fetch" })).success).toBe(true);
+    const result = await agent.waitType("tool_result", from);
+    await agent.waitTurnEnd(from);
+    expect(result.is_error).toBe(true);
+    const output = JSON.stringify(result.content);
+    expect(output).toContain("CONNECT tunnel failed, response 403");
+    expect(output).toContain("the network is off but for the allowlist");
+  });
+
   test("without socat the agent says so at start", async () => {
     const agent = await spawn({ env: { SHARD_SOCAT: "none" } });
     const warning = await agent.waitFor((e) => e.type === "error" && e.fatal === false);

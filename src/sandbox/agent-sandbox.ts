@@ -3,7 +3,7 @@
  * wrapped to run there, and the same boundary for the file tools. The runtime owns it; `bash`
  * and the file tools see it through `CommandSandbox` and `PathBoundary`.
  */
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { isInside } from "../permissions/paths.ts";
 import type { SandboxMode, SandboxPolicy, SandboxState } from "../types/sandbox.ts";
 import { type Failure, failure } from "../wire/errors.ts";
@@ -183,8 +183,12 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
    */
   private startProxy(tmpdir: string): NetworkProxy | undefined {
     if (this.socat === undefined) return undefined;
-    if (this.proxy?.failure() !== undefined) {
-      // It stopped listening (the socket was removed under it, say): a fresh one takes over.
+    if (
+      this.proxy !== undefined &&
+      (this.proxy.failure() !== undefined || !existsSync(this.proxy.socketPath))
+    ) {
+      // It stopped listening, or its socket was removed (bwrap would refuse a missing mount
+      // source and every command would fail): a fresh one takes over.
       this.proxy.close();
       this.proxy = undefined;
     }

@@ -5,7 +5,7 @@
  * empty allowlist leaves no way out at all).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentSandbox } from "../../src/sandbox/agent-sandbox.ts";
 import { probeBubblewrap } from "../../src/sandbox/bubblewrap-probe.ts";
@@ -185,6 +185,14 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
       "[sandbox] sandbox.network.allow lists localhost, but socat is not installed",
     );
     expect(curl.err).toContain("/etc/escaped"); // read-only: still inside the sandbox
+  });
+
+  test("a proxy socket removed under the runtime is made again at the next command", async () => {
+    const { sandbox } = openSandbox({ networkAllow: ["localhost"] });
+    const probe = await run(sandbox, 'echo "$TMPDIR"');
+    rmSync(`${probe.out.trim()}.proxy.sock`);
+    const plain = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/`);
+    expect(plain.out).toBe("ALLOWED-SERVER\n");
   });
 
   test("close() stops the proxy and removes its socket", async () => {

@@ -48,6 +48,8 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   private readonly socat: string | undefined;
   /** Started at the first confined command that may use the network; lives until close(). */
   private proxy: NetworkProxy | undefined;
+  /** Proxies started so far: a replacement gets its own socket path, out of reach of the old one's unlink. */
+  private proxiesStarted = 0;
   /** Why confined commands have no network although hosts are allowed. */
   private noNetwork: string | undefined;
 
@@ -193,7 +195,12 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
       this.proxy = undefined;
     }
     if (this.proxy !== undefined) return this.proxy;
-    const listened = NetworkProxy.listen(`${tmpdir}.proxy.sock`, this.input.settings.networkAllow);
+    const generation = this.proxiesStarted === 0 ? "" : `-${this.proxiesStarted}`;
+    this.proxiesStarted += 1;
+    const listened = NetworkProxy.listen(
+      `${tmpdir}.proxy${generation}.sock`,
+      this.input.settings.networkAllow,
+    );
     if (!listened.ok) {
       this.noNetwork = `${listened.error.message}, so this command has no network`;
       return undefined;

@@ -127,6 +127,7 @@ export function createRuntime(
   const opened = AgentSandbox.open({ settings: sandboxSettings, cwd, home: config.home, env: config.env });
   if (!opened.ok) return refuse(rejectedIf(config.sandbox?.mode, "sandbox", opened));
   const sandbox = opened.sandbox;
+  for (const w of sandbox.startWarnings()) configWarning(w);
   const unconfined = sandbox.state().unavailable;
   if (unconfined !== undefined)
     configWarning(`the sandbox is unavailable, so commands run unconfined: ${unconfined} (docs/sandbox.md)`);

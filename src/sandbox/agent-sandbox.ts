@@ -3,13 +3,15 @@
  * wrapped to run there, and the same boundary for the file tools. The runtime owns it; `bash`
  * and the file tools see it through `CommandSandbox` and `PathBoundary`.
  */
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { isInside } from "../permissions/paths.ts";
 import type { SandboxMode, SandboxPolicy, SandboxState } from "../types/sandbox.ts";
 import { type Failure, failure } from "../wire/errors.ts";
 import { type BubblewrapProbe, probeBubblewrap } from "./bubblewrap-probe.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
 import { confinedEnv } from "./confined-env.ts";
+import { bridgedCommand, findSocat, PROXY_ENV_NAMES, proxyEnv, withNetworkNotice } from "./network-bridge.ts";
+import { NetworkProxy } from "./network-proxy.ts";
 import { makePrivateTmpdir, reapPrivateTmpdirs } from "./private-tmpdir.ts";
 import {
   hiddenBelow,
@@ -57,6 +59,14 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   private current: SandboxMode;
   private tmpdir: string | undefined;
   private readonly bwrap: string | undefined;
+  /** Set when hosts are allowed and `socat` is there to bridge to the proxy. */
+  private readonly socat: string | undefined;
+  /** Started at the first confined command that may use the network; lives until close(). */
+  private proxy: NetworkProxy | undefined;
+  /** Proxies started so far: a replacement gets its own socket path, out of reach of the old one's unlink. */
+  private proxiesStarted = 0;
+  /** Why confined commands have no network although hosts are allowed. */
+  private noNetwork: string | undefined;
 
   private constructor(
     private readonly input: AgentSandboxInput,
@@ -65,6 +75,12 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   ) {
     this.current = mode;
     this.bwrap = input.probe?.ok === true ? input.probe.path : undefined;
+    const hosts = input.settings.networkAllow;
+    this.socat = hosts.length > 0 ? findSocat(input.env) : undefined;
+    if (hosts.length > 0 && this.socat === undefined)
+      this.noNetwork =
+        `sandbox.network.allow lists ${hosts.join(", ")}, but socat is not installed, so confined ` +
+        "commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox-network.md)";
   }
 
   /**
@@ -111,6 +127,11 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     return { ok: true };
   }
 
+  /** What the runtime should warn about at start (besides `state().unavailable`). */
+  startWarnings(): string[] {
+    return this.bwrap !== undefined && this.noNetwork !== undefined ? [this.noNetwork] : [];
+  }
+
   state(): SandboxState {
     const settings = this.input.settings;
     return {
@@ -128,9 +149,23 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   wrap(argv: readonly string[]): { argv: string[]; env: Record<string, string> } | undefined {
     const profile = this.profile();
     if (profile === undefined || this.bwrap === undefined) return undefined;
+    const env = confinedEnv(this.input.env, { TMPDIR: profile.tmpdir });
+    for (const name of PROXY_ENV_NAMES) delete env[name];
+    if (this.input.settings.networkAllow.length === 0)
+      return { argv: bwrapArgv(this.bwrap, profile, argv), env };
+    const proxy = this.startProxy(profile.tmpdir);
+    if (proxy === undefined || this.socat === undefined)
+      return {
+        argv: bwrapArgv(this.bwrap, profile, withNetworkNotice(this.noNetwork ?? "no network", argv)),
+        env,
+      };
     return {
-      argv: bwrapArgv(this.bwrap, profile, argv),
-      env: confinedEnv(this.input.env, { TMPDIR: profile.tmpdir }),
+      argv: bwrapArgv(
+        this.bwrap,
+        { ...profile, proxySocket: proxy.socketPath },
+        bridgedCommand(this.socat, argv),
+      ),
+      env: { ...env, ...proxyEnv() },
     };
   }
 
@@ -158,8 +193,40 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
 
   /** Removes the private TMPDIR; the runtime calls it on the way out. */
   close(): void {
+    this.proxy?.close();
+    this.proxy = undefined;
     if (this.tmpdir !== undefined) rmSync(this.tmpdir, { recursive: true, force: true });
     this.tmpdir = undefined;
+  }
+
+  /**
+   * The filtering proxy, listening on a socket next to the private TMPDIR: inside the hidden
+   * `$SHARD_HOME`, outside every writable root, so a command reaches it only where it is bound.
+   */
+  private startProxy(tmpdir: string): NetworkProxy | undefined {
+    if (this.socat === undefined) return undefined;
+    if (
+      this.proxy !== undefined &&
+      (this.proxy.failure() !== undefined || !existsSync(this.proxy.socketPath))
+    ) {
+      // It stopped listening, or its socket was removed (bwrap would refuse a missing mount
+      // source and every command would fail): a fresh one takes over.
+      this.proxy.close();
+      this.proxy = undefined;
+    }
+    if (this.proxy !== undefined) return this.proxy;
+    const generation = this.proxiesStarted === 0 ? "" : `-${this.proxiesStarted}`;
+    this.proxiesStarted += 1;
+    const listened = NetworkProxy.listen(
+      `${tmpdir}.proxy${generation}.sock`,
+      this.input.settings.networkAllow,
+    );
+    if (!listened.ok) {
+      this.noNetwork = `${listened.error.message}, so this command has no network`;
+      return undefined;
+    }
+    this.proxy = listened.proxy;
+    return this.proxy;
   }
 
   private hiddenMessage(realPath: string): string {

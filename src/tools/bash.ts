@@ -207,7 +207,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 
 /** What a sandbox refusal looks like in a failed command's output. */
 const SANDBOX_DENIAL =
-  /Read-only file system|Permission denied|Operation not permitted|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EROFS|EACCES/;
+  /Read-only file system|Permission denied|Operation not permitted|Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EROFS|EACCES|CONNECT tunnel failed, response 403|Tunnel connection failed: 403|blocked by the Shard sandbox's network allowlist/;
 
 /**
  * A confined command that failed the way a sandbox refusal fails says so, for the model and the

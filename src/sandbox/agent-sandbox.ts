@@ -80,7 +80,7 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     if (hosts.length > 0 && this.socat === undefined)
       this.noNetwork =
         `sandbox.network.allow lists ${hosts.join(", ")}, but socat is not installed, so confined ` +
-        "commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox-network.md)";
+        "commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox.md#network)";
   }
 
   /**

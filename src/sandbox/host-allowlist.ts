@@ -1,5 +1,5 @@
 /**
- * Which hosts the sandbox's filtering proxy lets a confined command reach (docs/sandbox-network.md):
+ * Which hosts the sandbox's filtering proxy lets a confined command reach (docs/sandbox.md#network):
  * an entry is an exact host name or IP literal, or `*.example.com` for every name below
  * example.com (not example.com itself). Case-insensitive, any port.
  */

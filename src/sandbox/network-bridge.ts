@@ -1,5 +1,5 @@
 /**
- * How a confined command reaches the filtering proxy (docs/sandbox-network.md). Its network
+ * How a confined command reaches the filtering proxy (docs/sandbox.md#network). Its network
  * namespace has only loopback, so a `socat` started inside the sandbox before the command listens
  * on 127.0.0.1:PROXY_PORT_INSIDE there and forwards each connection to the proxy's unix socket,
  * bind-mounted at PROXY_SOCKET_INSIDE. The command finds it through the usual proxy variables.

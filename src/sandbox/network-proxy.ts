@@ -1,5 +1,5 @@
 /**
- * The filtering HTTP proxy a confined command reaches the network through (docs/sandbox-network.md).
+ * The filtering HTTP proxy a confined command reaches the network through (docs/sandbox.md#network).
  * It listens on a unix socket in the runtime's private area, which the sandbox sees at
  * `PROXY_SOCKET_INSIDE`; each connection carries one CONNECT tunnel or one absolute-form
  * http:// request to a host on the allowlist. Bad input gets an HTTP error and never an

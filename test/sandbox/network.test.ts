@@ -177,7 +177,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
   test("without socat the agent warns and commands run with no network, still confined", async () => {
     const { sandbox } = openSandbox({ networkAllow: ["localhost"] }, { SHARD_SOCAT: "none" });
     expect(sandbox.startWarnings()).toEqual([
-      "sandbox.network.allow lists localhost, but socat is not installed, so confined commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox-network.md)",
+      "sandbox.network.allow lists localhost, but socat is not installed, so confined commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox.md#network)",
     ]);
     const curl = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/; touch /etc/escaped`);
     expect(curl.out).toBe("");

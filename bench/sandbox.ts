@@ -2,7 +2,8 @@
  * What the sandbox costs per `bash` call: the bash tool runs the same command unconfined and
  * under `workspace-write` (bubblewrap), interleaved, in a git repository with a
  * `$SHARD_HOME` like a user's. Prints min / median / p90 per mode and the median added.
- * Usage: bun bench/sandbox.ts [--calls 60] [--command 'true']
+ * `--allow-host` adds the network allowlist (the filtering proxy and the bridge in each sandbox).
+ * Usage: bun bench/sandbox.ts [--calls 60] [--command 'true'] [--allow-host localhost]
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ const arg = (name: string) => {
 };
 const calls = Number(arg("--calls") ?? 60);
 const command = arg("--command") ?? "true";
+const allowHost = arg("--allow-host");
 
 const probe = probeBubblewrap(process.env);
 if (!probe.ok) {
@@ -34,7 +36,11 @@ mkdirSync(cwd);
 writeFileSync(join(cwd, "README.md"), "bench\n");
 Bun.spawnSync(["git", "init", "-q"], { cwd });
 
-const settings = resolveSandboxSettings({ mode: "workspace-write" }, {}, home);
+const settings = resolveSandboxSettings(
+  { mode: "workspace-write", ...(allowHost !== undefined ? { networkAllow: [allowHost] } : {}) },
+  {},
+  home,
+);
 const opened = AgentSandbox.open({ settings, cwd, home, env: process.env });
 if (!opened.ok) throw new Error(opened.error.message);
 const sandbox = opened.sandbox;
@@ -69,7 +75,8 @@ const stats = (xs: number[]) => {
   return { min: sorted[0] ?? 0, median: at(0.5), p90: at(0.9) };
 };
 const fmt = (n: number) => n.toFixed(1);
-console.log(`bash \`${command}\`, ${calls} calls per mode, interleaved (bwrap at ${probe.path})`);
+const network = allowHost === undefined ? "no network" : `allowlist: ${allowHost}`;
+console.log(`bash \`${command}\`, ${calls} calls per mode, interleaved (bwrap at ${probe.path}; ${network})`);
 console.log("| mode | min ms | median ms | p90 ms |");
 console.log("|---|---|---|---|");
 for (const [mode, xs] of Object.entries(times)) {

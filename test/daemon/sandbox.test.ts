@@ -102,7 +102,7 @@ describe("agent.create with a sandbox", () => {
       const res = await a.request({ type: "agent.create", cwd: harness.cwd, model: "mock/chat", ...extra });
       expect(res.success).toBe(false);
       expect(res.error.code).toBe("INVALID_REQUEST");
-      expect(res.error.message).toContain(field);
+      expect(res.error.message).toContain(`field "${field}"`);
     }
     expect((await a.ok({ type: "agent.list" })).agents).toEqual([]);
   });
@@ -251,6 +251,27 @@ describe("set_sandbox", () => {
     expect((await listed(a, agentId)).sandbox.mode).toBe("read-only");
   });
 
+  test("the question belongs to no turn: a turn that ends meanwhile leaves it open", async () => {
+    const harness = await startHarness();
+    const a = await harness.unixClient();
+    const agentId = await harness.createAgent(a, { sandbox: "read-only" });
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    const { asked } = await loosen(a, agentId, "workspace-write");
+    let from = a.messages.length;
+    llm().enqueue({ steps: [{ text: "hello" }] });
+    await a.ok({ type: "prompt", agent_id: agentId, message: "say hello" });
+    await a.waitAgent(agentId, "turn_end", from);
+    from = a.messages.length;
+    await a.ok({
+      type: "permission_response",
+      agent_id: agentId,
+      request_id: asked.request_id,
+      choice_id: "allow_once",
+    });
+    expect((await a.waitAgent(agentId, "permission_resolved", from)).choice_id).toBe("allow_once");
+    expect((await a.waitAgent(agentId, "sandbox_changed", from)).sandbox.mode).toBe("workspace-write");
+  });
+
   test("an unknown mode is INVALID_REQUEST naming the field", async () => {
     const harness = await startHarness();
     const a = await harness.unixClient();
@@ -259,6 +280,6 @@ describe("set_sandbox", () => {
     const res = await a.request({ type: "set_sandbox", agent_id: agentId, mode: "sideways" });
     expect(res.success).toBe(false);
     expect(res.error.code).toBe("INVALID_REQUEST");
-    expect(res.error.message).toContain("mode");
+    expect(res.error.message).toContain(`field "mode"`);
   });
 });

@@ -16,10 +16,12 @@ import type {
   ListModesResult,
   SetModelResult,
   SetModeResult,
+  SetSandboxResult,
 } from "../../src/types/agent-results.ts";
 import type { Usage } from "../../src/types/agent-state.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
+import type { SandboxMode } from "../../src/types/sandbox.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { sharedCheck } from "../../src/wire/schema-check.ts";
 import type { AgentCallOf, AgentLink, AgentOutbound, DeleteAgentOptions } from "./agent-link.ts";
@@ -223,6 +225,14 @@ export class Agent {
 
   async setMode(mode: string): Promise<SetModeResult> {
     return this.call({ type: "set_mode", mode });
+  }
+
+  /**
+   * A stricter sandbox mode applies at once; a looser one asks the person (`pending: true`) and
+   * applies only if allowed — watch for `sandbox_changed` (docs/protocol-additions.md §18).
+   */
+  async setSandbox(mode: SandboxMode): Promise<SetSandboxResult> {
+    return this.call({ type: "set_sandbox", mode });
   }
 
   async listModes(): Promise<ListModesResult> {

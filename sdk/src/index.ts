@@ -18,6 +18,7 @@ export type {
   UiRequest,
   UiResolved,
 } from "../../src/types/permissions.ts";
+export type { SandboxMode, SandboxPolicy, SandboxState } from "../../src/types/sandbox.ts";
 export type { SessionSummary } from "../../src/types/sessions.ts";
 export type {
   WorkspaceDetail,

@@ -122,7 +122,11 @@ export function createRuntime(
     if (!sessionRef.current) throw new Error("recall ran before the session was open");
     return sessionRef.current;
   });
-  const sandboxSettings = resolveSandboxSettings(config.sandbox ?? {}, config.env, config.home);
+  // Like the mode: a flag (or `agent.create`) wins, then the mode the session last recorded
+  // (`set_sandbox` included), then the environment, the config and the default.
+  const sandboxMode = config.sandbox?.mode ?? saved.sandbox;
+  const sandboxRequest = { ...config.sandbox, ...(sandboxMode !== undefined ? { mode: sandboxMode } : {}) };
+  const sandboxSettings = resolveSandboxSettings(sandboxRequest, config.env, config.home);
   for (const w of sandboxSettings.warnings) configWarning(w);
   const opened = AgentSandbox.open({ settings: sandboxSettings, cwd, home: config.home, env: config.env });
   if (!opened.ok) return refuse(rejectedIf(config.sandbox?.mode, "sandbox", opened));
@@ -161,6 +165,8 @@ export function createRuntime(
   try {
     if (recorded.mode !== modeName) session.append({ type: "mode_change", mode: modeName });
     if (recorded.model !== spec.id) session.append({ type: "model_change", model: spec.id });
+    if (sandboxMode !== undefined && recorded.sandbox !== sandboxMode)
+      session.append({ type: "sandbox_change", mode: sandboxMode });
   } catch (err) {
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);

@@ -36,6 +36,7 @@ import { Outbox } from "./protocol/outbox.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
 import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
 import { INTERRUPTED_TURN_MESSAGE, recordTurnFailure } from "./resume/interrupted-turn.ts";
+import { SandboxSwitch } from "./sandbox/sandbox-switch.ts";
 import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ParsedToolCall } from "./turn/assistant-builder.ts";
@@ -87,6 +88,8 @@ export class AgentRuntime {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
   private openAsks: ToolCallBlock[];
+  /** `set_sandbox`; absent when the runtime was built without a sandbox. */
+  readonly sandboxSwitch: SandboxSwitch | undefined;
 
   constructor(readonly options: RuntimeOptions) {
     this.outbox = new Outbox(this.initialSnapshot());
@@ -102,6 +105,19 @@ export class AgentRuntime {
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
     this.openAsks = options.openAsks ?? [];
+    const sandbox = options.sandbox;
+    this.sandboxSwitch =
+      sandbox &&
+      new SandboxSwitch({
+        sandbox,
+        ask: (ask) => this.requests.standingPermission(ask),
+        cancel: (requestId, reason) => this.requests.cancel(requestId, reason),
+        applied: (mode) => {
+          this.persist({ type: "sandbox_change", mode });
+          this.emit({ type: "sandbox_changed", sandbox: sandbox.state() });
+        },
+        failed: (message) => this.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+      });
   }
 
   get session(): SessionStore {
@@ -396,6 +412,7 @@ export class AgentRuntime {
     if (this.closed) return;
     this.closed = true;
     await this.abort();
+    this.requests.cancelAll("the agent stopped", true);
     await this.background;
     await Promise.all(this.inFlight);
     this.session.close();

@@ -5,6 +5,7 @@
  * acknowledging event afterwards.
  */
 import type { LiveWindow } from "../types/agent-events.ts";
+import type { SandboxMode } from "../types/sandbox.ts";
 import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 
 /** An entry before the store gives it `id`, `parent_id` and `ts`. */
@@ -17,6 +18,8 @@ export type NewEntry = SessionEntry extends infer E
 export interface SessionState {
   mode?: string;
   model?: string;
+  /** The sandbox mode last chosen (a flag, `agent.create`, `set_sandbox`); absent: never chosen. */
+  sandbox?: SandboxMode;
   /** Reasoning effort per model id. */
   reasoning: Record<string, string>;
 }

@@ -85,6 +85,8 @@ export function forkSession(store: SessionStore, fromId: string): ForkResult {
   const state = stateAt(store.header, entries, endIndex);
   if (state.mode !== undefined) push({ type: "mode_change", mode: state.mode });
   if (state.model !== undefined) push({ type: "model_change", model: state.model });
+  // A fork keeps the sandbox it was taken under: it never starts looser than its source.
+  if (state.sandbox !== undefined) push({ type: "sandbox_change", mode: state.sandbox });
   for (const [model, effort] of Object.entries(state.reasoning))
     push({ type: "reasoning_change", model, effort });
 

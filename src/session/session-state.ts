@@ -1,5 +1,5 @@
 /**
- * Mode, model and reasoning level as last recorded in a session: the header's starting mode
+ * Mode, model, sandbox mode and reasoning level as last recorded in a session: the header's starting mode
  * and model, then each change entry in chain order.
  */
 import type { SessionState } from "../contracts/session-store.ts";
@@ -15,6 +15,7 @@ export function initialState(header: SessionHeader): SessionState {
 /** Folds one entry into `state` (mutates it): the newest change of each kind wins. */
 export function applyToState(state: SessionState, entry: SessionEntry): void {
   if (entry.type === "mode_change") state.mode = entry.mode;
+  else if (entry.type === "sandbox_change") state.sandbox = entry.mode;
   else if (entry.type === "model_change") state.model = entry.model;
   else if (entry.type === "reasoning_change") state.reasoning[entry.model] = entry.effort;
 }

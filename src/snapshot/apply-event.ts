@@ -87,6 +87,8 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       };
     case "mode_changed":
       return { ...s, mode: event.mode };
+    case "sandbox_changed":
+      return { ...s, sandbox: event.sandbox };
     case "model_changed": {
       const { reasoning_level: _old, ...rest } = s;
       return {

@@ -57,6 +57,11 @@ const SubagentParams = Type.Object({
     Type.String({ minLength: 1, description: "stop/steer/relaunch: a job id, run id or alias." }),
   ),
   message: Type.Optional(Type.String({ minLength: 1, description: "steer: the message." })),
+  sandbox: Type.Optional(
+    Type.Union([Type.Literal("read-only"), Type.Literal("workspace-write"), Type.Literal("off")], {
+      description: "create: the children's sandbox; default yours, and never looser than yours.",
+    }),
+  ),
   task: Type.Optional(Type.String({ minLength: 1, description: "relaunch: the new task." })),
 });
 export type SubagentArgs = Static<typeof SubagentParams>;
@@ -108,6 +113,7 @@ function toCommand(args: SubagentArgs, parent: string): Command | string {
         tasks: args.tasks,
         strategy: args.strategy ?? "parallel",
         ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
+        ...(args.sandbox !== undefined ? { sandbox: args.sandbox } : {}),
       };
     case "wait":
       if (!args.handles) return need("handles");

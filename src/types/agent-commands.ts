@@ -5,6 +5,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, requiredCommandId, routingAgentId } from "./envelope.ts";
 import { ImageSchema } from "./messages.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
 
 export const StreamingBehaviorSchema = Type.Union([Type.Literal("steer"), Type.Literal("follow_up")], {
   $id: "StreamingBehavior",
@@ -65,6 +66,22 @@ export const SetModeCommandSchema = Type.Object(
   { $id: "SetModeCommand" },
 );
 export type SetModeCommand = Static<typeof SetModeCommandSchema>;
+
+/**
+ * Our addition (protocol-additions §18): a stricter sandbox mode applies at once; a looser one
+ * is an escalation the person must allow (a `permission_request`), so the response may come
+ * back `pending`.
+ */
+export const SetSandboxCommandSchema = Type.Object(
+  {
+    type: Type.Literal("set_sandbox"),
+    id: optionalCommandId,
+    agent_id: routingAgentId,
+    mode: SandboxModeSchema,
+  },
+  { $id: "SetSandboxCommand" },
+);
+export type SetSandboxCommand = Static<typeof SetSandboxCommandSchema>;
 
 export const ListModesCommandSchema = Type.Object(
   { type: Type.Literal("list_modes"), id: optionalCommandId, agent_id: routingAgentId },

@@ -131,6 +131,18 @@ export const ModeChangedEventSchema = Type.Object(
 );
 export type ModeChangedEvent = Static<typeof ModeChangedEventSchema>;
 
+/** Additive (protocol-additions §18): the agent's sandbox changed (`set_sandbox`). */
+export const SandboxChangedEventSchema = Type.Object(
+  {
+    type: Type.Literal("sandbox_changed"),
+    agent_id: routingAgentId,
+    seq: eventSeq,
+    sandbox: SandboxStateSchema,
+  },
+  { $id: "SandboxChangedEvent" },
+);
+export type SandboxChangedEvent = Static<typeof SandboxChangedEventSchema>;
+
 export const ModelChangedEventSchema = Type.Object(
   {
     type: Type.Literal("model_changed"),

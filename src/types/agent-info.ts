@@ -2,6 +2,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
 import { payloadAgentId } from "./envelope.ts";
+import { SandboxStateSchema } from "./sandbox.ts";
 
 /**
  * Lifecycle of the agent's current Runtime generation (docs/protocol.md §2, §5.4; pinned by us,
@@ -44,6 +45,11 @@ export const AgentInfoSchema = Type.Object(
     definition_name: Type.Optional(Type.String()),
     /** Derived `definition_name · alias` display string. */
     display_name: Type.Optional(Type.String()),
+    /**
+     * Additive (protocol-additions §18): the sandbox its commands run in — the runtime's own
+     * report while it runs, else what its manifest asks for.
+     */
+    sandbox: Type.Optional(SandboxStateSchema),
   },
   { $id: "AgentInfo" },
 );

@@ -7,6 +7,18 @@ import {
   ReasoningLevelSchema,
   SwitchEffectiveSchema,
 } from "./controls.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
+
+/**
+ * `set_sandbox`: `mode` is the mode commands run in now. `pending: true` means the change
+ * loosens the sandbox and waits for the person's answer to a `permission_request`; the
+ * outcome arrives as `sandbox_changed` (allowed) or not at all (denied).
+ */
+export const SetSandboxResultSchema = Type.Object(
+  { mode: SandboxModeSchema, pending: Type.Boolean(), request_id: Type.Optional(Type.String()) },
+  { $id: "SetSandboxResult" },
+);
+export type SetSandboxResult = Static<typeof SetSandboxResultSchema>;
 
 export const SetModeResultSchema = Type.Object(
   { previous_mode: Type.String(), mode: Type.String() },

@@ -10,6 +10,7 @@ import {
   ModelChangedEventSchema,
   QueueDroppedEventSchema,
   ReasoningLevelChangedEventSchema,
+  SandboxChangedEventSchema,
   StatusEventSchema,
   SyncEventSchema,
 } from "./agent-events.ts";
@@ -71,6 +72,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ModeChangedEventSchema,
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
+  SandboxChangedEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,
   TurnRetryEventSchema,

@@ -18,6 +18,7 @@ import {
   SetModeCommandSchema,
   SetModelCommandSchema,
   SetReasoningLevelCommandSchema,
+  SetSandboxCommandSchema,
   SteerCommandSchema,
 } from "./agent-commands.ts";
 import {
@@ -36,6 +37,7 @@ import {
   SetModelResultSchema,
   SetModeResultSchema,
   SetReasoningLevelResultSchema,
+  SetSandboxResultSchema,
   SteerResultSchema,
   UiResponseResultSchema,
 } from "./agent-results.ts";
@@ -142,6 +144,12 @@ export const COMMANDS = {
     command: SetReasoningLevelCommandSchema,
     result: SetReasoningLevelResultSchema,
     owner: "runtime",
+  },
+  set_sandbox: {
+    command: SetSandboxCommandSchema,
+    result: SetSandboxResultSchema,
+    owner: "runtime",
+    addition: true,
   },
   session_op: { command: SessionOpCommandSchema, result: SessionOpResultSchema, owner: "runtime" },
   permission_response: {

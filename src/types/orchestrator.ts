@@ -6,6 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { AgentInfoSchema } from "./agent-info.ts";
 import { AgentStatusSchema } from "./agent-state.ts";
 import { payloadAgentId, requiredCommandId } from "./envelope.ts";
+import { SandboxModeSchema, SandboxPolicySchema } from "./sandbox.ts";
 
 export const AgentListCommandSchema = Type.Object(
   { type: Type.Literal("agent.list"), id: requiredCommandId },
@@ -58,6 +59,15 @@ export const AgentCreateCommandSchema = Type.Object(
      * that created it closes — a script's agent does not outlive the script.
      */
     ephemeral: Type.Optional(Type.Boolean()),
+    /**
+     * Our addition (docs/protocol-additions.md §18): the agent's sandbox, like `shard agent
+     * --sandbox`, `--sandbox-policy` and `--allow-host`; omitted fields come from the daemon's
+     * environment and `$SHARD_HOME/config.json`. A child never runs looser than its parent.
+     */
+    sandbox: Type.Optional(SandboxModeSchema),
+    sandbox_policy: Type.Optional(SandboxPolicySchema),
+    /** Hosts reachable through the sandbox's filtering proxy (`example.org`, `*.example.org`). */
+    network_allow: Type.Optional(Type.Array(Type.String())),
   },
   { $id: "AgentCreateCommand" },
 );

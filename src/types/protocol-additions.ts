@@ -12,6 +12,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "agent_deleted",
   "turn_failed",
   "turn_retry",
+  "sandbox_changed",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
@@ -20,9 +21,9 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   permission_response: ["source"],
   abort: ["source"],
   turn_end: ["end_reason", "aborted_by"],
-  permission_request: ["preview"],
-  "subagent.create": ["timeout"],
-  "agent.create": ["ephemeral"],
+  permission_request: ["preview", "sandbox"],
+  "subagent.create": ["timeout", "sandbox"],
+  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow"],
   error: ["data"],
   sync: [
     "session_id",
@@ -33,8 +34,9 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "usage",
     "tool_calls",
     "retry",
+    "sandbox",
   ],
-  tool_result: ["images", "message_id"],
+  tool_result: ["images", "message_id", "sandbox"],
   compaction: ["summary_message", "first_kept_message_id"],
   model_changed: ["reasoning_level"],
 };

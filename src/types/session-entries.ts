@@ -7,6 +7,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { MessageSchema } from "./messages.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
 import { ForkProvenanceSchema } from "./sessions.ts";
 import { turnFailureFields } from "./turn-failures.ts";
 
@@ -108,6 +109,13 @@ export const ModeChangeEntrySchema = Type.Object(
 );
 export type ModeChangeEntry = Static<typeof ModeChangeEntrySchema>;
 
+/** The sandbox mode chosen for the agent (a flag, `agent.create`, `set_sandbox`); a resume keeps it. */
+export const SandboxChangeEntrySchema = Type.Object(
+  { type: Type.Literal("sandbox_change"), ...entryBase, mode: SandboxModeSchema },
+  { $id: "SandboxChangeEntry" },
+);
+export type SandboxChangeEntry = Static<typeof SandboxChangeEntrySchema>;
+
 export const ModelChangeEntrySchema = Type.Object(
   { type: Type.Literal("model_change"), ...entryBase, model: Type.String({ minLength: 1 }) },
   { $id: "ModelChangeEntry" },
@@ -170,6 +178,7 @@ export const SessionEntrySchema = Type.Union(
     QueueDroppedEntrySchema,
     PermissionWaitEntrySchema,
     ModeChangeEntrySchema,
+    SandboxChangeEntrySchema,
     ModelChangeEntrySchema,
     ReasoningChangeEntrySchema,
     CompactionEntrySchema,

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { eventSeq, requiredCommandId } from "./envelope.ts";
+import { SandboxModeSchema } from "./sandbox.ts";
 import {
   childDisplayFields,
   JobSnapshotSchema,
@@ -42,6 +43,11 @@ export const SubagentCreateCommandSchema = Type.Object(
     mode: Type.Optional(Type.String()),
     /** Seconds each run may take once it starts (default 1800); past it the run is `timed_out`. */
     timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /**
+     * Additive (protocol-additions §18): the children's sandbox mode. Default the parent's; a
+     * looser one than the parent's is clamped to the parent's (the result says so).
+     */
+    sandbox: Type.Optional(SandboxModeSchema),
   },
   { $id: "SubagentCreateCommand" },
 );
@@ -151,6 +157,13 @@ export const SubagentCreateResultSchema = Type.Object(
     strategy: JobStrategySchema,
     runs: Type.Array(
       Type.Object({ ...queuedRunFields, index: Type.Integer({ minimum: 0 }), name: Type.String() }),
+    ),
+    /**
+     * Additive (protocol-additions §18): the sandbox mode the children run in, when the daemon
+     * set one; `requested` is there when a looser mode was asked for and clamped to the parent's.
+     */
+    sandbox: Type.Optional(
+      Type.Object({ mode: SandboxModeSchema, requested: Type.Optional(SandboxModeSchema) }),
     ),
   },
   { $id: "SubagentCreateResult" },

@@ -156,6 +156,14 @@ describe("direct agent", () => {
     expect((await agent.listModels()).active.id).toBe("mock/chat");
   });
 
+  test("setSandbox: a stricter mode is a typed result at once, and sandbox_changed updates state", async () => {
+    const agent = await start();
+    expect(agent.state.sandbox?.mode).toBe("workspace-write");
+    expect(await agent.setSandbox("read-only")).toEqual({ mode: "read-only", pending: false });
+    await agent.listModes(); // later answer: the sandbox_changed event before it is applied
+    expect(agent.state.sandbox?.mode).toBe("read-only");
+  });
+
   test("sessions: the agent lists its own session and forks at a message", async () => {
     const agent = await start();
     llm().enqueue({ steps: [{ text: "first reply" }] });

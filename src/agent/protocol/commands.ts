@@ -13,6 +13,7 @@ import {
   type ResultMap,
 } from "../../types/command-table.ts";
 import type { PermissionResponse, UiResponse } from "../../types/permissions.ts";
+import type { SandboxMode } from "../../types/sandbox.ts";
 import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { unknownChoiceError } from "../../wire/unknown-choice.ts";
@@ -42,6 +43,7 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
     return ok(cleared > 0 ? { cleared_queued: cleared } : {});
   },
   set_mode: (runtime, _connection, c) => setMode(runtime, c.mode),
+  set_sandbox: (runtime, _connection, c) => setSandbox(runtime, c.mode),
   list_modes: (runtime) => ok({ modes: runtime.modes.list(), active: runtime.modes.current.name }),
   list_models: (runtime) =>
     ok({ models: runtime.models.list(), active: describeModel(runtime.models.current) }),
@@ -197,6 +199,13 @@ function setMode(runtime: AgentRuntime, mode: string): Reply<ResultMap["set_mode
     runtime.emit({ type: "mode_changed", previous_mode: result.previous, mode });
   }
   return ok({ previous_mode: result.previous, mode });
+}
+
+function setSandbox(runtime: AgentRuntime, mode: SandboxMode): Reply<ResultMap["set_sandbox"]> {
+  const sandbox = runtime.sandboxSwitch;
+  if (sandbox === undefined) return fail("INVALID_REQUEST", "set_sandbox: this agent runs without a sandbox");
+  const result = sandbox.set(mode);
+  return result.ok ? ok(result.result) : { ok: false, error: result.error };
 }
 
 function setModel(runtime: AgentRuntime, model: string): Reply<ResultMap["set_model"]> {

@@ -19,6 +19,9 @@ import type { PendingRequests } from "./pending-requests.ts";
 type UiValue = string | string[] | null;
 
 export class ClientRequests {
+  /** Questions outside any turn (`set_sandbox`): a turn's end or abort leaves them open. */
+  private readonly standing = new Set<string>();
+
   constructor(
     private readonly pending: PendingRequests,
     private readonly emit: (event: UnsequencedAgentEvent) => void,
@@ -30,6 +33,24 @@ export class ClientRequests {
     return this.open(event, this.pending.waitPermission(event), (answer) =>
       permissionResolved(event.request_id, answer),
     );
+  }
+
+  /**
+   * A permission question that belongs to no turn: open once this returns (its id is known at
+   * once), answered like any other, closed only by its answer or `cancel`.
+   */
+  standingPermission(ask: PermissionAsk): { requestId: string; answer: Promise<PermissionAnswer> } {
+    const event: PermissionRequest = { type: "permission_request", request_id: newId("req"), ...ask };
+    this.standing.add(event.request_id);
+    const answer = this.open(event, this.pending.waitPermission(event), (value) =>
+      permissionResolved(event.request_id, value),
+    ).finally(() => this.standing.delete(event.request_id));
+    return { requestId: event.request_id, answer };
+  }
+
+  /** Closes one open request without an answer (a standing question that was superseded). */
+  cancel(requestId: string, reason: string): void {
+    this.pending.cancel(requestId, reason);
   }
 
   async ui(ask: UiAsk): Promise<UiValue> {
@@ -45,9 +66,10 @@ export class ClientRequests {
     );
   }
 
-  /** Closes every open request without an answer (abort, end of turn). */
-  cancelAll(reason: string): void {
-    for (const id of this.pending.ids()) this.pending.cancel(id, reason);
+  /** Closes every open request of the turn without an answer (abort, end of turn); `everything` also the standing ones. */
+  cancelAll(reason: string, everything = false): void {
+    for (const id of this.pending.ids())
+      if (everything || !this.standing.has(id)) this.pending.cancel(id, reason);
   }
 
   /** The request is registered before it is emitted, so a `sync` can never miss it. */

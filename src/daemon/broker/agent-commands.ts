@@ -19,6 +19,7 @@ const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
   "set_mode",
   "set_model",
   "set_reasoning_level",
+  "set_sandbox",
   "session_op",
 ]);
 

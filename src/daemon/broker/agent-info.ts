@@ -3,10 +3,21 @@
  */
 import type { AgentInfo } from "../../types/agent-info.ts";
 import type { AgentStatus } from "../../types/agent-state.ts";
+import { askedSandbox } from "../registry/asked-sandbox.ts";
 import type { DurableAgent } from "../registry/registry.ts";
 import type { AgentChannel } from "./agent-channel.ts";
 
-export function agentInfo(agent: DurableAgent, channel: AgentChannel | undefined): AgentInfo {
+/** Where a stopped agent's sandbox is completed from: the daemon's environment and home. */
+export interface SandboxDefaults {
+  env: Record<string, string | undefined>;
+  home: string;
+}
+
+export function agentInfo(
+  agent: DurableAgent,
+  channel: AgentChannel | undefined,
+  defaults: SandboxDefaults,
+): AgentInfo {
   const { manifest } = agent;
   const live = channel?.hasRuntimeState ? channel.snapshot : undefined;
   const modelId = live?.model?.id ?? manifest.model;
@@ -28,6 +39,7 @@ export function agentInfo(agent: DurableAgent, channel: AgentChannel | undefined
   if (manifest.alias !== undefined) info.alias = manifest.alias;
   if (manifest.definition_name !== undefined) info.definition_name = manifest.definition_name;
   if (manifest.display_name !== undefined) info.display_name = manifest.display_name;
+  info.sandbox = live?.sandbox ?? askedSandbox(manifest, defaults.env, defaults.home);
   return info;
 }
 

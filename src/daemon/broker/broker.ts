@@ -215,7 +215,8 @@ export class Broker implements BrokerContext, RegistryEvents {
 
   agentInfo(agentId: string): AgentInfo | undefined {
     const agent = this.registry.get(agentId);
-    return agent ? agentInfo(agent, this.channels.get(agentId)) : undefined;
+    const defaults = { env: this.registry.env, home: this.registry.home };
+    return agent ? agentInfo(agent, this.channels.get(agentId), defaults) : undefined;
   }
 
   broadcast(event: OrchestratorEvent): void {
@@ -315,6 +316,9 @@ export class Broker implements BrokerContext, RegistryEvents {
         break;
       case "mode_changed":
         this.registry.recordMode(agentId, event.mode);
+        break;
+      case "sandbox_changed":
+        this.registry.recordSandbox(agentId, event.sandbox.mode);
         break;
       default:
         break;

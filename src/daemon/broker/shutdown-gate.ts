@@ -15,6 +15,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   set_model: false,
   list_reasoning_levels: true,
   set_reasoning_level: false,
+  set_sandbox: false,
   session_op: false,
   permission_response: true,
   ui_response: true,

@@ -14,6 +14,7 @@ import type { BrokerContext } from "../broker/broker-context.ts";
 import type { ClientConnection, DaemonMessage } from "../broker/client-connection.ts";
 import type { EncodedMessage } from "../broker/encoded-message.ts";
 import type { Registry } from "../registry/registry.ts";
+import { childSandbox } from "./child-sandbox.ts";
 import type { JobCatalog, RunRef } from "./job-catalog.ts";
 import { isTerminal, type JobRecord, type RunRecord } from "./job-record.ts";
 import type { JobStore } from "./job-store.ts";
@@ -215,6 +216,16 @@ export class Coordinator {
     const { registry, ctx } = this.deps;
     if (!registry.get(run.agent_id)) {
       const parent = registry.get(job.parent_agent_id)?.manifest;
+      // Clamped again at birth: a parent made stricter since the job was created binds it too.
+      const { launch } = job;
+      const parentSandbox = ctx.agentInfo(job.parent_agent_id)?.sandbox;
+      const sandbox =
+        parentSandbox &&
+        childSandbox(parentSandbox, {
+          ...(launch.sandbox !== undefined ? { mode: launch.sandbox } : {}),
+          ...(launch.sandbox_policy !== undefined ? { policy: launch.sandbox_policy } : {}),
+          ...(launch.network_allow !== undefined ? { network_allow: launch.network_allow } : {}),
+        });
       const created = await registry.create(
         {
           cwd: job.launch.cwd,
@@ -226,6 +237,11 @@ export class Coordinator {
           depth: (parent?.depth ?? 0) + 1,
           ...(parent?.launch_policy !== undefined ? { launch_policy: parent.launch_policy } : {}),
           alias: run.alias,
+          ...(sandbox?.mode !== undefined ? { sandbox: sandbox.mode } : {}),
+          ...(sandbox !== undefined ? { sandbox_policy: sandbox.policy } : {}),
+          ...(sandbox !== undefined && sandbox.network_allow.length > 0
+            ? { network_allow: sandbox.network_allow }
+            : {}),
         },
         run.agent_id,
       );

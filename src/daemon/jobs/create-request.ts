@@ -5,11 +5,13 @@
  */
 import { newId } from "../../support/ids.ts";
 import type { LaunchPolicy } from "../../types/orchestrator.ts";
+import type { SandboxMode, SandboxState } from "../../types/sandbox.ts";
 import type { SubagentCreateCommand, SubagentTask } from "../../types/subagent.ts";
 import type { JobStrategy } from "../../types/subagent-jobs.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { AgentManifest } from "../registry/manifest.ts";
 import { reserveAliases } from "./alias-pool.ts";
+import { childSandbox } from "./child-sandbox.ts";
 import { JOB_RECORD_VERSION, type JobRecord } from "./job-record.ts";
 
 /** What a top-level agent may launch when its manifest names no policy. */
@@ -23,6 +25,8 @@ export interface CreateContext {
   parentModel: string | undefined;
   /** The parent's mode now (a live `set_mode` wins over its manifest). */
   parentMode: string | undefined;
+  /** The parent's sandbox now (a live `set_sandbox` wins over its manifest). */
+  parentSandbox: SandboxState;
   /** Folded aliases the parent's children already hold. */
   takenAliases: ReadonlySet<string>;
   /** Why a model the request names is unknown (before any child exists), or undefined. */
@@ -33,7 +37,7 @@ export interface CreateContext {
 export function buildJob(
   command: SubagentCreateCommand,
   context: CreateContext,
-): { ok: true; job: JobRecord } | Failure {
+): { ok: true; job: JobRecord; sandbox?: { mode: SandboxMode; requested?: SandboxMode } } | Failure {
   const form = requestForm(command);
   if (!form.ok) return form;
   const { tasks, strategy } = form;
@@ -67,6 +71,10 @@ export function buildJob(
   const aliases = reserveAliases(context.takenAliases, tasks.length);
   const model = asked ?? context.parentModel;
   const mode = command.mode ?? parentMode;
+  const sandbox = childSandbox(
+    context.parentSandbox,
+    command.sandbox !== undefined ? { mode: command.sandbox } : {},
+  );
   const job: JobRecord = {
     version: JOB_RECORD_VERSION,
     job_id: newId("job"),
@@ -76,6 +84,9 @@ export function buildJob(
       cwd: parent.cwd,
       ...(model !== undefined ? { model } : {}),
       ...(mode !== undefined ? { mode } : {}),
+      ...(sandbox.mode !== undefined ? { sandbox: sandbox.mode } : {}),
+      sandbox_policy: sandbox.policy,
+      ...(sandbox.network_allow.length > 0 ? { network_allow: sandbox.network_allow } : {}),
     },
     runs: tasks.map((t, index) => ({
       run_id: newId("run"),
@@ -89,7 +100,16 @@ export function buildJob(
     })),
     created_at: context.now,
   };
-  return { ok: true, job };
+  const told =
+    sandbox.mode === undefined
+      ? {}
+      : {
+          sandbox: {
+            mode: sandbox.mode,
+            ...(sandbox.requested !== undefined ? { requested: sandbox.requested } : {}),
+          },
+        };
+  return { ok: true, job, ...told };
 }
 
 function requestForm(

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { idPattern } from "../../support/ids.ts";
+import { SandboxModeSchema, SandboxPolicySchema } from "../../types/sandbox.ts";
 import type { JobSnapshot, JobState, RunSnapshot, RunState } from "../../types/subagent-jobs.ts";
 import { JobStrategySchema, RunStateSchema } from "../../types/subagent-jobs.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
@@ -46,6 +47,10 @@ export const JobRecordSchema = Type.Object({
     cwd: Type.String({ minLength: 1 }),
     model: Type.Optional(Type.String()),
     mode: Type.Optional(Type.String()),
+    /** The children's sandbox: never looser than the parent's when the job was created. */
+    sandbox: Type.Optional(SandboxModeSchema),
+    sandbox_policy: Type.Optional(SandboxPolicySchema),
+    network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   }),
   runs: Type.Array(RunRecordSchema, { minItems: 1 }),
   /** The chain step that runs (or ran) last. */

@@ -66,16 +66,19 @@ function create(service: SubagentService, command: SubagentCreateCommand): Answe
   const { registry, ctx } = service.deps;
   const parent = registry.get(command.parent_agent_id);
   if (!parent) return failure("NOT_FOUND", `subagent.create: no agent ${command.parent_agent_id}`);
+  const info = ctx.agentInfo(parent.manifest.agent_id);
+  if (!info?.sandbox) return failure("NOT_FOUND", `subagent.create: no agent ${command.parent_agent_id}`);
   const built = buildJob(command, {
     parent: parent.manifest,
-    parentModel: ctx.agentInfo(parent.manifest.agent_id)?.model ?? parent.manifest.model,
-    parentMode: ctx.agentInfo(parent.manifest.agent_id)?.mode ?? parent.manifest.mode,
+    parentModel: info.model ?? parent.manifest.model,
+    parentMode: info.mode ?? parent.manifest.mode,
+    parentSandbox: info.sandbox,
     takenAliases: service.catalog.aliasesOf(parent.manifest.agent_id),
     modelProblem: (model) => registry.modelProblem(model),
     now: Date.now(),
   });
   if (!built.ok) return built;
-  const { job } = built;
+  const { job, sandbox } = built;
   try {
     service.store.save(job);
   } catch (err) {
@@ -96,6 +99,7 @@ function create(service: SubagentService, command: SubagentCreateCommand): Answe
       agent_id: r.agent_id,
       alias: r.alias,
     })),
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
   return answer(result, () => service.scheduleSoon());
 }

@@ -4,6 +4,7 @@
  * once per session, from its own project, and only if it can be restored.
  */
 import { realpathSync, statSync } from "node:fs";
+import { isValidHost } from "../../sandbox/sandbox-settings.ts";
 import { newId } from "../../support/ids.ts";
 import type { AgentCreateCommand } from "../../types/orchestrator.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
@@ -29,8 +30,22 @@ export function newManifest(
   const cwd = canonicalDirectory(params.cwd);
   if (!cwd.ok) return cwd;
   if (params.session_id !== undefined) {
+    // The mode goes to the session's creation (runtime-args.ts); an adopted one keeps its own.
+    if (params.sandbox !== undefined) {
+      return failure(
+        "INVALID_REQUEST",
+        'agent.create: field "sandbox": an adopted session keeps its recorded sandbox; send set_sandbox once it runs',
+      );
+    }
     const adoptable = checkAdoptable(params.session_id, cwd.path, context);
     if (!adoptable.ok) return adoptable;
+  }
+  const badHost = params.network_allow?.find((host) => !isValidHost(host));
+  if (badHost !== undefined) {
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "network_allow": "${badHost}" is not a host name (example.com or *.example.com)`,
+    );
   }
   const model = modelId(params.model, params.provider);
   // Checked before anything is written: an unknown model leaves no agent behind.
@@ -55,6 +70,11 @@ export function newManifest(
     ...(params.definition_name !== undefined ? { definition_name: params.definition_name } : {}),
     ...(params.display_name !== undefined ? { display_name: params.display_name } : {}),
     ...(params.ephemeral === true ? { ephemeral: true as const } : {}),
+    ...(params.sandbox !== undefined ? { sandbox: params.sandbox } : {}),
+    ...(params.sandbox_policy !== undefined ? { sandbox_policy: params.sandbox_policy } : {}),
+    ...(params.network_allow !== undefined && params.network_allow.length > 0
+      ? { network_allow: [...new Set(params.network_allow)] }
+      : {}),
   };
   return { ok: true, manifest };
 }

@@ -6,6 +6,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { idPattern } from "../../support/ids.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
+import { SandboxModeSchema, SandboxPolicySchema } from "../../types/sandbox.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
 
 /**
@@ -46,6 +47,14 @@ export const AgentManifestSchema = Type.Object({
   definition_name: Type.Optional(Type.String()),
   display_name: Type.Optional(Type.String()),
   baseline: Type.Optional(AgentBaselineSchema),
+  /**
+   * The sandbox asked for at creation (`agent.create`, or clamped to the parent's for a child).
+   * The mode applies when the session is created; the session records it and any `set_sandbox`
+   * after, so a later generation resumes with the session's. Policy and hosts go to every one.
+   */
+  sandbox: Type.Optional(SandboxModeSchema),
+  sandbox_policy: Type.Optional(SandboxPolicySchema),
+  network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
 });

@@ -12,6 +12,7 @@ import { storageFault } from "../../support/storage-fault.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
+import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
@@ -641,6 +642,12 @@ export class Registry {
   recordMode(agentId: string, mode: string): void {
     const record = this.agents.get(agentId);
     if (record && record.manifest.mode !== mode) this.remember(record, { mode }, "its mode");
+  }
+
+  /** The sandbox mode a `set_sandbox` applied, kept in the manifest like the mode (see recordMode). */
+  recordSandbox(agentId: string, sandbox: SandboxMode): void {
+    const record = this.agents.get(agentId);
+    if (record && record.manifest.sandbox !== sandbox) this.remember(record, { sandbox }, "its sandbox");
   }
 
   private remember(record: AgentRecord, patch: Partial<AgentManifest>, what: string): void {

@@ -1,7 +1,9 @@
 /**
  * The `shard agent` arguments of a generation. The first one creates the session with the
  * manifest's model and mode; later ones resume it, so a `set_model`/`set_mode` the session
- * recorded wins over the creation-time choice.
+ * recorded wins over the creation-time choice. The sandbox mode likewise: the session records it
+ * (and any `set_sandbox`), so a resume must not pass it again; its policy and hosts are not
+ * recorded there and go to every generation.
  */
 import type { AgentManifest } from "./manifest.ts";
 
@@ -12,7 +14,10 @@ export function runtimeArgs(manifest: AgentManifest): string[] {
   } else {
     if (manifest.model !== undefined) args.push("--model", manifest.model);
     if (manifest.mode !== undefined) args.push("--mode", manifest.mode);
+    if (manifest.sandbox !== undefined) args.push("--sandbox", manifest.sandbox);
   }
   if (manifest.tools !== undefined) args.push("--tools", manifest.tools.join(","));
+  if (manifest.sandbox_policy !== undefined) args.push("--sandbox-policy", manifest.sandbox_policy);
+  for (const host of manifest.network_allow ?? []) args.push("--allow-host", host);
   return args;
 }

@@ -5,13 +5,14 @@
  * a choice the session keeps across a restart. Needs bubblewrap, like the sandbox itself.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { runState } from "./subagents/support.ts";
 import { askBash } from "./support/ask-bash.ts";
 import type { DaemonClient, Msg } from "./support/daemon-client.ts";
 import { useDaemonHarnesses } from "./support/daemon-harness.ts";
+import { makeRepo, sh } from "./workspaces/git-repo.ts";
 
 setDefaultTimeout(60_000);
 
@@ -281,5 +282,40 @@ describe("set_sandbox", () => {
     expect(res.success).toBe(false);
     expect(res.error.code).toBe("INVALID_REQUEST");
     expect(res.error.message).toContain(`field "mode"`);
+  });
+});
+
+describe("workspaces", () => {
+  test("an agent's worktree is its writable root: it commits there, and cannot see another agent's worktree", async () => {
+    const harness = await startHarness();
+    const a = await harness.unixClient();
+    const repo = makeRepo();
+    const mine = (await a.ok({
+      type: "workspace.create",
+      cwd: repo,
+      label: "mine",
+      model: "mock/chat",
+    })) as Msg;
+    const theirs = (await a.ok({
+      type: "workspace.create",
+      cwd: repo,
+      label: "theirs",
+      model: "mock/chat",
+    })) as Msg;
+    writeFileSync(join(theirs.workspace.cwd, "their-notes.txt"), "THEIR-PRIVATE-NOTES");
+    await a.ok({ type: "agent.attach", agent_id: mine.agent_id });
+    const result = await runBash(
+      a,
+      mine.agent_id,
+      `echo mine > mine.txt && git add mine.txt && git -c user.email=a@b.c -c user.name=A commit -qm mine && echo committed; ` +
+        `cat ${theirs.workspace.cwd}/their-notes.txt; echo x > ${theirs.workspace.cwd}/planted.txt; ls ${join(harness.home, "worktrees")}`,
+    );
+    const text = result.content.text as string;
+    expect(result.sandbox).toBe("workspace-write");
+    expect(text).toContain("committed");
+    expect(text).not.toContain("THEIR-PRIVATE-NOTES");
+    expect(existsSync(join(theirs.workspace.cwd, "planted.txt"))).toBe(false);
+    // The commit landed in the repository (a worktree's objects live in the main git dir).
+    expect(sh(repo, "log", "--oneline", mine.workspace.branch)).toContain("mine");
   });
 });

@@ -3,9 +3,10 @@
  * runs `curl` with bash. The allowed host answers through the proxy; another is refused, and the
  * model reads why.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { probeBubblewrap } from "../../src/sandbox/bubblewrap-probe.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
+import { useHostServers } from "./support/host-servers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -24,24 +25,14 @@ const { llm, spawn } = useAgentHarness({
   ],
 });
 
-type Server = ReturnType<typeof Bun.serve>;
-let allowed: Server;
-let other: Server;
-beforeAll(() => {
-  allowed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ALLOWED-SERVER\n") });
-  other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("OTHER-SERVER\n") });
-});
-afterAll(() => {
-  allowed.stop(true);
-  other.stop(true);
-});
+const servers = useHostServers();
 
 describeConfined("network allowlist through a real agent", () => {
   test("a sandboxed bash call reaches the allowed host and is refused the other", async () => {
     const agent = await spawn();
     const sync = agent.events.find((e) => e.type === "sync");
     expect(sync?.sandbox).toMatchObject({ mode: "workspace-write", network_allow: ["localhost"] });
-    const command = `curl -sS http://localhost:${allowed.port}/; curl -sS http://127.0.0.1:${other.port}/`;
+    const command = `curl -sS http://localhost:${servers.allowed().port}/; curl -sS http://127.0.0.1:${servers.other().port}/`;
     llm().enqueue(
       { steps: [{ tool_call: { name: "bash", args: { command } } }] },
       { steps: [{ text: "done" }] },
@@ -62,7 +53,7 @@ describeConfined("network allowlist through a real agent", () => {
 
   test("an HTTPS tunnel to a host not on the list fails with the sandbox's explanation", async () => {
     const agent = await spawn();
-    const command = `curl -sS https://127.0.0.1:${other.port}/`;
+    const command = `curl -sS https://127.0.0.1:${servers.other().port}/`;
     llm().enqueue(
       { steps: [{ tool_call: { name: "bash", args: { command } } }] },
       { steps: [{ text: "done" }] },

@@ -4,13 +4,14 @@
  * host is refused, a direct connection and the proxy's host-side socket are out of reach, an
  * empty allowlist leaves no way out at all).
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentSandbox } from "../../src/sandbox/agent-sandbox.ts";
 import { probeBubblewrap } from "../../src/sandbox/bubblewrap-probe.ts";
 import { resolveSandboxSettings, type SandboxRequest } from "../../src/sandbox/sandbox-settings.ts";
 import { makeTempDir } from "../support/temp-dirs.ts";
+import { type HostServers, useHostServers } from "./support/host-servers.ts";
 
 setDefaultTimeout(30_000);
 
@@ -18,18 +19,7 @@ const bwrap = probeBubblewrap(process.env);
 if (!bwrap.ok) console.warn(`test/sandbox/network.test.ts skipped: ${bwrap.reason}`);
 const describeConfined = bwrap.ok ? describe : describe.skip;
 
-type Server = ReturnType<typeof Bun.serve>;
-let allowed: Server;
-let other: Server;
-beforeAll(() => {
-  // Both on the host's loopback: the sandbox's own loopback has neither.
-  allowed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ALLOWED-SERVER\n") });
-  other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("OTHER-SERVER\n") });
-});
-afterAll(() => {
-  allowed.stop(true);
-  other.stop(true);
-});
+const servers = useHostServers();
 
 const opened: AgentSandbox[] = [];
 afterAll(() => {
@@ -67,14 +57,14 @@ async function run(
   return { code, out, err };
 }
 
-const port = (server: Server): number => server.port ?? 0;
+const port = (server: ReturnType<HostServers["allowed"]>): number => server.port ?? 0;
 
 describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
   test("an allowed host is reached through the proxy, by plain HTTP and by a CONNECT tunnel", async () => {
     const { sandbox } = openSandbox({ networkAllow: ["localhost"] });
-    const plain = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/`);
+    const plain = await run(sandbox, `curl -sS http://localhost:${port(servers.allowed())}/`);
     expect(plain).toEqual({ code: 0, out: "ALLOWED-SERVER\n", err: "" });
-    const tunnel = await run(sandbox, `curl -sS --proxytunnel http://LocalHost:${port(allowed)}/`);
+    const tunnel = await run(sandbox, `curl -sS --proxytunnel http://LocalHost:${port(servers.allowed())}/`);
     expect(tunnel).toEqual({ code: 0, out: "ALLOWED-SERVER\n", err: "" });
   });
 
@@ -118,11 +108,14 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
 
   test("a host not on the list is refused with 403 and the reason, plain and tunnelled (negative)", async () => {
     const { sandbox } = openSandbox({ networkAllow: ["localhost", "*.example.com"] });
-    const plain = await run(sandbox, `curl -sS -w '|%{http_code}' http://127.0.0.1:${port(other)}/`);
+    const plain = await run(
+      sandbox,
+      `curl -sS -w '|%{http_code}' http://127.0.0.1:${port(servers.other())}/`,
+    );
     expect(plain.out).toBe(
       "blocked by the Shard sandbox's network allowlist: 127.0.0.1; allowed: localhost, *.example.com\n|403",
     );
-    const tunnel = await run(sandbox, `curl -sS --proxytunnel http://127.0.0.1:${port(other)}/`);
+    const tunnel = await run(sandbox, `curl -sS --proxytunnel http://127.0.0.1:${port(servers.other())}/`);
     expect(tunnel.code).not.toBe(0);
     expect(tunnel.out).not.toContain("OTHER-SERVER");
     expect(tunnel.err).toContain("403");
@@ -130,12 +123,12 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
 
   test("a direct connection around the proxy finds nothing (negative)", async () => {
     const { sandbox } = openSandbox({ networkAllow: ["localhost"] });
-    const curl = await run(sandbox, `curl -sS --noproxy '*' http://127.0.0.1:${port(allowed)}/`);
+    const curl = await run(sandbox, `curl -sS --noproxy '*' http://127.0.0.1:${port(servers.allowed())}/`);
     expect(curl.code).toBe(7); // couldn't connect
     expect(curl.out).toBe("");
     const tcp = await run(
       sandbox,
-      `exec 3<>/dev/tcp/127.0.0.1/${port(other)} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,
+      `exec 3<>/dev/tcp/127.0.0.1/${port(servers.other())} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`,
     );
     expect(tcp.code).not.toBe(0);
     expect(tcp.out).not.toContain("OTHER-SERVER");
@@ -149,7 +142,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
     expect(existsSync(hostSocket)).toBe(true); // the runtime's, on the host
     const inside = await run(
       sandbox,
-      `test -e '${hostSocket}' && echo HOST-SOCKET-VISIBLE; curl -sS --noproxy '*' --unix-socket '${hostSocket}' http://localhost:${port(other)}/; test -S /run/shard-proxy.sock && echo BOUND`,
+      `test -e '${hostSocket}' && echo HOST-SOCKET-VISIBLE; curl -sS --noproxy '*' --unix-socket '${hostSocket}' http://localhost:${port(servers.other())}/; test -S /run/shard-proxy.sock && echo BOUND`,
     );
     expect(inside.out).toBe("BOUND\n");
     expect(inside.err).toContain("curl: (7)");
@@ -162,7 +155,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
       "env | grep -i _proxy; test -e /run/shard-proxy.sock && echo SOCKET; echo done",
     );
     expect(env.out).toBe("done\n");
-    const curl = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/`);
+    const curl = await run(sandbox, `curl -sS http://localhost:${port(servers.allowed())}/`);
     expect(curl.code).not.toBe(0);
     expect(curl.out).toBe("");
     expect(sandbox.startWarnings()).toEqual([]);
@@ -170,7 +163,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
 
   test("the allowlist may come from $SHARD_HOME/config.json", async () => {
     const { sandbox } = openSandbox({}, {}, { sandbox: { network: { allow: ["localhost"] } } });
-    const plain = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/`);
+    const plain = await run(sandbox, `curl -sS http://localhost:${port(servers.allowed())}/`);
     expect(plain.out).toBe("ALLOWED-SERVER\n");
   });
 
@@ -179,7 +172,10 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
     expect(sandbox.startWarnings()).toEqual([
       "sandbox.network.allow lists localhost, but socat is not installed, so confined commands have no network; on Debian or Ubuntu: apt install socat (docs/sandbox.md#network)",
     ]);
-    const curl = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/; touch /etc/escaped`);
+    const curl = await run(
+      sandbox,
+      `curl -sS http://localhost:${port(servers.allowed())}/; touch /etc/escaped`,
+    );
     expect(curl.out).toBe("");
     expect(curl.err).toStartWith(
       "[sandbox] sandbox.network.allow lists localhost, but socat is not installed",
@@ -192,7 +188,7 @@ describeConfined("sandbox network allowlist (real bwrap + socat)", () => {
     const probe = await run(sandbox, 'echo "$TMPDIR"');
     rmSync(`${probe.out.trim()}.proxy.sock`);
     for (let i = 0; i < 2; i++) {
-      const plain = await run(sandbox, `curl -sS http://localhost:${port(allowed)}/`);
+      const plain = await run(sandbox, `curl -sS http://localhost:${port(servers.allowed())}/`);
       expect(plain.out).toBe("ALLOWED-SERVER\n");
     }
     expect(existsSync(`${probe.out.trim()}.proxy-1.sock`)).toBe(true);

@@ -1,5 +1,6 @@
 /**
- * The top of the selected agent's pane: its name, state, sandbox mode, working directory and
+ * The top of the selected agent's pane: its name, state, sandbox mode (a menu that changes it),
+ * working directory and
  * usage, the pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
@@ -10,7 +11,7 @@ import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
 import { agentName } from "./agent-tree.ts";
-import { SandboxBadge } from "./sandbox-badge.tsx";
+import { SandboxControl } from "./sandbox-control.tsx";
 import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
 
@@ -43,7 +44,7 @@ export function AgentHeader(props: {
           </span>{" "}
           · {info()?.runtime_state}
         </span>
-        <SandboxBadge sandbox={snapshot()?.sandbox} cwd={info()?.cwd} />
+        <SandboxControl room={props.room} agentId={props.agentId} cwd={info()?.cwd} />
         <span class="agent-meta path">{info()?.cwd}</span>
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
           {(u) => <span class="agent-meta">{u()}</span>}

@@ -1,6 +1,7 @@
 /**
  * The daemon's agents, subagents nested under their parents, each with its live activity
- * (from `agent_activity`), runtime state, model, mode, cwd, usage and a needs-you mark.
+ * (from `agent_activity`), runtime state, model, mode, sandbox mode ("unsandboxed" stands out),
+ * cwd, usage and a needs-you mark.
  * Click to open one; Alt+↑ / Alt+↓ (agent-switch-keys.ts) move through the same order.
  * A filter box narrows it; finished subagents fold under their parent (shown-agents.ts); the
  * selected row offers rename and delete.
@@ -13,6 +14,7 @@ import { AgentRowActions } from "./agent-row-actions.tsx";
 import { agentName, placeAgents } from "./agent-tree.ts";
 import { CreateAgentForm } from "./create-agent-form.tsx";
 import type { NeedsYouTracker } from "./needs-you-tracker.ts";
+import { sandboxBadge } from "./sandbox-label.ts";
 import { shownAgents } from "./shown-agents.ts";
 import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
@@ -103,6 +105,8 @@ function AgentRowButton(props: {
   };
   const mode = () => props.room.snapshot(info().agent_id)()?.mode ?? info().mode;
   const model = () => props.room.snapshot(info().agent_id)()?.model?.id ?? info().model;
+  // The attached agent's live sandbox (sandbox_changed); otherwise what agent.list said.
+  const sandbox = () => props.room.snapshot(info().agent_id)()?.sandbox?.mode ?? info().sandbox?.mode;
   // An attached agent's retry or failed turn, as its header says it (turn-state.ts).
   const turn = () => turnState(props.room.snapshot(info().agent_id)());
   return (
@@ -145,6 +149,16 @@ function AgentRowButton(props: {
       <span class="agent-meta">
         <Show when={model()}>{(m) => <span data-testid="agent-model">{m()}</span>}</Show>
         <Show when={mode()}>{(m) => <span data-testid="agent-mode"> · {m()}</span>}</Show>
+        <Show when={sandbox()}>
+          {(s) => (
+            <>
+              {" · "}
+              <span class="row-sandbox" data-testid="agent-sandbox" data-mode={s()}>
+                {sandboxBadge(s())}
+              </span>
+            </>
+          )}
+        </Show>
       </span>
       <span class="agent-meta path">{info().cwd}</span>
       <Show when={usage()}>

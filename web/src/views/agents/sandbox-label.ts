@@ -1,9 +1,17 @@
 /**
  * Words for an agent's OS sandbox (docs/sandbox.md): the short badge the header shows, the
- * longer sentence its tooltip gives (what can be written, what is hidden, what network), and the
- * notice a machine without a sandbox gets.
+ * longer sentence its tooltip gives (what can be written, what is hidden, what network), the
+ * modes a person can pick, the notice a machine without a sandbox gets and a permission card's line.
  */
 import type { SandboxMode, SandboxPolicy, SandboxState } from "../../../../src/types/sandbox.ts";
+
+/** The modes a person can pick, strictest-but-usable first as the menu lists them. */
+const SANDBOX_MODES: readonly SandboxMode[] = ["workspace-write", "read-only", "off"];
+
+/** The modes this machine can give: without a sandbox only `off`. */
+export function sandboxChoices(state: SandboxState): readonly SandboxMode[] {
+  return state.unavailable !== undefined ? ["off"] : SANDBOX_MODES;
+}
 
 /** "sandbox: workspace-write", "sandbox: read-only", or "unsandboxed" for `off`. */
 export function sandboxBadge(mode: SandboxMode): string {
@@ -42,4 +50,18 @@ function policySentence(policy: SandboxPolicy, mode: SandboxMode): string {
 export function sandboxUnavailableNotice(state: SandboxState | undefined): string | undefined {
   const reason = state?.unavailable;
   return reason === undefined ? undefined : `No sandbox on this machine: commands run unconfined (${reason})`;
+}
+
+/**
+ * What a permission card says about the sandbox (`permission_request.sandbox`): for a command,
+ * the mode it would run in; for `set_sandbox`, what the agent's commands would run in from then on.
+ */
+export function permissionSandboxLine(toolName: string, mode: SandboxMode): string {
+  if (toolName === "set_sandbox")
+    return mode === "off"
+      ? "Its commands would run outside the sandbox from now on: unconfined, as you, with your files, secrets and network."
+      : `Its commands would run in the ${mode} sandbox from now on.`;
+  return mode === "off"
+    ? "Runs outside the sandbox: unconfined, as you, with your files, secrets and network."
+    : `Runs sandboxed (${mode}).`;
 }

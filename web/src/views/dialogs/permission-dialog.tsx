@@ -8,6 +8,7 @@
 import { createMemo, For, Show } from "solid-js";
 import type { PermissionDecision, PermissionRequest } from "../../../../src/types/permissions.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { permissionSandboxLine } from "../agents/sandbox-label.ts";
 import { ClippedText } from "../transcript/clipped-text.tsx";
 import { DescriptorView } from "../transcript/descriptor-view.tsx";
 import { LongText } from "../transcript/long-text-view.tsx";
@@ -121,9 +122,7 @@ export function PermissionDialog(props: {
             data-testid="permission-sandbox"
             data-mode={mode()}
           >
-            {mode() === "off"
-              ? "Runs outside the sandbox: unconfined, as you, with your files, secrets and network."
-              : `Runs sandboxed (${mode()}).`}
+            {permissionSandboxLine(props.request.tool_name, mode())}
           </p>
         )}
       </Show>

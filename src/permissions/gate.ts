@@ -19,6 +19,7 @@ import type {
 import type { AnyTool, PreviewContext } from "../contracts/tool.ts";
 import type { CommandSandbox, PathBoundary } from "../sandbox/agent-sandbox.ts";
 import { resolveRealPath } from "../support/real-path.ts";
+import { toolAllowed } from "../tools/tool-pattern.ts";
 import type { RenderDescriptor } from "../types/render.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
@@ -105,6 +106,7 @@ async function decide(
     cwd,
     paths: paths ?? [],
     bash,
+    ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}),
     ...(preview !== undefined ? { preview } : {}),
     // Only an agent with a sandbox on says how a command would run (an `off` agent asks as ever).
     ...(confinement !== undefined && sandbox ? { sandbox: leavesSandbox ? "off" : sandbox.mode() } : {}),
@@ -151,7 +153,7 @@ function commandConfinement(
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
-  if (mode.allowedTools && !mode.allowedTools.includes(tool.name)) {
+  if (mode.allowedTools && !toolAllowed(mode.allowedTools, tool.name)) {
     const allowed =
       mode.allowedTools.length > 0 ? mode.allowedTools.map((t) => `\`${t}\``).join(", ") : "none";
     return {

@@ -33,6 +33,8 @@ export interface AskInput {
   paths: RequestPath[];
   /** For `bash` with a string command. */
   bash?: { command: string; analysis: BashAnalysis };
+  /** A tool of an MCP server: the question names the server, its tool and the arguments. */
+  mcp?: { server: string; tool: string };
   /** The tool's preview of the change. */
   preview?: RenderDescriptor;
   /** `bash` where a sandbox exists: the mode it would run in; `off` means it leaves the sandbox. */
@@ -48,11 +50,24 @@ export function buildPermissionAsk(input: AskInput): PermissionAsk {
     input: args,
     prompt: promptFor(input),
     options: leaves ? ["allow", "deny"] : ["allow", "allow_always", "deny"],
-    details: [...(bash ? bashDetails(input.cwd, bash) : pathDetails(input)), ...sandboxDetails(input)],
+    details: [
+      ...(bash ? bashDetails(input.cwd, bash) : pathDetails(input)),
+      ...mcpDetails(input),
+      ...sandboxDetails(input),
+    ],
     choices: leaves ? onceOrDeny() : choicesFor(bash),
     ...(input.preview !== undefined ? { preview: input.preview } : {}),
     ...(input.sandbox !== undefined ? { sandbox: input.sandbox } : {}),
   };
+}
+
+function mcpDetails({ mcp, args }: AskInput): PermissionDetail[] {
+  if (mcp === undefined) return [];
+  return [
+    { label: "MCP server", value: escapeForDisplay(mcp.server), format: "text" },
+    { label: "Tool", value: escapeForDisplay(mcp.tool), format: "text" },
+    { label: "Arguments", value: escapeForDisplay(JSON.stringify(args, null, 2)), format: "code" },
+  ];
 }
 
 function sandboxDetails({ sandbox, cwd }: AskInput): PermissionDetail[] {
@@ -77,7 +92,9 @@ function onceOrDeny(): PermissionChoice[] {
  * Paths are shown as judged (the real path the tool will open), never as spelled: absolute
  * when outside cwd, relative to cwd inside it (the details carry the absolute form).
  */
-function promptFor({ toolName, cwd, paths, bash, sandbox }: AskInput): string {
+function promptFor({ toolName, cwd, paths, bash, sandbox, mcp }: AskInput): string {
+  if (mcp)
+    return `Allow MCP server ${escapeForDisplay(mcp.server)} to run its tool ${escapeForDisplay(mcp.tool)}?`;
   if (bash && sandbox === "off")
     return `Allow ${toolName} outside the sandbox (not sandboxed): ${summaryLine(bash.command)}?`;
   if (bash && sandbox !== undefined)

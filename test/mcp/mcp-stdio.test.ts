@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references in config text, deliberately literal.
 /**
  * MCP servers from $SHARD_HOME/mcp.json through a real `shard agent` (docs/mcp.md), against the
  * real server-everything over stdio, inside the agent's default sandbox: its tools reach the
@@ -146,5 +147,30 @@ describe("MCP over stdio (server-everything, sandboxed)", () => {
     expect(again.is_error).toBe(false);
     expect(again.content.text).toBe("Echo: back again");
     await agent.waitTurnEnd(next.from);
+  });
+
+  test("a server that cannot start is a non-fatal error and the others work; a secret from mcp.json is in no event, even in a result that printed it", async () => {
+    const secret = "stdio-secret-9c1d7e3a5b";
+    const home = mockHome(llm().url);
+    writeMcpConfig(home, {
+      broken: { command: "/nonexistent/mcp-server", env: { API_TOKEN: "${SHARD_TEST_SECRET}" } },
+      everything: everythingStdio(marker(), { env: { API_TOKEN: "${SHARD_TEST_SECRET}" } }),
+    });
+    const agent = await spawn({ home, env: { SHARD_TEST_SECRET: secret } });
+    const { from, requestsBefore } = await callThroughGate(agent, "mcp__everything__get-env", {});
+    const failed = await agent.waitFor((m) => m.type === "error" && m.message.includes('"broken"'), from);
+    expect(failed).toMatchObject({ code: "TOOL_ERROR", fatal: false });
+    expect(failed.message).toContain('MCP server "broken" could not start');
+    const result = await agent.waitType("tool_result", from);
+    expect(result.is_error).toBe(false);
+    // The server printed its environment; the secret is scrubbed from what the model and clients see.
+    expect(result.content.text).toContain('"API_TOKEN": "[redacted]"');
+    await agent.waitTurnEnd(from);
+    const offered = llm().requests[requestsBefore]?.body.tools.map((t: Msg) => t.function.name);
+    expect(offered.some((n: string) => n.startsWith("mcp__broken__"))).toBe(false);
+    await agent.close();
+    expect(JSON.stringify(agent.events)).not.toContain(secret);
+    expect(agent.stderr).not.toContain(secret);
+    expect(JSON.stringify(llm().requests.map((r) => r.body))).not.toContain(secret);
   });
 });

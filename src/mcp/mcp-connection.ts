@@ -39,6 +39,10 @@ interface Running {
 export class McpConnection implements McpCaller {
   readonly server: string;
   private running: Running | undefined;
+  /** The client being started: its list_changed counts already. */
+  private startingClient: Client | undefined;
+  /** A tools/list after list_changed; a call that caused one returns once it is done. */
+  private refreshing: Promise<void> | undefined;
   private starting: Promise<Running | string> | undefined;
   private listed: AnyTool[] = [];
   private failures = 0;
@@ -81,6 +85,9 @@ export class McpConnection implements McpCaller {
         },
       );
       this.failures = 0;
+      // A call that changed the server's tools answers once the new list is in: the model's
+      // next request (right after this result) offers it.
+      await this.refreshing;
       return this.redactResult(toToolResult(result, name));
     } catch (err) {
       if (ctx.signal.aborted) return errorResult(`${name}: aborted`);
@@ -133,15 +140,10 @@ export class McpConnection implements McpCaller {
     const client: Client = new Client(
       { name: "shard", version: clientVersion },
       {
-        listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error === null && tools && this.running?.client === client) this.setTools(tools);
-            },
-          },
-        },
+        listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refresh(client) } },
       },
     );
+    this.startingClient = client;
     try {
       await client.connect(opened.transport, { timeout: timeouts.connectMs });
       const { tools } = await client.listTools(undefined, { timeout: timeouts.connectMs });
@@ -152,6 +154,8 @@ export class McpConnection implements McpCaller {
       client.onclose = () => this.lost(client);
       this.running = { client, opened };
       this.setTools(tools);
+      // A change announced while starting (servers add tools once initialized) is listed now.
+      await this.refreshing;
       return this.running;
     } catch (err) {
       await client.close().catch(() => undefined);
@@ -161,7 +165,24 @@ export class McpConnection implements McpCaller {
         : `could not start: ${describeError(err)}`;
       const stderr = opened.stderrTail().trim().split("\n").at(-1) ?? "";
       return this.failed(stderr === "" ? why : `${why}; its last stderr line: ${stderr}`);
+    } finally {
+      if (this.startingClient === client) this.startingClient = undefined;
     }
+  }
+
+  /** `notifications/tools/list_changed`: list again; a failed listing keeps the last list. */
+  private refresh(client: Client): void {
+    if (this.stopped || (this.running?.client !== client && this.startingClient !== client)) return;
+    const listing = client.listTools(undefined, { timeout: this.options.timeouts.connectMs }).then(
+      ({ tools }) => {
+        if (this.running?.client === client || this.startingClient === client) this.setTools(tools);
+      },
+      () => undefined,
+    );
+    this.refreshing = listing;
+    void listing.finally(() => {
+      if (this.refreshing === listing) this.refreshing = undefined;
+    });
   }
 
   /** The server went away while running: said once; the next call or turn starts it again. */

@@ -29,6 +29,8 @@ import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
   CHOICE_ALWAYS_EXACT,
+  CHOICE_ALWAYS_MCP_SERVER,
+  CHOICE_ALWAYS_MCP_TOOL,
   CHOICE_ALWAYS_SIGNATURE,
   CHOICE_DENY,
   type RequestPath,
@@ -125,6 +127,7 @@ async function decide(
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
     leavesSandbox,
+    ...(tool.mcp !== undefined ? { mcpServer: tool.mcp.server } : {}),
   });
   return decision.allowed ? { ...decision, ...judged } : decision;
 }
@@ -214,6 +217,8 @@ interface AnswerContext {
   signatureAnalysis: BashAnalysis | undefined;
   /** An answer to leave the sandbox holds for this call only, whatever it says. */
   leavesSandbox: boolean;
+  /** A tool of this MCP server: its grants per tool and per server are offered. */
+  mcpServer?: string;
 }
 
 function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: AnswerContext): GateDecision {
@@ -239,6 +244,12 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
         signatures: analysis.signatures,
       });
     }
+    case CHOICE_ALWAYS_MCP_TOOL:
+      if (ctx.mcpServer === undefined) return unknownChoice();
+      return persistThenAllow(ctx, { kind: "mcp_tool", tool: ctx.toolName });
+    case CHOICE_ALWAYS_MCP_SERVER:
+      if (ctx.mcpServer === undefined) return unknownChoice();
+      return persistThenAllow(ctx, { kind: "mcp_server", server: ctx.mcpServer });
     case CHOICE_DENY:
       return userDenied(ctx.toolName, answer.reason);
     default:

@@ -14,6 +14,8 @@ import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
 export const CHOICE_ALLOW_ONCE = "allow_once";
 export const CHOICE_ALWAYS_EXACT = "allow_always_exact";
 export const CHOICE_ALWAYS_SIGNATURE = "allow_always_signature";
+export const CHOICE_ALWAYS_MCP_TOOL = "allow_always_mcp_tool";
+export const CHOICE_ALWAYS_MCP_SERVER = "allow_always_mcp_server";
 export const CHOICE_DENY = "deny";
 
 export interface RequestPath {
@@ -55,7 +57,7 @@ export function buildPermissionAsk(input: AskInput): PermissionAsk {
       ...mcpDetails(input),
       ...sandboxDetails(input),
     ],
-    choices: leaves ? onceOrDeny() : choicesFor(bash),
+    choices: leaves ? onceOrDeny() : choicesFor(bash, input.mcp),
     ...(input.preview !== undefined ? { preview: input.preview } : {}),
     ...(input.sandbox !== undefined ? { sandbox: input.sandbox } : {}),
   };
@@ -155,7 +157,7 @@ function pathDetails({ paths, cwd }: AskInput): PermissionDetail[] {
   return details;
 }
 
-function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
+function choicesFor(bash: AskInput["bash"], mcp: AskInput["mcp"]): PermissionChoice[] {
   const choices: PermissionChoice[] = [
     { id: CHOICE_ALLOW_ONCE, label: "Allow once", intent: "allow" },
     {
@@ -175,6 +177,21 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
         "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",
       intent: "persist",
     });
+  }
+  if (mcp) {
+    choices.push(
+      {
+        id: CHOICE_ALWAYS_MCP_TOOL,
+        label: escapeForDisplay(`Always allow ${mcp.tool} of ${mcp.server}, with any arguments`),
+        intent: "persist",
+      },
+      {
+        id: CHOICE_ALWAYS_MCP_SERVER,
+        label: escapeForDisplay(`Always allow every tool of MCP server ${mcp.server}`),
+        description: "Tools the server adds later are covered too.",
+        intent: "persist",
+      },
+    );
   }
   choices.push({ id: CHOICE_DENY, label: "Deny", intent: "deny" });
   return choices;

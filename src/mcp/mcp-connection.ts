@@ -49,6 +49,8 @@ export class McpConnection implements McpCaller {
   private retryAt = 0;
   private lastError = "";
   private stopped = false;
+  /** Aborts a start in progress when the agent closes: close() never waits out a connect timeout. */
+  private readonly closing = new AbortController();
   private readonly redact: (text: string) => string;
 
   constructor(private readonly options: McpConnectionOptions) {
@@ -108,6 +110,7 @@ export class McpConnection implements McpCaller {
 
   async close(): Promise<void> {
     this.stopped = true;
+    this.closing.abort();
     const running =
       this.running ?? (await this.starting?.then((r) => (typeof r === "string" ? undefined : r)));
     this.running = undefined;
@@ -145,8 +148,9 @@ export class McpConnection implements McpCaller {
     );
     this.startingClient = client;
     try {
-      await client.connect(opened.transport, { timeout: timeouts.connectMs });
-      const { tools } = await client.listTools(undefined, { timeout: timeouts.connectMs });
+      const limits = { timeout: timeouts.connectMs, signal: this.closing.signal };
+      await client.connect(opened.transport, limits);
+      const { tools } = await client.listTools(undefined, limits);
       if (this.stopped) {
         await client.close().catch(() => undefined);
         return `MCP server "${this.server}" is stopped: the agent is closing`;
@@ -159,6 +163,7 @@ export class McpConnection implements McpCaller {
       return this.running;
     } catch (err) {
       await client.close().catch(() => undefined);
+      if (this.stopped) return `MCP server "${this.server}" is stopped: the agent is closing`;
       const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
       const why = timedOut
         ? `did not start within ${timeouts.connectMs / 1000} s (mcp.connect_timeout_ms in config.json)`

@@ -309,6 +309,8 @@ export class AgentRuntime {
       this.options.gate.prepare?.();
       // MCP servers start here, at the first turn, not with the agent (start-up stays fast).
       await untilAborted(this.options.toolSource?.prepare(), abort.signal);
+      // A resumed turn runs its calls before any provider call: they need the tools now.
+      this.refreshOffered();
       const outcome = await runTurnLoop(this.turnDeps(), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;

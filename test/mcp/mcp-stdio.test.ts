@@ -10,6 +10,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { mockHome } from "../agent/support/agent-process.ts";
+import { activeSession } from "../agent/support/events.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 import { everythingStdio, pidsWith, programsWith, writeMcpConfig } from "./support.ts";
 
@@ -172,5 +173,34 @@ describe("MCP over stdio (server-everything, sandboxed)", () => {
     expect(JSON.stringify(agent.events)).not.toContain(secret);
     expect(agent.stderr).not.toContain(secret);
     expect(JSON.stringify(llm().requests.map((r) => r.body))).not.toContain(secret);
+  });
+
+  test("a question about an MCP call open when the agent was killed is asked again on resume, and the call runs", async () => {
+    const tag = marker();
+    const home = mockHome(llm().url);
+    writeMcpConfig(home, { everything: everythingStdio(tag) });
+    const agent = await spawn({ home });
+    llm().enqueue({
+      steps: [{ tool_call: { name: "mcp__everything__echo", args: { message: "after resume" } } }],
+    });
+    const from = agent.events.length;
+    expect((await agent.request({ type: "prompt", message: "echo" })).success).toBe(true);
+    await agent.waitType("permission_request", from);
+    const sessionId = await activeSession(agent);
+    await agent.kill9();
+
+    llm().enqueue({ steps: [{ text: "done" }] });
+    const resumed = await spawn({ home, cwd: agent.cwd, args: ["--session", sessionId] });
+    const ask = await resumed.waitType("permission_request");
+    expect(ask.tool_name).toBe("mcp__everything__echo");
+    await resumed.request({
+      type: "permission_response",
+      request_id: ask.request_id,
+      choice_id: "allow_once",
+    });
+    const result = await resumed.waitType("tool_result");
+    expect(result.is_error).toBe(false);
+    expect(result.content.text).toBe("Echo: after resume");
+    await resumed.waitType("turn_end");
   });
 });

@@ -8,7 +8,7 @@
  * call. The first restart after a crash is at once (at the next call or turn); after that the
  * waits double from 1 s to 30 s, and a call in the wait fails at once saying when the next try is.
  */
-import { Client, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { AnyTool, ToolContext, ToolResult } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";
 import { errorResult } from "../tools/tool-result.ts";
@@ -104,7 +104,12 @@ export class McpConnection implements McpCaller {
         return errorResult(
           `${name}: MCP server "${this.server}" stopped during the call; it is started again at the next call`,
         );
-      return errorResult(`${name}: ${this.redact(describeError(err))}`);
+      const why = this.redact(describeError(err));
+      if (!brokeTheConnection(err)) return errorResult(`${name}: ${why}`);
+      await this.drop(client, `lost its connection (${why})`);
+      return errorResult(
+        `${name}: the connection to MCP server "${this.server}" failed (${why}); it is started again at the next call`,
+      );
     }
   }
 
@@ -200,6 +205,15 @@ export class McpConnection implements McpCaller {
     );
   }
 
+  /** A connection that failed under a call: closed, said once, started again when next needed. */
+  private async drop(client: Client, why: string): Promise<void> {
+    if (this.running?.client !== client || this.stopped) return;
+    this.running = undefined;
+    this.noteFailure(why);
+    this.options.onError(`MCP server "${this.server}" ${why}; it is started again at its next call`);
+    await client.close().catch(() => undefined);
+  }
+
   private failed(why: string): string {
     this.noteFailure(why);
     const message = this.redact(`MCP server "${this.server}" ${why}`);
@@ -233,4 +247,17 @@ export class McpConnection implements McpCaller {
       return { ...result, content: { kind: "error", message: this.redact(content.message) } };
     return result;
   }
+}
+
+/**
+ * Whether a failed call leaves the connection unusable (an HTTP server gone or its session lost,
+ * a send that failed), so the next call should start afresh. A JSON-RPC error from the server,
+ * or a result the SDK refused, says nothing about the connection.
+ */
+function brokeTheConnection(err: unknown): boolean {
+  if (err instanceof ProtocolError) return false;
+  if (err instanceof SdkHttpError) return true;
+  if (err instanceof SdkError)
+    return err.code === SdkErrorCode.SendFailed || err.code === SdkErrorCode.NotConnected;
+  return true;
 }

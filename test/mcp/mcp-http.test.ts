@@ -25,7 +25,7 @@ let url = "";
 beforeAll(async () => {
   // A free port: bind one, let it go, hand it to the server.
   const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = probe.port;
+  const port = probe.port ?? 0;
   await probe.stop(true);
   server = Bun.spawn([process.execPath, EVERYTHING, "streamableHttp"], {
     env: { ...CHILD_ENV, PORT: String(port) },
@@ -41,17 +41,24 @@ beforeAll(async () => {
     said += new TextDecoder().decode(value);
   }
   reader.releaseLock();
-  front = Bun.serve({
-    port: 0,
+  upstreamPort = port;
+  front = startFront(0);
+  url = `http://127.0.0.1:${front.port}/mcp`;
+});
+
+let upstreamPort = 0;
+
+function startFront(port: number): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
+    port,
     fetch: (req) => {
       authorizations.push(req.headers.get("authorization"));
       const target = new URL(req.url);
-      target.port = String(port);
+      target.port = String(upstreamPort);
       return fetch(new Request(target, req));
     },
   });
-  url = `http://127.0.0.1:${front.port}/mcp`;
-});
+}
 
 afterAll(async () => {
   await front?.stop(true);
@@ -107,5 +114,45 @@ describe("MCP over Streamable HTTP (server-everything)", () => {
     expect(JSON.stringify(agent.events)).not.toContain(SECRET);
     expect(agent.stderr).not.toContain(SECRET);
     expect(JSON.stringify(llm().requests.map((r) => r.body))).not.toContain(SECRET);
+  });
+
+  test("a server that goes away: is_error and a non-fatal error; once it is back, the next call connects afresh", async () => {
+    const home = mockHome(llm().url);
+    writeMcpConfig(home, { web: { url } });
+    const agent = await spawn({ home });
+    const echo = (message: string) => ({
+      steps: [{ tool_call: { name: "mcp__web__echo", args: { message } } }],
+    });
+    const turn = async (message: string) => {
+      llm().enqueue(echo(message), { steps: [{ text: "done" }] });
+      const from = agent.events.length;
+      expect((await agent.request({ type: "prompt", message })).success).toBe(true);
+      const ask = await agent.waitType("permission_request", from);
+      await agent.request({
+        type: "permission_response",
+        request_id: ask.request_id,
+        choice_id: "allow_once",
+      });
+      return { from, events: await agent.waitTurnEnd(from) };
+    };
+    const first = await turn("one");
+    expect(first.events.find((m) => m.type === "tool_result")?.content.text).toBe("Echo: one");
+
+    // The server goes away (its front stops listening) after the turn started it.
+    const port = front?.port ?? 0;
+    await front?.stop(true);
+    const second = await turn("two");
+    const failed = second.events.find((m) => m.type === "tool_result");
+    expect(failed?.is_error).toBe(true);
+    expect(failed?.content.message).toContain('the connection to MCP server "web" failed');
+    const error = second.events.find((m) => m.type === "error");
+    expect(error).toMatchObject({ code: "TOOL_ERROR", fatal: false });
+    expect(error?.message).toContain('MCP server "web" lost its connection');
+
+    front = startFront(port);
+    const third = await turn("three");
+    const back = third.events.find((m) => m.type === "tool_result");
+    expect(back?.is_error).toBe(false);
+    expect(back?.content.text).toBe("Echo: three");
   });
 });

@@ -495,7 +495,7 @@ export class AgentRuntime {
     return allowed ? all.filter((t) => toolAllowed(allowed, t.name)) : all;
   }
 
-  /** The built-ins first: a source's tool never shadows one of ours. */
+  /** Built-ins are set last, so a source's tool never shadows one of ours. */
   private refreshOffered(): void {
     this.offered.clear();
     for (const tool of this.options.toolSource?.tools() ?? []) this.offered.set(tool.name, tool);

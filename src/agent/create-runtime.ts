@@ -7,6 +7,9 @@ import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
+import { loadMcpConfig } from "../mcp/mcp-config.ts";
+import { McpServers } from "../mcp/mcp-servers.ts";
+import { loadMcpTimeouts } from "../mcp/mcp-timeouts.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import {
   type CatalogError,
@@ -174,6 +177,24 @@ export function createRuntime(
 
   const compaction = loadCompactionConfig(config.home);
   for (const w of compaction.warnings) configWarning(w);
+  // The user's MCP servers ($SHARD_HOME/mcp.json); a `--tools` selection leaves them out. A
+  // project's .mcp.json is never read (docs/mcp.md).
+  let mcp: McpServers | undefined;
+  if (!config.tools) {
+    const mcpConfig = loadMcpConfig(config.home, config.env);
+    for (const w of mcpConfig.warnings) configWarning(w);
+    if (mcpConfig.servers.length > 0) {
+      const timeouts = loadMcpTimeouts(config.home);
+      for (const w of timeouts.warnings) configWarning(w);
+      mcp = new McpServers({
+        servers: mcpConfig.servers,
+        context: { cwd, env: config.env, sandbox },
+        timeouts: timeouts.timeouts,
+        clientVersion: config.serverVersion,
+        onError: (message) => runtime.emit({ type: "error", code: "TOOL_ERROR", message, fatal: false }),
+      });
+    }
+  }
   const runtime = new AgentRuntime({
     cwd,
     home: config.home,
@@ -189,6 +210,7 @@ export function createRuntime(
       sandbox,
     }),
     sandbox,
+    ...(mcp !== undefined ? { toolSource: mcp } : {}),
     modes: modeController,
     models,
     compaction: compaction.config,

@@ -11,6 +11,7 @@ import type { PermissionAsk, PermissionGate } from "../contracts/permission-gate
 import type { ModelSpec, ProviderEvent, ProviderToolSpec, ProviderUsage } from "../contracts/provider.ts";
 import type { NewEntry, SessionStore } from "../contracts/session-store.ts";
 import type { AnyTool, UiAsk } from "../contracts/tool.ts";
+import type { ToolSource } from "../contracts/tool-source.ts";
 import { retryDetail } from "../providers/retry.ts";
 import type { AgentSandbox } from "../sandbox/agent-sandbox.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
@@ -18,6 +19,7 @@ import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
 import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
+import { toolAllowed } from "../tools/tool-pattern.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { AgentStatus, Usage } from "../types/agent-state.ts";
 import type { UnsequencedAgentEvent } from "../types/catalog.ts";
@@ -62,6 +64,8 @@ export interface RuntimeOptions {
   openAsks?: ToolCallBlock[];
   /** The OS sandbox of `bash` and the file tools; its state goes to every client in `sync`. */
   sandbox?: AgentSandbox;
+  /** Tools beyond `tools` that change while the agent runs (MCP servers); started at the first turn. */
+  toolSource?: ToolSource;
 }
 
 interface ActiveTurn {
@@ -75,7 +79,13 @@ interface ActiveTurn {
 }
 
 export class AgentRuntime {
+  /** The built-in tools (what `--tools` selected). */
   readonly tools: ReadonlyMap<string, AnyTool>;
+  /**
+   * Every tool the model was offered at its latest provider call (built-ins and the tool
+   * source's): the calls in its answer run against this set.
+   */
+  private readonly offered = new Map<string, AnyTool>();
   private readonly outbox: Outbox;
   private readonly state: AgentState;
   private readonly compaction: Compaction;
@@ -102,6 +112,7 @@ export class AgentRuntime {
       setCompacting: (active) => this.state.setCompacting(active),
     });
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.refreshOffered();
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
     this.openAsks = options.openAsks ?? [];
@@ -296,6 +307,10 @@ export class AgentRuntime {
       // The turn machinery (providers, tool runner, validators) loads on the first turn, not at start-up.
       const { runTurnLoop } = await import("./turn/turn-loop.ts");
       this.options.gate.prepare?.();
+      // MCP servers start here, at the first turn, not with the agent (start-up stays fast).
+      await untilAborted(this.options.toolSource?.prepare(), abort.signal);
+      // A resumed turn runs its calls before any provider call: they need the tools now.
+      this.refreshOffered();
       const outcome = await runTurnLoop(this.turnDeps(), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;
@@ -415,6 +430,7 @@ export class AgentRuntime {
     this.requests.cancelAll("the agent stopped", true);
     await this.background;
     await Promise.all(this.inFlight);
+    await this.options.toolSource?.close();
     this.session.close();
     this.options.sandbox?.close();
   }
@@ -428,7 +444,7 @@ export class AgentRuntime {
       return prompt.text;
     };
     return {
-      tools: this.tools,
+      tools: this.offered,
       gate: this.options.gate,
       ask: (ask: PermissionAsk, signal: AbortSignal) => this.requests.permission(ask, signal),
       askUser: (ask: UiAsk) => this.requests.ui(ask),
@@ -475,11 +491,20 @@ export class AgentRuntime {
 
   private visibleTools(): AnyTool[] {
     const allowed = this.modes.current.allowedTools;
-    const all = [...this.tools.values()];
-    return allowed ? all.filter((t) => allowed.includes(t.name)) : all;
+    const all = [...this.tools.values(), ...(this.options.toolSource?.tools() ?? [])];
+    return allowed ? all.filter((t) => toolAllowed(allowed, t.name)) : all;
   }
 
+  /** Built-ins are set last, so a source's tool never shadows one of ours. */
+  private refreshOffered(): void {
+    this.offered.clear();
+    for (const tool of this.options.toolSource?.tools() ?? []) this.offered.set(tool.name, tool);
+    for (const tool of this.tools.values()) this.offered.set(tool.name, tool);
+  }
+
+  /** Per provider call: a server's changed tool list reaches the model at its next request. */
   private toolSpecs(): ProviderToolSpec[] {
+    this.refreshOffered();
     return this.visibleTools().map((t) => ({
       name: t.name,
       description: t.description,
@@ -509,4 +534,17 @@ export class AgentRuntime {
   private emitStatus(status: AgentStatus, detail?: string): void {
     this.emit(detail === undefined ? { type: "status", status } : { type: "status", status, detail });
   }
+}
+
+/** Waits for `work` unless the turn is aborted first (a server slow to start must not hold up an abort). */
+function untilAborted(work: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (work === undefined || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    work.then(done, done);
+  });
 }

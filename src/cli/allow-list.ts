@@ -27,7 +27,8 @@ export function parseAllowList(values: readonly string[]): Set<string> {
 
 /** The usage-error message when `names` holds a tool this run does not have, naming the valid ones. */
 export function unknownAllowed(names: ReadonlySet<string>, tools: readonly string[]): string | undefined {
-  const unknown = [...names].filter((n) => !tools.includes(n));
+  // An MCP server's tools are known only once it starts, at the first turn (docs/mcp.md).
+  const unknown = [...names].filter((n) => !tools.includes(n) && !n.startsWith("mcp__"));
   if (unknown.length === 0) return undefined;
   const s = unknown.length > 1 ? "s" : "";
   return `--allow: unknown tool${s} ${unknown.join(", ")}. Tools: ${tools.join(", ")}`;

@@ -51,6 +51,8 @@ export interface Tool<P extends TSchema = TSchema> {
   description: string;
   parameters: P;
   isReadOnly: boolean;
+  /** A tool of an MCP server (src/mcp): the permission question names the server and its tool. */
+  mcp?: { server: string; tool: string };
   /** Start-time render descriptor for `tool_call`. */
   render?(args: Static<P>): RenderDescriptor | undefined;
   /**

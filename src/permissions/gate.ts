@@ -19,6 +19,7 @@ import type {
 import type { AnyTool, PreviewContext } from "../contracts/tool.ts";
 import type { CommandSandbox, PathBoundary } from "../sandbox/agent-sandbox.ts";
 import { resolveRealPath } from "../support/real-path.ts";
+import { toolAllowed } from "../tools/tool-pattern.ts";
 import type { RenderDescriptor } from "../types/render.ts";
 import type { BashAnalysis } from "./bash-signature.ts";
 import { describeRequest, exactRequestHash, type GrantRule, ruleAllows } from "./grant-rules.ts";
@@ -28,6 +29,8 @@ import {
   buildPermissionAsk,
   CHOICE_ALLOW_ONCE,
   CHOICE_ALWAYS_EXACT,
+  CHOICE_ALWAYS_MCP_SERVER,
+  CHOICE_ALWAYS_MCP_TOOL,
   CHOICE_ALWAYS_SIGNATURE,
   CHOICE_DENY,
   type RequestPath,
@@ -105,6 +108,7 @@ async function decide(
     cwd,
     paths: paths ?? [],
     bash,
+    ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}),
     ...(preview !== undefined ? { preview } : {}),
     // Only an agent with a sandbox on says how a command would run (an `off` agent asks as ever).
     ...(confinement !== undefined && sandbox ? { sandbox: leavesSandbox ? "off" : sandbox.mode() } : {}),
@@ -123,6 +127,7 @@ async function decide(
     exactRule: () => exactRule(tool.name, args, resolved),
     signatureAnalysis: request.bash,
     leavesSandbox,
+    ...(tool.mcp !== undefined ? { mcpServer: tool.mcp.server } : {}),
   });
   return decision.allowed ? { ...decision, ...judged } : decision;
 }
@@ -151,7 +156,7 @@ function commandConfinement(
 }
 
 function applyModePolicy(tool: AnyTool, mode: ModePolicy): GateDecision | undefined {
-  if (mode.allowedTools && !mode.allowedTools.includes(tool.name)) {
+  if (mode.allowedTools && !toolAllowed(mode.allowedTools, tool.name)) {
     const allowed =
       mode.allowedTools.length > 0 ? mode.allowedTools.map((t) => `\`${t}\``).join(", ") : "none";
     return {
@@ -212,6 +217,8 @@ interface AnswerContext {
   signatureAnalysis: BashAnalysis | undefined;
   /** An answer to leave the sandbox holds for this call only, whatever it says. */
   leavesSandbox: boolean;
+  /** A tool of this MCP server: its grants per tool and per server are offered. */
+  mcpServer?: string;
 }
 
 function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: AnswerContext): GateDecision {
@@ -237,6 +244,12 @@ function interpretAnswer(answer: PermissionAnswer, offered: Set<string>, ctx: An
         signatures: analysis.signatures,
       });
     }
+    case CHOICE_ALWAYS_MCP_TOOL:
+      if (ctx.mcpServer === undefined) return unknownChoice();
+      return persistThenAllow(ctx, { kind: "mcp_tool", tool: ctx.toolName });
+    case CHOICE_ALWAYS_MCP_SERVER:
+      if (ctx.mcpServer === undefined) return unknownChoice();
+      return persistThenAllow(ctx, { kind: "mcp_server", server: ctx.mcpServer });
     case CHOICE_DENY:
       return userDenied(ctx.toolName, answer.reason);
     default:

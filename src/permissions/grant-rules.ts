@@ -35,7 +35,21 @@ export interface BashSignatureRule {
   created_at?: string;
 }
 
-export type GrantRule = ExactRule | BashSignatureRule;
+/** One MCP tool, any arguments (docs/mcp.md). Matches only a tool named `mcp__…`. */
+export interface McpToolRule {
+  kind: "mcp_tool";
+  tool: string;
+  created_at?: string;
+}
+
+/** Every tool of one MCP server, any arguments: the tools named `mcp__<server>__…`. */
+export interface McpServerRule {
+  kind: "mcp_server";
+  server: string;
+  created_at?: string;
+}
+
+export type GrantRule = ExactRule | BashSignatureRule | McpToolRule | McpServerRule;
 
 /** A tool call as the matchers see it, with the expensive parts computed once. */
 export interface GrantRequest {
@@ -96,6 +110,22 @@ function matchesBashSignature(rule: Record<string, unknown>, request: GrantReque
   return request.bash.signatures.every((sig) => granted.some((g) => sameSignature(g, sig)));
 }
 
+function matchesMcpTool(rule: Record<string, unknown>, request: GrantRequest): boolean {
+  return typeof rule.tool === "string" && rule.tool.startsWith("mcp__") && rule.tool === request.toolName;
+}
+
+/**
+ * Server names never hold `__` (src/mcp/mcp-config.ts), so `mcp__<server>__` is a prefix of
+ * that server's tools only.
+ */
+function matchesMcpServer(rule: Record<string, unknown>, request: GrantRequest): boolean {
+  return (
+    typeof rule.server === "string" &&
+    /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/.test(rule.server) &&
+    request.toolName.startsWith(`mcp__${rule.server}__`)
+  );
+}
+
 /** Strictly validated: a hand-edited or corrupted list is rejected whole, never partly trusted. */
 function parseSignatures(value: unknown, version: 1 | 2): CommandSignature[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
@@ -139,6 +169,8 @@ function words(value: unknown): string[] | undefined {
 const ruleMatchers: ReadonlyMap<string, RuleMatcher> = new Map<string, RuleMatcher>([
   ["exact", matchesExact],
   ["bash_signature", matchesBashSignature],
+  ["mcp_tool", matchesMcpTool],
+  ["mcp_server", matchesMcpServer],
 ]);
 
 /** Fail closed: anything that is not a well-formed rule of a registered kind allows nothing. */

@@ -14,6 +14,8 @@ import { type BashAnalysis, formatSignature } from "./bash-signature.ts";
 export const CHOICE_ALLOW_ONCE = "allow_once";
 export const CHOICE_ALWAYS_EXACT = "allow_always_exact";
 export const CHOICE_ALWAYS_SIGNATURE = "allow_always_signature";
+export const CHOICE_ALWAYS_MCP_TOOL = "allow_always_mcp_tool";
+export const CHOICE_ALWAYS_MCP_SERVER = "allow_always_mcp_server";
 export const CHOICE_DENY = "deny";
 
 export interface RequestPath {
@@ -33,6 +35,8 @@ export interface AskInput {
   paths: RequestPath[];
   /** For `bash` with a string command. */
   bash?: { command: string; analysis: BashAnalysis };
+  /** A tool of an MCP server: the question names the server, its tool and the arguments. */
+  mcp?: { server: string; tool: string };
   /** The tool's preview of the change. */
   preview?: RenderDescriptor;
   /** `bash` where a sandbox exists: the mode it would run in; `off` means it leaves the sandbox. */
@@ -48,11 +52,24 @@ export function buildPermissionAsk(input: AskInput): PermissionAsk {
     input: args,
     prompt: promptFor(input),
     options: leaves ? ["allow", "deny"] : ["allow", "allow_always", "deny"],
-    details: [...(bash ? bashDetails(input.cwd, bash) : pathDetails(input)), ...sandboxDetails(input)],
-    choices: leaves ? onceOrDeny() : choicesFor(bash),
+    details: [
+      ...(bash ? bashDetails(input.cwd, bash) : pathDetails(input)),
+      ...mcpDetails(input),
+      ...sandboxDetails(input),
+    ],
+    choices: leaves ? onceOrDeny() : choicesFor(bash, input.mcp),
     ...(input.preview !== undefined ? { preview: input.preview } : {}),
     ...(input.sandbox !== undefined ? { sandbox: input.sandbox } : {}),
   };
+}
+
+function mcpDetails({ mcp, args }: AskInput): PermissionDetail[] {
+  if (mcp === undefined) return [];
+  return [
+    { label: "MCP server", value: escapeForDisplay(mcp.server), format: "text" },
+    { label: "Tool", value: escapeForDisplay(mcp.tool), format: "text" },
+    { label: "Arguments", value: escapeForDisplay(JSON.stringify(args, null, 2)), format: "code" },
+  ];
 }
 
 function sandboxDetails({ sandbox, cwd }: AskInput): PermissionDetail[] {
@@ -77,7 +94,9 @@ function onceOrDeny(): PermissionChoice[] {
  * Paths are shown as judged (the real path the tool will open), never as spelled: absolute
  * when outside cwd, relative to cwd inside it (the details carry the absolute form).
  */
-function promptFor({ toolName, cwd, paths, bash, sandbox }: AskInput): string {
+function promptFor({ toolName, cwd, paths, bash, sandbox, mcp }: AskInput): string {
+  if (mcp)
+    return `Allow MCP server ${escapeForDisplay(mcp.server)} to run its tool ${escapeForDisplay(mcp.tool)}?`;
   if (bash && sandbox === "off")
     return `Allow ${toolName} outside the sandbox (not sandboxed): ${summaryLine(bash.command)}?`;
   if (bash && sandbox !== undefined)
@@ -138,7 +157,7 @@ function pathDetails({ paths, cwd }: AskInput): PermissionDetail[] {
   return details;
 }
 
-function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
+function choicesFor(bash: AskInput["bash"], mcp: AskInput["mcp"]): PermissionChoice[] {
   const choices: PermissionChoice[] = [
     { id: CHOICE_ALLOW_ONCE, label: "Allow once", intent: "allow" },
     {
@@ -158,6 +177,21 @@ function choicesFor(bash: AskInput["bash"]): PermissionChoice[] {
         "Other arguments (file names, paths, messages) are not compared: any command made only of these commands, each with exactly these flags, will run without asking in this project, whatever files it names.",
       intent: "persist",
     });
+  }
+  if (mcp) {
+    choices.push(
+      {
+        id: CHOICE_ALWAYS_MCP_TOOL,
+        label: escapeForDisplay(`Always allow ${mcp.tool} of ${mcp.server}, with any arguments`),
+        intent: "persist",
+      },
+      {
+        id: CHOICE_ALWAYS_MCP_SERVER,
+        label: escapeForDisplay(`Always allow every tool of MCP server ${mcp.server}`),
+        description: "Tools the server adds later are covered too.",
+        intent: "persist",
+      },
+    );
   }
   choices.push({ id: CHOICE_DENY, label: "Deny", intent: "deny" });
   return choices;

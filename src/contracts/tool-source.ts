@@ -1,0 +1,14 @@
+/**
+ * Tools that come and go while the agent runs (MCP servers, src/mcp): the runtime asks for them
+ * at every provider call, so a change reaches the model at its next request.
+ */
+import type { AnyTool } from "./tool.ts";
+
+export interface ToolSource {
+  /** At the start of every turn: start what is not running yet (never at start-up). */
+  prepare(): Promise<void>;
+  /** The tools as of now. */
+  tools(): AnyTool[];
+  /** With the runtime: stop everything it started. */
+  close(): Promise<void>;
+}

@@ -44,13 +44,14 @@ export function AgentHeader(props: {
           </span>{" "}
           · {info()?.runtime_state}
         </span>
-        <SandboxControl room={props.room} agentId={props.agentId} cwd={info()?.cwd} />
         <span class="agent-meta path">{info()?.cwd}</span>
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
           {(u) => <span class="agent-meta">{u()}</span>}
         </Show>
       </div>
       <div class="agent-controls">
+        {/* With the pickers: on a phone their row is the one that already holds 44 px targets. */}
+        <SandboxControl room={props.room} agentId={props.agentId} cwd={info()?.cwd} />
         <Pickers room={props.room} agentId={props.agentId} catalogs={props.catalogs} />
         <button
           type="button"

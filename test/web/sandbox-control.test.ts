@@ -11,34 +11,19 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { tempDir } from "../agent/support/agent-process.ts";
-import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { enrolledPage, openAgent } from "./dialogs-page.ts";
+import { enrolledPage } from "./dialogs-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { typeAndSend } from "./support/composer-input.ts";
 import { agentRow } from "./support/control-room-page.ts";
-import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
+import { openSandboxedAgent } from "./support/sandboxed-agent.ts";
+import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
-
-/** An agent on the mock model in `cwd`, watched by an observer, open in an enrolled page. */
-async function openSandboxedAgent(
-  daemon: WebDaemon,
-  cwd: string,
-): Promise<{ agentId: string; watcher: DaemonClient; page: Page }> {
-  const watcher = await daemon.client();
-  const data = await watcher.ok({ type: "agent.create", cwd, model: "mock/chat" });
-  const agentId = String(data.agent_id);
-  // An observer never answers: the page is the one that does.
-  await watcher.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
-  const page = await enrolledPage(openContext, daemon.enrollmentUrl);
-  await openAgent(page, daemon.url, agentId);
-  return { agentId, watcher, page };
-}
 
 /** The header's badge once it says `mode`. */
 async function headerBadge(page: Page, mode: string) {
@@ -99,7 +84,7 @@ describe.skipIf(!HAVE_CHROMIUM)("changing the sandbox in Chromium", () => {
     const daemon = await startDaemon();
     const cwd = join(tempDir("sandbox-control"), "work");
     mkdirSync(cwd);
-    const { agentId, watcher, page } = await openSandboxedAgent(daemon, cwd);
+    const { agentId, watcher, page } = await openSandboxedAgent(openContext, daemon, cwd);
     await headerBadge(page, "workspace-write");
     const menu = page.getByTestId("sandbox-select");
     expect(await menu.getAttribute("aria-label")).toBe("sandbox mode");
@@ -136,7 +121,7 @@ describe.skipIf(!HAVE_CHROMIUM)("changing the sandbox in Chromium", () => {
 
   test("choosing off asks first: the permission card, a waiting note, and after allow the badge says unsandboxed", async () => {
     const daemon = await startDaemon();
-    const { agentId, watcher, page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { agentId, watcher, page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     await headerBadge(page, "workspace-write");
 
     await page.getByTestId("sandbox-select").selectOption("off");
@@ -174,7 +159,7 @@ describe.skipIf(!HAVE_CHROMIUM)("changing the sandbox in Chromium", () => {
 
   test("without bubblewrap the menu offers only off, disabled, and says why in its title", async () => {
     const daemon = await startDaemon({ env: { SHARD_BWRAP: "none" } });
-    const { page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     await headerBadge(page, "off");
     const menu = page.getByTestId("sandbox-select");
     expect(await menu.isDisabled()).toBe(true);

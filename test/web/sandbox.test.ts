@@ -13,30 +13,16 @@ import type { Page } from "playwright-core";
 import { tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { enrolledPage, openAgent } from "./dialogs-page.ts";
 import { BROWSER_TEST_TIMEOUT_MS, HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { typeAndSend } from "./support/composer-input.ts";
-import { useWebDaemons, type WebDaemon } from "./support/web-daemon.ts";
+import { openSandboxedAgent } from "./support/sandboxed-agent.ts";
+import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
-
-/** An agent on the mock model in `cwd`, watched by an observer, open in an enrolled page. */
-async function openSandboxedAgent(
-  daemon: WebDaemon,
-  cwd: string,
-): Promise<{ agentId: string; watcher: DaemonClient; page: Page }> {
-  const watcher = await daemon.client();
-  const data = await watcher.ok({ type: "agent.create", cwd, model: "mock/chat" });
-  const agentId = String(data.agent_id);
-  await watcher.ok({ type: "agent.attach", agent_id: agentId, role: "observer" });
-  const page = await enrolledPage(openContext, daemon.enrollmentUrl);
-  await openAgent(page, daemon.url, agentId);
-  return { agentId, watcher, page };
-}
 
 /** Has the model call bash with `args` (then say `done`) and returns its permission card. */
 async function askBash(page: Page, args: Record<string, unknown>, done = "Handled.") {
@@ -57,7 +43,7 @@ async function allowOnce(page: Page, watcher: DaemonClient, agentId: string) {
 describe.skipIf(!HAVE_CHROMIUM)("the sandbox in Chromium", () => {
   test("the header shows the agent's sandbox mode and, in its title, what it means and the policy", async () => {
     const daemon = await startDaemon();
-    const { page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     const badge = page.getByTestId("agent-header").getByTestId("sandbox-badge");
     await badge.waitFor();
     expect(await badge.getAttribute("data-mode")).toBe("workspace-write");
@@ -72,7 +58,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the sandbox in Chromium", () => {
 
   test("a command's permission card says it runs sandboxed; once allowed its card says it ran sandboxed", async () => {
     const daemon = await startDaemon();
-    const { agentId, watcher, page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { agentId, watcher, page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     const dialog = await askBash(page, { command: "echo confined" });
     const mark = dialog.getByTestId("permission-sandbox");
     expect(await mark.textContent()).toBe("Runs sandboxed (workspace-write).");
@@ -93,7 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the sandbox in Chromium", () => {
     const cwd = join(outer, "work");
     mkdirSync(cwd);
     const outside = join(outer, "outside.txt");
-    const { agentId, watcher, page } = await openSandboxedAgent(daemon, cwd);
+    const { agentId, watcher, page } = await openSandboxedAgent(openContext, daemon, cwd);
     // 400 lines first: the card shows the output's first lines only, the explanation still shows.
     await askBash(page, { command: `seq 400; echo escaped > ${outside}` });
     await allowOnce(page, watcher, agentId);
@@ -116,7 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the sandbox in Chromium", () => {
 
   test("a request to run outside the sandbox is marked as one; once allowed its card says not sandboxed", async () => {
     const daemon = await startDaemon();
-    const { agentId, watcher, page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { agentId, watcher, page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     const dialog = await askBash(page, { command: "echo unconfined", unsandboxed: true });
     const mark = dialog.getByTestId("permission-sandbox");
     expect(await mark.getAttribute("data-mode")).toBe("off");
@@ -131,7 +117,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the sandbox in Chromium", () => {
 
   test("without bubblewrap the agent view says its commands run unconfined", async () => {
     const daemon = await startDaemon({ env: { SHARD_BWRAP: "none" } });
-    const { page } = await openSandboxedAgent(daemon, daemon.cwd);
+    const { page } = await openSandboxedAgent(openContext, daemon, daemon.cwd);
     const notice = page.getByTestId("sandbox-unavailable");
     await notice.waitFor();
     expect(await notice.textContent()).toBe(

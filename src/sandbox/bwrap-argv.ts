@@ -15,9 +15,6 @@ type Mount = { path: string; order: number; args: string[] };
 export function bwrapArgv(bwrap: string, profile: SandboxProfile, command: readonly string[]): string[] {
   const hiddenDirs = profile.hidden.filter(isDirectory);
   const mounts: Mount[] = [
-    // An empty /tmp: other programs' temp files and sockets (tmux, ssh-agent) are not the
-    // agent's. Read-only like the rest; TMPDIR is the agent's own.
-    { path: "/tmp", order: 0, args: ["--tmpfs", "/tmp"] },
     ...profile.hidden.map((path) => ({
       path,
       order: 1,
@@ -47,7 +44,7 @@ export function bwrapArgv(bwrap: string, profile: SandboxProfile, command: reado
     "/proc",
     ...mounts.flatMap((m) => m.args),
     // Last, so the mount points of deeper binds could still be made inside the empty dirs.
-    ...["/tmp", ...hiddenDirs].flatMap((path) => ["--remount-ro", path]),
+    ...hiddenDirs.flatMap((path) => ["--remount-ro", path]),
     "--setenv",
     "TMPDIR",
     profile.tmpdir,

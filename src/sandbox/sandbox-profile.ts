@@ -8,6 +8,7 @@ import { isAbsolute, join } from "node:path";
 import { isInside } from "../permissions/paths.ts";
 import { expandHome } from "../support/real-path.ts";
 import { repositoryGitDirs } from "./git-dirs.ts";
+import { tmpSocketPaths } from "./tmp-sockets.ts";
 
 export type ConfinedMode = "read-only" | "workspace-write";
 
@@ -19,8 +20,8 @@ export interface SandboxProfile {
   /** Read-only even where they lie inside a writable root (git hooks and config). */
   protected: string[];
   /**
-   * Bound read-only at their own path: the cwd in read-only mode (it may lie under /tmp, which
-   * every sandbox replaces with an empty dir), and the repository's git dirs.
+   * Bound read-only at their own path: the cwd in read-only mode (it may lie in the hidden
+   * `$SHARD_HOME`, a workspace's worktree), and the repository's git dirs.
    */
   readable: string[];
   /** Replaced by an empty read-only directory (or an empty file): their content cannot be read. */
@@ -68,7 +69,7 @@ export function sandboxProfile(input: ProfileInput): SandboxProfile {
   // A worktree's commits land in the main repository's git dir, outside cwd.
   if (input.mode === "workspace-write") writable.push(input.cwd, ...outsideGitDirs);
   const readable = input.mode === "read-only" ? [input.cwd, ...outsideGitDirs] : [];
-  const hidden = [input.home, ...DEFAULT_HIDDEN, ...input.deny]
+  const hidden = [input.home, ...DEFAULT_HIDDEN, ...input.deny, ...tmpSocketPaths()]
     .map((p) => expandHome(p))
     .map((p) => (isAbsolute(p) ? p : join(input.cwd, p)))
     .filter((p) => existsSync(p))

@@ -4,7 +4,7 @@
  * same commands succeed there. The sandbox is real bubblewrap; the file is skipped, saying so,
  * only where bubblewrap cannot run.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeBubblewrap } from "../../src/sandbox/bubblewrap-probe.ts";
@@ -19,6 +19,8 @@ if (!probe.ok) console.warn(`test/sandbox skipped: ${probe.reason}`);
 const DEFAULTS = { SHARD_SANDBOX_POLICY: "" };
 
 const { llm, spawn, start } = useAgentHarness({ env: DEFAULTS });
+// A test that ends before the model's last reply was asked for leaves it queued: not for the next.
+beforeEach(() => llm().clearQueue());
 
 const outsideDirs: string[] = [];
 afterEach(() => {
@@ -64,6 +66,21 @@ function hostListener(): { port: number; connections: () => number } {
   return { port: server.port, connections: () => connections };
 }
 
+/** Two HTTP servers on unix sockets in /tmp: one directly there, one in a tmux-like socket dir. */
+function hostSockets(): { top: string; inTmuxDir: string } {
+  const tag = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const top = `/tmp/shard-test-${tag}.sock`;
+  const dir = `/tmp/tmux-${tag.replace(/\D/g, "").slice(0, 9)}`;
+  mkdirSync(dir, { recursive: true });
+  const inTmuxDir = join(dir, "default");
+  for (const unix of [top, inTmuxDir]) {
+    listeners.push(Bun.serve({ unix, fetch: () => new Response("HOST-SOCKET\n") }));
+    outsideDirs.push(unix);
+  }
+  outsideDirs.push(dir);
+  return { top, inTmuxDir };
+}
+
 /** One bash call by the model and its result; permission requests are answered when `allow`. */
 async function bash(agent: AgentProcess, command: string, extra: object = {}, allow = false): Promise<Msg> {
   const from = agent.events.length;
@@ -96,13 +113,20 @@ describe.skipIf(!probe.ok)("workspace-write (the default): each attack fails", (
     expect(existsSync(join(outside, "pwned.txt"))).toBe(false);
   });
 
-  test("the rest of /tmp is not there: a sibling of cwd cannot be read or written", async () => {
+  test("/tmp is read-only, and a unix socket there (tmux, ssh-agent) cannot be reached", async () => {
     const sibling = tempDir("sibling");
     writeFileSync(join(sibling, "notes.txt"), "SIBLING-NOTES");
+    const sockets = hostSockets();
     const agent = await spawn();
-    const result = await bash(agent, `cat ${sibling}/notes.txt; echo x > ${sibling}/new.txt; ls /tmp`);
-    expect(output(result)).not.toContain("SIBLING-NOTES");
+    const result = await bash(
+      agent,
+      `cat ${sibling}/notes.txt; echo x > ${sibling}/new.txt; ` +
+        `curl -sS --max-time 5 --unix-socket ${sockets.top} http://host/; ` +
+        `curl -sS --max-time 5 --unix-socket ${sockets.inTmuxDir} http://host/`,
+    );
+    expect(output(result)).toContain("SIBLING-NOTES");
     expect(existsSync(join(sibling, "new.txt"))).toBe(false);
+    expect(output(result)).not.toContain("HOST-SOCKET");
   });
 
   test("a fake ~/.ssh key and $SHARD_HOME/models.json cannot be read; provider keys are not in the environment", async () => {
@@ -233,13 +257,16 @@ describe.skipIf(!probe.ok)("read-only, and the off control", () => {
   test("off: the same commands succeed (the control)", async () => {
     const { outside, fakeHome } = world();
     const listener = hostListener();
+    const sockets = hostSockets();
     const agent = await spawn({ args: ["--sandbox", "off"], env: { ...DEFAULTS, HOME: fakeHome } });
     const result = await bash(
       agent,
-      `echo pwned > ${outside}/pwned.txt; cat ~/.ssh/id_ed25519; exec 3<>/dev/tcp/127.0.0.1/${listener.port} && cat <&3`,
+      `echo pwned > ${outside}/pwned.txt; cat ~/.ssh/id_ed25519; curl -sS --unix-socket ${sockets.inTmuxDir} http://host/; ` +
+        `exec 3<>/dev/tcp/127.0.0.1/${listener.port} && cat <&3`,
       {},
       true,
     );
+    expect(output(result)).toContain("HOST-SOCKET");
     expect(result.sandbox).toBe("off");
     expect(existsSync(join(outside, "pwned.txt"))).toBe(true);
     expect(output(result)).toContain("SECRET-KEY-MATERIAL");
@@ -262,6 +289,7 @@ describe.skipIf(!probe.ok)("the person sees whether a call is sandboxed", () => 
     expect(request.details).toContainEqual(expect.objectContaining({ label: "Sandbox" }));
     const result = await agent.waitType("tool_result", from);
     expect(result.sandbox).toBe("workspace-write");
+    await agent.waitType("turn_end", from);
   });
 
   test("the default policy runs a confined call without a question", async () => {

@@ -192,6 +192,7 @@ export function createRuntime(
         timeouts: timeouts.timeouts,
         clientVersion: config.serverVersion,
         onError: (message) => runtime.emit({ type: "error", code: "TOOL_ERROR", message, fatal: false }),
+        onStatus: (servers) => runtime.emit({ type: "mcp_status", servers }),
       });
     }
   }

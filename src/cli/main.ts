@@ -33,6 +33,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "list the daemon's agents with their status (--json for AgentInfo)",
     run: async (argv) => (await import("./ls-command.ts")).lsCommand(argv),
   },
+  mcp: {
+    summary: "list the MCP servers of $SHARD_HOME/mcp.json, or start one and list its tools",
+    run: async (argv) => (await import("./mcp-command.ts")).mcpCommand(argv),
+  },
   rm: {
     summary: "delete an agent of the daemon for good (--session: its session too)",
     run: async (argv) => (await import("./rm-command.ts")).rmCommand(argv),

@@ -12,6 +12,7 @@ import { Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@mo
 import type { AnyTool, ToolContext, ToolResult } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";
 import { errorResult } from "../tools/tool-result.ts";
+import type { McpServerState, McpServerStatus } from "../types/mcp-status.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import { toToolResult } from "./mcp-result.ts";
 import type { McpTimeouts } from "./mcp-timeouts.ts";
@@ -26,6 +27,8 @@ export interface McpConnectionOptions {
   clientVersion: string;
   /** A failed start or a crash, said once, secrets scrubbed. */
   onError: (message: string) => void;
+  /** Its state or tool count changed (`status()`): the runtime's `mcp_status` event. */
+  onChange?: () => void;
 }
 
 const FIRST_BACKOFF_MS = 1_000;
@@ -49,6 +52,8 @@ export class McpConnection implements McpCaller {
   private retryAt = 0;
   private lastError = "";
   private stopped = false;
+  /** Undefined until the first start. */
+  private state: McpServerState | undefined;
   /** Aborts a start in progress when the agent closes: close() never waits out a connect timeout. */
   private readonly closing = new AbortController();
   private readonly redact: (text: string) => string;
@@ -61,6 +66,14 @@ export class McpConnection implements McpCaller {
   /** The server's tools as last listed (kept while it restarts, so a call can restart it). */
   tools(): AnyTool[] {
     return this.listed;
+  }
+
+  /** What a client is shown: state, tool count, the last error (redacted); undefined before the first start. */
+  status(): McpServerStatus | undefined {
+    if (this.state === undefined) return undefined;
+    const status: McpServerStatus = { name: this.server, state: this.state, tools: this.listed.length };
+    if (this.state === "failed") status.error = this.lastError;
+    return status;
   }
 
   /** Starts the server unless it runs or waits out its backoff (a turn's start). */
@@ -139,6 +152,7 @@ export class McpConnection implements McpCaller {
 
   private async start(): Promise<Running | string> {
     const { server, context, timeouts, clientVersion } = this.options;
+    this.setState("starting");
     let opened: OpenedTransport;
     try {
       opened = openTransport(server, context);
@@ -165,6 +179,7 @@ export class McpConnection implements McpCaller {
       this.setTools(tools);
       // A change announced while starting (servers add tools once initialized) is listed now.
       await this.refreshing;
+      this.setState("ready");
       return this.running;
     } catch (err) {
       await client.close().catch(() => undefined);
@@ -227,6 +242,12 @@ export class McpConnection implements McpCaller {
     const backoff =
       this.failures <= 1 ? 0 : Math.min(FIRST_BACKOFF_MS * 2 ** (this.failures - 2), MAX_BACKOFF_MS);
     this.retryAt = Date.now() + backoff;
+    this.setState("failed");
+  }
+
+  private setState(state: McpServerState): void {
+    this.state = state;
+    this.options.onChange?.();
   }
 
   private setTools(tools: readonly ListedTool[]): void {
@@ -236,7 +257,9 @@ export class McpConnection implements McpCaller {
       if ("refused" in tool) this.options.onError(tool.refused);
       else agentTools.push(tool);
     }
+    const changed = agentTools.length !== this.listed.length;
     this.listed = agentTools;
+    if (changed && this.state === "ready") this.options.onChange?.();
   }
 
   private redactResult(result: ToolResult): ToolResult {

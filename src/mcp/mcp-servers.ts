@@ -6,6 +6,7 @@
 
 import type { AnyTool } from "../contracts/tool.ts";
 import type { ToolSource } from "../contracts/tool-source.ts";
+import type { McpServerStatus } from "../types/mcp-status.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import type { McpConnection } from "./mcp-connection.ts";
 import type { McpTimeouts } from "./mcp-timeouts.ts";
@@ -17,12 +18,15 @@ export interface McpServersOptions {
   timeouts: McpTimeouts;
   clientVersion: string;
   onError: (message: string) => void;
+  /** The servers' states changed (one started, failed, crashed, or its tool count moved). */
+  onStatus?: (servers: McpServerStatus[]) => void;
 }
 
 export class McpServers implements ToolSource {
   private connections: McpConnection[] | undefined;
   private loading: Promise<McpConnection[]> | undefined;
   private closed = false;
+  private reported = "";
 
   constructor(private readonly options: McpServersOptions) {}
 
@@ -42,11 +46,33 @@ export class McpServers implements ToolSource {
     await Promise.all(connections.map((c) => c.close()));
   }
 
+  /** The servers started so far, told once per real change. */
+  status(): McpServerStatus[] {
+    return (this.connections ?? []).flatMap((c) => c.status() ?? []);
+  }
+
+  private report(): void {
+    if (this.closed) return;
+    const servers = this.status();
+    const key = JSON.stringify(servers);
+    if (key === this.reported) return;
+    this.reported = key;
+    this.options.onStatus?.(servers);
+  }
+
   private load(): Promise<McpConnection[]> {
     this.loading ??= import("./mcp-connection.ts").then(({ McpConnection }) => {
       const { servers, context, timeouts, clientVersion, onError } = this.options;
       this.connections = servers.map(
-        (server) => new McpConnection({ server, context, timeouts, clientVersion, onError }),
+        (server) =>
+          new McpConnection({
+            server,
+            context,
+            timeouts,
+            clientVersion,
+            onError,
+            onChange: () => this.report(),
+          }),
       );
       return this.connections;
     });

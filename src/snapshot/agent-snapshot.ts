@@ -6,6 +6,7 @@
 import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-events.ts";
 import type { AgentStatus, Usage } from "../types/agent-state.ts";
 import type { ModelDescriptor } from "../types/controls.ts";
+import type { McpServerStatus } from "../types/mcp-status.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { SandboxState } from "../types/sandbox.ts";
 import type { StreamingMessage } from "../types/streaming-message.ts";
@@ -38,6 +39,8 @@ export interface AgentSnapshot {
   retry?: TurnRetry;
   /** The OS sandbox the agent's commands run in (docs/sandbox.md). */
   sandbox?: SandboxState;
+  /** The agent's MCP servers (docs/mcp.md); absent until its first turn starts them. */
+  mcp_servers?: McpServerStatus[];
   /** The `seq` of the newest event applied; 0 before any. */
   last_seq: number;
   runtime_epoch?: number;
@@ -75,6 +78,7 @@ export function snapshotFromSync(sync: SyncEvent): AgentSnapshot {
   if (sync.tool_calls?.length) snapshot.tool_calls = sync.tool_calls;
   if (sync.retry !== undefined) snapshot.retry = sync.retry;
   if (sync.sandbox !== undefined) snapshot.sandbox = sync.sandbox;
+  if (sync.mcp_servers !== undefined) snapshot.mcp_servers = sync.mcp_servers;
   return snapshot;
 }
 
@@ -99,6 +103,7 @@ export function syncFromSnapshot(snapshot: AgentSnapshot): SyncEvent {
   if (snapshot.tool_calls?.length) sync.tool_calls = snapshot.tool_calls;
   if (snapshot.retry !== undefined) sync.retry = snapshot.retry;
   if (snapshot.sandbox !== undefined) sync.sandbox = snapshot.sandbox;
+  if (snapshot.mcp_servers !== undefined) sync.mcp_servers = snapshot.mcp_servers;
   return sync;
 }
 

@@ -89,6 +89,8 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       return { ...s, mode: event.mode };
     case "sandbox_changed":
       return { ...s, sandbox: event.sandbox };
+    case "mcp_status":
+      return { ...s, mcp_servers: event.servers };
     case "model_changed": {
       const { reasoning_level: _old, ...rest } = s;
       return {

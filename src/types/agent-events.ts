@@ -7,6 +7,7 @@ import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
 import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
 import { ModelDescriptorSchema } from "./controls.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
+import { McpServerStatusSchema } from "./mcp-status.ts";
 import { MessageSchema } from "./messages.ts";
 import { PermissionRequestSchema, UiRequestSchema } from "./permissions.ts";
 import { RenderDescriptorSchema } from "./render.ts";
@@ -101,6 +102,8 @@ export const SyncEventSchema = Type.Object(
     retry: Type.Optional(TurnRetrySchema),
     /** Additive (protocol-additions §18): the OS sandbox the agent's commands run in. */
     sandbox: Type.Optional(SandboxStateSchema),
+    /** Additive (protocol-additions §19): the agent's MCP servers, once the first turn starts them. */
+    mcp_servers: Type.Optional(Type.Array(McpServerStatusSchema)),
   },
   { $id: "SyncEvent" },
 );

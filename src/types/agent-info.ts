@@ -2,6 +2,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
 import { payloadAgentId } from "./envelope.ts";
+import { McpServerStatusSchema } from "./mcp-status.ts";
 import { SandboxStateSchema } from "./sandbox.ts";
 
 /**
@@ -50,6 +51,8 @@ export const AgentInfoSchema = Type.Object(
      * report while it runs, else what its manifest asks for.
      */
     sandbox: Type.Optional(SandboxStateSchema),
+    /** Additive (protocol-additions §19): its MCP servers, from the running runtime's snapshot. */
+    mcp_servers: Type.Optional(Type.Array(McpServerStatusSchema)),
   },
   { $id: "AgentInfo" },
 );

@@ -16,6 +16,7 @@ import {
 } from "./agent-events.ts";
 import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
+import { McpStatusEventSchema } from "./mcp-status.ts";
 import {
   AgentActivityEventSchema,
   AgentExitedEventSchema,
@@ -73,6 +74,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
   SandboxChangedEventSchema,
+  McpStatusEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,
   TurnRetryEventSchema,

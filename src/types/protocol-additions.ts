@@ -13,6 +13,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "turn_failed",
   "turn_retry",
   "sandbox_changed",
+  "mcp_status",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
@@ -35,6 +36,7 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "tool_calls",
     "retry",
     "sandbox",
+    "mcp_servers",
   ],
   tool_result: ["images", "message_id", "sandbox"],
   compaction: ["summary_message", "first_kept_message_id"],

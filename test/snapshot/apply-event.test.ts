@@ -374,4 +374,24 @@ describe("tool call records", () => {
     expect(none.live_window.messages).toEqual([user("sum", "[Context compacted]")]);
     expect("tool_calls" in none).toBe(false);
   });
+
+  test("mcp_status replaces the MCP servers; sync carries them and rebuilds the same snapshot", () => {
+    const starting = applyEvent(
+      deepFreeze(emptySnapshot()),
+      deepFreeze<AgentEvent>({
+        type: "mcp_status",
+        seq: 1,
+        servers: [{ name: "gh", state: "starting", tools: 0 }],
+      }),
+    );
+    const servers = [
+      { name: "gh", state: "ready" as const, tools: 12 },
+      { name: "docs", state: "failed" as const, tools: 0, error: "could not start: [redacted]" },
+    ];
+    const s = applyEvent(deepFreeze(starting), { type: "mcp_status", seq: 2, servers });
+    expect(s.mcp_servers).toEqual(servers);
+    expect(syncFromSnapshot(s).mcp_servers).toEqual(servers);
+    expect(applyEvent(emptySnapshot(), syncFromSnapshot(s))).toEqual(s);
+    expect("mcp_servers" in syncFromSnapshot(emptySnapshot())).toBe(false);
+  });
 });

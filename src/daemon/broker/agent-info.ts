@@ -39,6 +39,7 @@ export function agentInfo(
   if (manifest.alias !== undefined) info.alias = manifest.alias;
   if (manifest.definition_name !== undefined) info.definition_name = manifest.definition_name;
   if (manifest.display_name !== undefined) info.display_name = manifest.display_name;
+  if (live?.mcp_servers !== undefined) info.mcp_servers = live.mcp_servers;
   info.sandbox = live?.sandbox ?? askedSandbox(manifest, defaults.env, defaults.home);
   return info;
 }

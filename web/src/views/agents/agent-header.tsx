@@ -1,7 +1,6 @@
 /**
  * The top of the selected agent's pane: its name, state, sandbox mode (a menu that changes it),
- * working directory and
- * usage, the pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
+ * working directory, usage, its MCP servers, the pickers its runtime advertises, the sessions and changes panel toggles, terminate and kill.
  */
 import { Show } from "solid-js";
 import type { AgentStatus } from "../../../../src/types/agent-state.ts";
@@ -11,6 +10,7 @@ import type { Catalogs } from "../pickers/catalogs.ts";
 import { Pickers } from "../pickers/pickers.tsx";
 import { AgentActions } from "./agent-actions.tsx";
 import { agentName } from "./agent-tree.ts";
+import { McpServers } from "./mcp-servers.tsx";
 import { SandboxControl } from "./sandbox-control.tsx";
 import { statusLabel } from "./status-label.ts";
 import { usageLabel } from "./usage-label.ts";
@@ -48,6 +48,7 @@ export function AgentHeader(props: {
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
           {(u) => <span class="agent-meta">{u()}</span>}
         </Show>
+        <McpServers servers={snapshot()?.mcp_servers ?? info()?.mcp_servers} />
       </div>
       <div class="agent-controls">
         {/* With the pickers: on a phone their row is the one that already holds 44 px targets. */}

@@ -3,8 +3,8 @@
  * a remembered answer for this repository and this exact content decides; otherwise, at the
  * first turn and before any server starts, the person is asked through a `permission_request`
  * (`tool_name: "mcp_trust"`) that names every command and URL, never a value from `env` or
- * `headers` (secrets). Only a person's answer is remembered: a headless deny, a cancel (abort,
- * no responder) or "not now" leaves the file untrusted without recording anything.
+ * `headers` (secrets). Only a person's choice is remembered: a bare decision (headless, `shard
+ * run`), a cancel (abort, no responder) or "not now" leaves the file untrusted, recording nothing.
  */
 import type { PermissionAnswer, PermissionAsk, PermissionAsker } from "../contracts/permission-gate.ts";
 import type { PermissionDetail } from "../types/permissions.ts";
@@ -56,6 +56,10 @@ export class ProjectTrust {
     if (project.servers.length === 0) return "untrusted";
     const answer = await ask(trustQuestion(project), signal);
     const verdict = judge(answer);
+    if (answer.kind === "decision")
+      onWarning(
+        `the MCP servers of ${project.file} are not started: only a person's "trust" choice trusts a project file (this answer was "${answer.decision}"${answer.source !== undefined ? ` from ${answer.source}` : ""}); trust it once in shard agent, shard attach or the web`,
+      );
     if (verdict.remember !== undefined) {
       const warning = store.record(project.repo, project.sha256, verdict.remember);
       if (warning !== undefined) onWarning(warning);
@@ -64,17 +68,18 @@ export class ProjectTrust {
   }
 }
 
+/**
+ * Only a person's explicit choice counts: a bare decision is what blanket responders send
+ * (`shard run --yes`, the daemon's headless policy, an SDK handler that allows everything), so
+ * it never trusts, and never records a deny either.
+ */
 function judge(answer: PermissionAnswer): { verdict: Verdict; remember?: "trusted" | "denied" } {
   if (answer.kind === "cancelled") return { verdict: "ask_again" };
-  // The daemon's headless policy answers for nobody: never trusts, never remembered.
+  if (answer.kind === "decision") return { verdict: "untrusted" };
   if (answer.source === "headless") return { verdict: "untrusted" };
-  if (answer.kind === "choice") {
-    if (answer.choice_id === CHOICE_TRUST) return { verdict: "trusted", remember: "trusted" };
-    if (answer.choice_id === CHOICE_DENY_TRUST) return { verdict: "untrusted", remember: "denied" };
-    return { verdict: "untrusted" };
-  }
-  if (answer.decision === "deny") return { verdict: "untrusted", remember: "denied" };
-  return { verdict: "trusted", remember: "trusted" };
+  if (answer.choice_id === CHOICE_TRUST) return { verdict: "trusted", remember: "trusted" };
+  if (answer.choice_id === CHOICE_DENY_TRUST) return { verdict: "untrusted", remember: "denied" };
+  return { verdict: "untrusted" };
 }
 
 export function trustQuestion(project: ProjectMcpConfig): PermissionAsk {
@@ -85,7 +90,8 @@ export function trustQuestion(project: ProjectMcpConfig): PermissionAsk {
     tool_name: "mcp_trust",
     input: { file: project.file, servers: described.map((d) => d.input) },
     prompt: `Trust the MCP servers of ${project.file}? It would run: ${described.map((d) => d.summary).join("; ")}`,
-    options: ["allow", "deny"],
+    // No "allow" decision: only the `trust` choice trusts (judge()).
+    options: ["deny"],
     details: [{ label: "File", value: project.file, format: "path" }, ...described.flatMap((d) => d.details)],
     choices: [
       {

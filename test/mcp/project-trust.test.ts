@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
+import { shard } from "../cli/support/shard-cli.ts";
 import { EVERYTHING, pidsWith, programsWith, writeMcpConfig } from "./support.ts";
 
 setDefaultTimeout(60_000);
@@ -54,8 +55,9 @@ const offeredNames = (index: number): string[] =>
   llm().requests[index]?.body.tools.map((t: Msg) => t.function.name) ?? [];
 
 /** Prompts; returns the trust question once it is asked (the turn waits for it). */
-async function promptUntilAsked(agent: AgentProcess): Promise<{ from: number; ask: Msg }> {
-  llm().enqueue({ steps: [{ text: "ok" }] });
+async function promptUntilAsked(agent: AgentProcess, reply = true): Promise<{ from: number; ask: Msg }> {
+  // A turn aborted at the question never reaches the model: it queues no reply.
+  if (reply) llm().enqueue({ steps: [{ text: "ok" }] });
   const from = agent.events.length;
   expect((await agent.request({ type: "prompt", message: "hello" })).success).toBe(true);
   const ask = await agent.waitType("permission_request", from);
@@ -175,7 +177,7 @@ describe("a project's .mcp.json", () => {
     expect(pidsWith(repo.tag)).toEqual([]);
   });
 
-  test("a headless deny trusts nothing and is not remembered: the next runtime asks again", async () => {
+  test("a headless deny, a bare allow, or an abort trusts nothing and is not remembered: the next runtime asks again", async () => {
     const repo = repository();
     const home = mockHome(llm().url);
     const first = await spawn({ home, cwd: repo.cwd });
@@ -191,9 +193,22 @@ describe("a project's .mcp.json", () => {
     const next = await spawn({ home, cwd: repo.cwd });
     const again = await promptUntilAsked(next);
     expect(again.ask.tool_name).toBe("mcp_trust");
-    // An abort cancels the question: nothing starts, nothing is remembered.
-    expect((await next.request({ type: "abort" })).success).toBe(true);
+    // A bare "allow" decision (what a blanket responder sends) is not a person's trust either.
+    await answer(next, again.ask, { decision: "allow" });
     await next.waitTurnEnd(again.from);
+    const warning = next.events
+      .slice(again.from)
+      .find((e) => e.type === "error" && e.message.includes("are not started"));
+    expect(warning?.message).toContain(`only a person's "trust" choice trusts a project file`);
+    expect(existsSync(repo.marker)).toBe(false);
+    expect(existsSync(join(home, "mcp-trust.json"))).toBe(false);
+    await next.close();
+
+    const third = await spawn({ home, cwd: repo.cwd });
+    const thirdAsk = await promptUntilAsked(third, false);
+    // An abort cancels the question: nothing starts, nothing is remembered.
+    expect((await third.request({ type: "abort" })).success).toBe(true);
+    await third.waitTurnEnd(thirdAsk.from);
     expect(existsSync(repo.marker)).toBe(false);
     expect(pidsWith(repo.tag)).toEqual([]);
     expect(existsSync(join(home, "mcp-trust.json"))).toBe(false);
@@ -228,6 +243,32 @@ describe("a project's .mcp.json", () => {
     expect(offeredNames(llm().requests.length - 1)).toContain("mcp__everything__echo");
     expect(pidsWith(userTag).length).toBeGreaterThan(0);
     expect(existsSync(repo.marker)).toBe(false);
+  });
+});
+
+describe("shard run in a repository with a .mcp.json", () => {
+  test("--yes does not trust it: nothing starts, nothing is remembered, and the run succeeds with a warning", async () => {
+    const repo = repository();
+    const home = tempDir("home");
+    llm().enqueue({ steps: [{ text: "Done." }] });
+    const env = {
+      HOME: home,
+      SHARD_HOME: home,
+      OPENAI_BASE_URL: `${llm().url}/v1`,
+      SHARD_MODEL: "openai/anything",
+      SHARD_RETRY_BASE_MS: "5",
+    };
+    const res = await shard(["run", "--yes", "--cwd", repo.cwd, "hello"], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("Done.\n");
+    expect(res.stderr).toContain(`the MCP servers of ${join(repo.root, ".mcp.json")} are not started`);
+    expect(
+      llm()
+        .requests.at(-1)
+        ?.body.tools.map((t: Msg) => t.function.name),
+    ).not.toContain("mcp__everything__echo");
+    expect(existsSync(repo.marker)).toBe(false);
+    expect(existsSync(join(home, "mcp-trust.json"))).toBe(false);
   });
 });
 

@@ -12,44 +12,12 @@ import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 import { shard } from "../cli/support/shard-cli.ts";
+import { type Repo, repository, writeProjectFile } from "./project-repo.ts";
 import { EVERYTHING, pidsWith, programsWith, writeMcpConfig } from "./support.ts";
 
 setDefaultTimeout(60_000);
 
 const { llm, spawn } = useAgentHarness();
-
-let count = 0;
-
-interface Repo {
-  root: string;
-  /** The agent's cwd: a folder inside the repository, so the file is found at the top-level. */
-  cwd: string;
-  marker: string;
-  tag: string;
-}
-
-/** A real git repository whose `.mcp.json` starts server-everything after touching a marker. */
-function repository(extra: Record<string, unknown> = {}): Repo {
-  const root = tempDir("repo");
-  Bun.spawnSync(["git", "init", "-q", root]);
-  const cwd = join(root, "src");
-  mkdirSync(cwd);
-  const marker = join(cwd, "marker");
-  const tag = `shard-mcp-project-${process.pid}-${++count}`;
-  writeProjectFile(root, {
-    everything: {
-      command: "sh",
-      args: ["-c", `touch ${marker}; exec "$0" "$@"`, process.execPath, EVERYTHING, "stdio", tag],
-      env: { PROJECT_TOKEN: "s3cret-value" },
-      ...extra,
-    },
-  });
-  return { root, cwd, marker, tag };
-}
-
-function writeProjectFile(root: string, servers: Record<string, unknown>): void {
-  writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-}
 
 const offeredNames = (index: number): string[] =>
   llm().requests[index]?.body.tools.map((t: Msg) => t.function.name) ?? [];

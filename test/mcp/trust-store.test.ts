@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references in config text, deliberately literal.
 /**
  * The trust store ($SHARD_HOME/mcp-trust.json) and the project file's loading: an answer counts
  * for one repository and one exact content; a file that cannot be trusted or read trusts
@@ -8,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 
 import { join } from "node:path";
 import { loadProjectMcpConfig } from "../../src/mcp/project-config.ts";
 import { projectRoot } from "../../src/mcp/project-root.ts";
+import { trustQuestion } from "../../src/mcp/project-trust.ts";
 import { McpTrustStore } from "../../src/mcp/trust-store.ts";
 import { tempDir } from "../agent/support/agent-process.ts";
 
@@ -97,6 +99,44 @@ describe("the project's .mcp.json", () => {
     writeFileSync(join(other, ".mcp.json"), "{nope");
     expect(loadProjectMcpConfig(other, {})).toEqual({
       warnings: [`${join(other, ".mcp.json")} is not valid JSON; its MCP servers are not used`],
+    });
+  });
+});
+
+describe("the trust question", () => {
+  test("names the URL, the header names and the variables read, never a header or env value", () => {
+    const root = realpathSync(tempDir("repo"));
+    const file = join(root, ".mcp.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          docs: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN}" } },
+          local: { command: "node", args: ["server.js", "it's"], env: { MODE: "fast-mode-value" } },
+        },
+      }),
+    );
+    const config = loadProjectMcpConfig(root, { DOCS_TOKEN: "tok-123-secret" }).config;
+    if (config === undefined) throw new Error("no config");
+    const ask = trustQuestion(config);
+    const all = JSON.stringify(ask);
+    expect(all).not.toContain("tok-123-secret");
+    expect(all).not.toContain("Bearer");
+    expect(all).not.toContain("fast-mode-value");
+    expect(ask.prompt).toBe(
+      `Trust the MCP servers of ${file}? It would run: docs: https://mcp.example.com/mcp; local: node server.js 'it'\\''s'`,
+    );
+    expect(ask.input).toEqual({
+      file,
+      servers: [
+        { name: "docs", url: "https://mcp.example.com/mcp", header_names: ["Authorization"] },
+        { name: "local", command: "node", args: ["server.js", "it's"], env_names: ["MODE"] },
+      ],
+    });
+    expect(ask.details).toContainEqual({
+      label: "docs: reads your environment variables",
+      value: "DOCS_TOKEN",
+      format: "text",
     });
   });
 });

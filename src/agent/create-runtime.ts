@@ -10,6 +10,7 @@ import type { SessionStore } from "../contracts/session-store.ts";
 import { loadMcpConfig } from "../mcp/mcp-config.ts";
 import { McpServers } from "../mcp/mcp-servers.ts";
 import { loadMcpTimeouts } from "../mcp/mcp-timeouts.ts";
+import { openProjectServers } from "../mcp/project-servers.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
 import {
   type CatalogError,
@@ -177,17 +178,26 @@ export function createRuntime(
 
   const compaction = loadCompactionConfig(config.home);
   for (const w of compaction.warnings) configWarning(w);
-  // The user's MCP servers ($SHARD_HOME/mcp.json); a `--tools` selection leaves them out. A
-  // project's .mcp.json is never read (docs/mcp.md).
+  // The user's MCP servers ($SHARD_HOME/mcp.json), and the project's (.mcp.json at the repository
+  // root), which wait for the person's trust (docs/mcp.md); a `--tools` selection leaves both out.
   let mcp: McpServers | undefined;
   if (!config.tools) {
     const mcpConfig = loadMcpConfig(config.home, config.env);
     for (const w of mcpConfig.warnings) configWarning(w);
-    if (mcpConfig.servers.length > 0) {
+    const project = openProjectServers({
+      cwd,
+      home: config.home,
+      env: config.env,
+      userServers: mcpConfig.servers,
+      onWarning: (message) => runtime.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
+    });
+    for (const w of project.warnings) configWarning(w);
+    if (mcpConfig.servers.length > 0 || project.trust !== undefined) {
       const timeouts = loadMcpTimeouts(config.home);
       for (const w of timeouts.warnings) configWarning(w);
       mcp = new McpServers({
         servers: mcpConfig.servers,
+        ...(project.trust !== undefined ? { project: project.trust } : {}),
         context: { cwd, env: config.env, sandbox },
         timeouts: timeouts.timeouts,
         clientVersion: config.serverVersion,

@@ -308,7 +308,14 @@ export class AgentRuntime {
       const { runTurnLoop } = await import("./turn/turn-loop.ts");
       this.options.gate.prepare?.();
       // MCP servers start here, at the first turn, not with the agent (start-up stays fast).
-      await untilAborted(this.options.toolSource?.prepare(), abort.signal);
+      // A project's .mcp.json may first ask the person to trust it; an abort cancels that question.
+      await untilAborted(
+        this.options.toolSource?.prepare({
+          ask: (ask, signal) => this.requests.permission(ask, signal),
+          signal: abort.signal,
+        }),
+        abort.signal,
+      );
       // A resumed turn runs its calls before any provider call: they need the tools now.
       this.refreshOffered();
       const outcome = await runTurnLoop(this.turnDeps(), abort.signal, resumed);

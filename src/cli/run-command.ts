@@ -128,6 +128,20 @@ export async function runCommand(argv: string[]): Promise<number> {
       switch (event.type) {
         case "permission_request": {
           const tool = event.tool_name;
+          // A project's .mcp.json is trusted only by a person's choice (docs/mcp.md): a run
+          // answers for nobody, which is not a denied tool call (the agent warns instead).
+          if (tool === "mcp_trust") {
+            queueMicrotask(() =>
+              handleInbound(runtime, connection, {
+                type: "permission_response",
+                request_id: event.request_id,
+                decision: "deny",
+                source: "shard run",
+                reason: "shard run: nobody to trust the project's MCP servers",
+              }),
+            );
+            break;
+          }
           const allow = yes || allowed.has(tool);
           if (!allow) denied = true;
           if (!allow && !json) renderer.denied(event, `use --allow ${tool} or --yes to allow`);

@@ -3,7 +3,7 @@
  * `{"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}}`. A bad entry is a
  * warning naming the server and the field, and only that server is skipped. Values of `env` and
  * `headers` (after `${VAR}` expansion) are secrets: no message here ever quotes them.
- * A project's `.mcp.json` is never read (docs/mcp.md: it needs a trust step not built yet).
+ * A project's `.mcp.json` is parsed with the same schema by project-config.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -7,7 +7,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { tempDir } from "../agent/support/agent-process.ts";
 import { shard } from "../cli/support/shard-cli.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { everythingStdio, writeMcpConfig } from "./support.ts";
+import { everythingStdio, runEnv, writeMcpConfig } from "./support.ts";
 
 setDefaultTimeout(60_000);
 
@@ -16,14 +16,7 @@ const llm = useMockLlmServer();
 function runWithEverything(args: string[]) {
   const home = tempDir("home");
   writeMcpConfig(home, { everything: everythingStdio(`shard-mcp-run-${process.pid}`) });
-  const env = {
-    HOME: home,
-    SHARD_HOME: home,
-    OPENAI_BASE_URL: `${llm().url}/v1`,
-    SHARD_MODEL: "openai/anything",
-    SHARD_RETRY_BASE_MS: "5",
-  };
-  return shard(["run", "--cwd", tempDir("cwd"), ...args], env);
+  return shard(["run", "--cwd", tempDir("cwd"), ...args], runEnv(home, llm().url));
 }
 
 describe("shard run with an MCP server", () => {

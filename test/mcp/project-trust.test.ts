@@ -13,7 +13,7 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 import { shard } from "../cli/support/shard-cli.ts";
 import { type Repo, repository, writeProjectFile } from "./project-repo.ts";
-import { EVERYTHING, pidsWith, programsWith, writeMcpConfig } from "./support.ts";
+import { EVERYTHING, pidsWith, programsWith, runEnv, writeMcpConfig } from "./support.ts";
 
 setDefaultTimeout(60_000);
 
@@ -219,14 +219,7 @@ describe("shard run in a repository with a .mcp.json", () => {
     const repo = repository();
     const home = tempDir("home");
     llm().enqueue({ steps: [{ text: "Done." }] });
-    const env = {
-      HOME: home,
-      SHARD_HOME: home,
-      OPENAI_BASE_URL: `${llm().url}/v1`,
-      SHARD_MODEL: "openai/anything",
-      SHARD_RETRY_BASE_MS: "5",
-    };
-    const res = await shard(["run", "--yes", "--cwd", repo.cwd, "hello"], env);
+    const res = await shard(["run", "--yes", "--cwd", repo.cwd, "hello"], runEnv(home, llm().url));
     expect(res.code).toBe(0);
     expect(res.stdout).toBe("Done.\n");
     expect(res.stderr).toContain(`the MCP servers of ${join(repo.root, ".mcp.json")} are not started`);

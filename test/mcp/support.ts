@@ -48,3 +48,14 @@ export function pidsWith(marker: string): number[] {
   }
   return pids;
 }
+
+/** The environment of a `shard run` against the mock model, with `home` as HOME and SHARD_HOME. */
+export function runEnv(home: string, llmUrl: string): Record<string, string> {
+  return {
+    HOME: home,
+    SHARD_HOME: home,
+    OPENAI_BASE_URL: `${llmUrl}/v1`,
+    SHARD_MODEL: "openai/anything",
+    SHARD_RETRY_BASE_MS: "5",
+  };
+}

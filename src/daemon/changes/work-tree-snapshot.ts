@@ -9,9 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitComplaint } from "../workspaces/git.ts";
-import type { GitRunner } from "../workspaces/tree-diff.ts";
-import { distrustingEnv, distrustingGit } from "./distrusting-git.ts";
+import { distrustingEnv, distrustingGit } from "../../git/distrusting-git.ts";
+import { type GitRunner, gitComplaint } from "../../git/git.ts";
 
 export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
 export const MAX_UNTRACKED_FILES = 10_000;

@@ -13,14 +13,27 @@ export interface Retention {
   maxBytes: number;
 }
 
+/** Loose objects take a disk block each: past this many they go into a pack. */
+const MAX_LOOSE_OBJECTS = 1000;
+
 export const DEFAULT_RETENTION: Retention = { maxCheckpoints: 100, maxBytes: 500 * 1024 * 1024 };
 
 /** Bytes of objects the shadow repository holds itself, loose and packed. */
 export async function shadowBytes(run: GitRunner): Promise<number> {
+  return (await countObjects(run)).bytes;
+}
+
+async function countObjects(run: GitRunner): Promise<{ count: number; bytes: number }> {
   const counted = await run(["count-objects", "-v"]);
   if (!counted.ok) throw new Error(`git count-objects failed: ${gitComplaint(counted)}`);
-  const kib = (field: string) => Number(new RegExp(`^${field}: (\\d+)$`, "m").exec(counted.stdout)?.[1] ?? 0);
-  return (kib("size") + kib("size-pack")) * 1024;
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, "m").exec(counted.stdout)?.[1] ?? 0);
+  return { count: field("count"), bytes: (field("size") + field("size-pack")) * 1024 };
+}
+
+/** Loose objects into one more pack (cheap: nothing already packed is read again). */
+async function packLoose(run: GitRunner): Promise<void> {
+  const packed = await run(["repack", "-d", "-l", "-q"], { timeoutMs: 120_000 });
+  if (!packed.ok) throw new Error(`git repack failed: ${gitComplaint(packed)}`);
 }
 
 /** `newestFirst` is the current list; returns the checkpoints that remain. */
@@ -33,6 +46,7 @@ export async function enforceRetention(
   const over = newestFirst.slice(kept.length);
   for (const checkpoint of over) await dropCheckpoint(run, checkpoint);
   if (over.length > 0) await collectGarbage(run);
+  else if ((await countObjects(run)).count > MAX_LOOSE_OBJECTS) await packLoose(run);
   while (kept.length > 1 && (await shadowBytes(run)) > retention.maxBytes) {
     const oldest = kept.pop();
     if (oldest === undefined) break;

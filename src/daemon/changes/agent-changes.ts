@@ -4,13 +4,16 @@
  * target), so the view is the workspace's review; once the workspace is retired, the branch tip
  * stands for the worktree that is gone.
  */
+
+import type { GitRunner } from "../../git/git.ts";
+import { repositoryAt } from "../../git/repository-at.ts";
 import type { AgentChangesBaseline, AgentChangesResult } from "../../types/agent-changes.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { AgentManifest } from "../registry/manifest.ts";
-import { type GitRunner, treeDiff } from "../workspaces/tree-diff.ts";
+import { treeDiff } from "../workspaces/tree-diff.ts";
 import type { WorkspaceRecord } from "../workspaces/workspace-record.ts";
 import { anchorBaseline } from "./baseline.ts";
-import { repositoryAt, snapshotWorkTree } from "./work-tree-snapshot.ts";
+import { snapshotWorkTree } from "./work-tree-snapshot.ts";
 
 export interface ChangesContext {
   /** A daemon-private folder for temporary indexes. */

@@ -5,9 +5,10 @@
  * ref names); the manifest records it first, so a daemon killed in between leaves no ref
  * nobody knows of, and the next look re-anchors it.
  */
+
+import type { GitRunner } from "../../git/git.ts";
 import { describeError } from "../../support/describe-error.ts";
 import type { AgentBaseline } from "../registry/manifest.ts";
-import type { GitRunner } from "../workspaces/tree-diff.ts";
 import { snapshotWorkTree } from "./work-tree-snapshot.ts";
 
 /** Who the baseline commits are by: the user's identity may be unset, and it is not theirs. */

@@ -9,9 +9,8 @@
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitComplaint } from "../workspaces/git.ts";
-import type { GitRunner } from "../workspaces/tree-diff.ts";
-import { distrustingEnv, distrustingGit } from "./distrusting-git.ts";
+import { type GitRunner, gitComplaint } from "../../git/git.ts";
+import { repositoryAt } from "../../git/repository-at.ts";
 
 export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
 export const MAX_UNTRACKED_FILES = 10_000;
@@ -22,27 +21,6 @@ export type Snapshot =
   | { ok: true; run: GitRunner; tree: string; head?: string; truncated: boolean }
   | { ok: false; notGit: true }
   | { ok: false; notGit: false; message: string };
-
-export interface Repository {
-  /** Runs git at the repository's top level, its own commands switched off. */
-  run: GitRunner;
-  root: string;
-  /** Where the repository keeps the index of this working tree. */
-  index: string;
-}
-
-/** The repository `cwd` is in; undefined when none (or no working tree: a bare one, a .git dir). */
-export async function repositoryAt(cwd: string): Promise<Repository | undefined> {
-  if (!existsSync(cwd)) return undefined;
-  const env = await distrustingEnv(cwd);
-  const found = await distrustingGit(
-    cwd,
-    env,
-  )(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "index"]);
-  const [root, index] = found.stdout.split("\n");
-  if (!found.ok || root === undefined || index === undefined || root === "" || index === "") return undefined;
-  return { run: distrustingGit(root, env), root, index };
-}
 
 /** `scratch` is a daemon-private folder for the temporary index. */
 export async function snapshotWorkTree(cwd: string, scratch: string): Promise<Snapshot> {

@@ -3,8 +3,9 @@
  * from the branch's merge base with the integration target to the branch tip, parsed into
  * files and hunks (bounded: tree-diff.ts).
  */
+
+import { git } from "../../git/git.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
-import { git } from "./git.ts";
 import { plainGit, treeDiff } from "./tree-diff.ts";
 
 export type BranchDiff =

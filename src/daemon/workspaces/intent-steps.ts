@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitComplaint } from "./git.ts";
+import { git, gitComplaint } from "../../git/git.ts";
 import { worktreeFingerprint } from "./repository.ts";
 import { isInside } from "./retire-checks.ts";
 import type { CreateIntent } from "./workspace-intents.ts";

@@ -7,7 +7,7 @@
  *      (`git merge-tree --write-tree`: a squash merge).
  * Anything else is unmerged, and deleting the branch would lose work.
  */
-import { git } from "./git.ts";
+import { git } from "../../git/git.ts";
 
 export type MergeState =
   | { merged: true; how: "reachable" | "patch_equivalent" | "tree_equivalent" }

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { git, gitComplaint } from "./git.ts";
+import { git, gitComplaint } from "../../git/git.ts";
 
 export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -5,16 +5,13 @@
  * attributes name commands, and a diff is read, never executed.
  */
 import { parsePatch } from "diff";
+import { type GitRunner, git, gitComplaint } from "../../git/git.ts";
 import type { Hunk } from "../../types/render.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
-import { type GitOptions, type GitResult, git, gitComplaint } from "./git.ts";
 
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 export const MAX_FILES = 300;
 const MAX_LINES = 20_000;
-
-/** Runs git in one repository (plain `git`, or a wrapper that distrusts the repository's config). */
-export type GitRunner = (args: string[], options?: GitOptions) => Promise<GitResult>;
 
 export type TreeDiff =
   | { ok: true; files: WorkspaceDiffFile[]; truncated: boolean }

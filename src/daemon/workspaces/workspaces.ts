@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { git, gitComplaint } from "../../git/git.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
 import { storageFault } from "../../support/storage-fault.ts";
@@ -22,7 +23,6 @@ import type {
 import type { WorkspaceDetail, WorkspaceSummary } from "../../types/workspace-projection.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { branchDiff } from "./branch-diff.ts";
-import { git, gitComplaint } from "./git.ts";
 import { branchTip, retireSteps, undoCreate } from "./intent-steps.ts";
 import {
   branchExists,

@@ -4,8 +4,8 @@
  * with work the target lacks is unmerged (and must never be deleted without confirmation).
  */
 import { describe, expect, test } from "bun:test";
-import { git } from "../../../src/daemon/workspaces/git.ts";
 import { mergeState } from "../../../src/daemon/workspaces/merge-check.ts";
+import { git } from "../../../src/git/git.ts";
 import { commitFile, makeRepo, sh } from "./git-repo.ts";
 
 function repoWithFeature(): string {

@@ -1,5 +1,5 @@
 /**
- * Runs git for the workspace manager: no prompts (GIT_TERMINAL_PROMPT=0), C locale, both pipes
+ * Runs git for the daemon (workspaces, Changes, checkpoints): no prompts (GIT_TERMINAL_PROMPT=0), C locale, both pipes
  * drained, and a timeout so a stuck git (a lock, a hook) cannot hang a daemon command.
  */
 export interface GitResult {
@@ -18,6 +18,9 @@ export interface GitOptions {
   /** Added to git's environment (e.g. GIT_INDEX_FILE for a private index). */
   env?: Record<string, string>;
 }
+
+/** Runs git in one repository (plain `git`, or a wrapper that distrusts the repository's config). */
+export type GitRunner = (args: string[], options?: GitOptions) => Promise<GitResult>;
 
 const GIT_TIMEOUT_MS = 60_000;
 

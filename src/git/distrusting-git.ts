@@ -8,8 +8,7 @@
  * repository's config names emptied (git runs no filter whose command is empty). Diffs run
  * with no external driver and no textconv (tree-diff.ts).
  */
-import { type GitOptions, type GitResult, git } from "../workspaces/git.ts";
-import type { GitRunner } from "../workspaces/tree-diff.ts";
+import { type GitOptions, type GitResult, type GitRunner, git } from "./git.ts";
 
 const FIXED: [string, string][] = [
   ["core.fsmonitor", "false"],

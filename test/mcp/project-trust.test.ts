@@ -6,7 +6,7 @@
  * now" trusts nothing and remembers nothing; the file cannot turn the sandbox off.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";

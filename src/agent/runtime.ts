@@ -30,6 +30,7 @@ import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
 import type { TurnEndEvent } from "../types/stream-events.ts";
 import type { WireError } from "../wire/errors.ts";
+import { TurnCheckpoints } from "./checkpoints/turn-checkpoints.ts";
 import { Compaction, type ManualCompaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
 import { describeModel, type ModelController } from "./models/model-controller.ts";
@@ -100,6 +101,8 @@ export class AgentRuntime {
   private openAsks: ToolCallBlock[];
   /** `set_sandbox`; absent when the runtime was built without a sandbox. */
   readonly sandboxSwitch: SandboxSwitch | undefined;
+  /** A checkpoint before each turn that may change files; `list_checkpoints`, `restore_checkpoint`. */
+  readonly checkpoints: TurnCheckpoints;
 
   constructor(readonly options: RuntimeOptions) {
     this.outbox = new Outbox(this.initialSnapshot());
@@ -116,6 +119,12 @@ export class AgentRuntime {
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
     this.openAsks = options.openAsks ?? [];
+    this.checkpoints = new TurnCheckpoints({
+      home: options.home,
+      cwd: options.cwd,
+      sessionId: options.session.sessionId,
+      report: (message) => this.emit({ type: "error", code: "INTERNAL_ERROR", message, fatal: false }),
+    });
     const sandbox = options.sandbox;
     this.sandboxSwitch =
       sandbox &&
@@ -318,13 +327,15 @@ export class AgentRuntime {
       );
       // A resumed turn runs its calls before any provider call: they need the tools now.
       this.refreshOffered();
-      const outcome = await runTurnLoop(this.turnDeps(), abort.signal, resumed);
+      const outcome = await runTurnLoop(this.turnDeps(turnId), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
       error = { code: "INTERNAL_ERROR", message: describeError(err) };
     }
     this.requests.cancelAll("turn ended");
+    // Before turn_end: a client that lists checkpoints after it sees what this turn changed.
+    await this.checkpoints.endTurn(turnId);
     // Closing mid-turn (stdin EOF: the daemon went away, or a shutdown) cuts the reply off:
     // the transcript says so. A user's abort is not a failure.
     if (!error && this.closed && abort.signal.aborted)
@@ -442,7 +453,7 @@ export class AgentRuntime {
     this.options.sandbox?.close();
   }
 
-  private turnDeps() {
+  private turnDeps(turnId: string) {
     // Built once per turn (it reads AGENTS.md files and skill folders), again only if the mode changes.
     let prompt: { mode: string; text: string } | undefined;
     const systemPrompt = () => {
@@ -473,6 +484,7 @@ export class AgentRuntime {
             : { type: "tool_result", message, duration_ms: durationMs },
         ),
       deliverSteers: () => this.queues.deliverSteers(),
+      beforeTools: () => this.checkpoints.beforeTools(turnId, this.modes.policy()),
       beforeProviderCall: (signal: AbortSignal) => this.compaction.beforeProviderCall(signal),
       compactAfterOverflow: (signal: AbortSignal) => this.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>

@@ -50,6 +50,12 @@ import {
   AuthRevokeResultSchema,
 } from "./auth.ts";
 import {
+  ListCheckpointsCommandSchema,
+  ListCheckpointsResultSchema,
+  RestoreCheckpointCommandSchema,
+  RestoreCheckpointResultSchema,
+} from "./checkpoints.ts";
+import {
   AgentAttachCommandSchema,
   AgentAttachResultSchema,
   AgentCreateCommandSchema,
@@ -148,6 +154,18 @@ export const COMMANDS = {
   set_sandbox: {
     command: SetSandboxCommandSchema,
     result: SetSandboxResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  list_checkpoints: {
+    command: ListCheckpointsCommandSchema,
+    result: ListCheckpointsResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  restore_checkpoint: {
+    command: RestoreCheckpointCommandSchema,
+    result: RestoreCheckpointResultSchema,
     owner: "runtime",
     addition: true,
   },

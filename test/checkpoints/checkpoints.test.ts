@@ -7,14 +7,15 @@
  * directory that is not a git repository works too.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Checkpoints, type CheckpointsOptions } from "../../src/checkpoints/checkpoints.ts";
 import { shadowBytes } from "../../src/checkpoints/retention.ts";
 import { type GitRunner, git } from "../../src/git/git.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { makeTempDir } from "../support/temp-dirs.ts";
+import { userGitState } from "./user-git-state.ts";
 
 setDefaultTimeout(60_000);
 
@@ -44,23 +45,6 @@ function bash(cwd: string, script: string): void {
 }
 
 const read = (dir: string, name: string) => readFileSync(join(dir, name), "utf8");
-
-/** Every file of the user's .git that a checkpoint must not write: HEAD, refs, index, stash, hooks, config. */
-function userGitState(repo: string): Record<string, string> {
-  const git = join(repo, ".git");
-  const state: Record<string, string> = {};
-  const walk = (path: string) => {
-    if (!existsSync(path)) return;
-    if (statSync(path).isDirectory()) {
-      for (const name of readdirSync(path)) walk(join(path, name));
-      return;
-    }
-    state[relative(git, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-  };
-  for (const name of ["HEAD", "index", "config", "packed-refs", "refs", "hooks", "logs", "info"])
-    walk(join(git, name));
-  return state;
-}
 
 describe("checkpoints", () => {
   test("turn by turn: restoring undoes write and bash edits and leaves the user's repository byte-identical", async () => {

@@ -50,6 +50,9 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   set_model: (runtime, _connection, c) => setModel(runtime, c.model),
   list_reasoning_levels: (runtime) => listReasoning(runtime),
   set_reasoning_level: (runtime, _connection, c) => setReasoning(runtime, c.model, c.effort),
+  list_checkpoints: (runtime) => runtime.checkpoints.list(),
+  restore_checkpoint: (runtime, _connection, c) =>
+    restoreCheckpoint(runtime, c.checkpoint_id, c.force === true),
   session_op: (runtime, _connection, c) => handleSessionOp(runtime, c),
   permission_response: (runtime, connection, c) => answerPermission(runtime, connection, c),
   ui_response: (runtime, _connection, c) => answerUi(runtime, c),
@@ -206,6 +209,17 @@ function setSandbox(runtime: AgentRuntime, mode: SandboxMode): Reply<ResultMap["
   if (sandbox === undefined) return fail("INVALID_REQUEST", "set_sandbox: this agent runs without a sandbox");
   const result = sandbox.set(mode);
   return result.ok ? ok(result.result) : { ok: false, error: result.error };
+}
+
+/** Never under a running turn: its tools would write into the files being put back. */
+async function restoreCheckpoint(
+  runtime: AgentRuntime,
+  checkpointId: string,
+  force: boolean,
+): Promise<Reply<ResultMap["restore_checkpoint"]>> {
+  if (!runtime.isBetweenTurns())
+    return fail("CONFLICT", "restore_checkpoint runs between turns; a turn is queued or in flight");
+  return runtime.checkpoints.restore(checkpointId, force);
 }
 
 function setModel(runtime: AgentRuntime, model: string): Reply<ResultMap["set_model"]> {

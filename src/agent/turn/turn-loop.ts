@@ -29,6 +29,8 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   compactAfterOverflow: (signal: AbortSignal) => Promise<boolean>;
   onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) => void;
   onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
+  /** Before tool calls run (the runtime's checkpoint, once per turn); never throws. */
+  beforeTools: () => Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -53,6 +55,7 @@ export async function runTurnLoop(
   const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost: 0 };
   let overflowRetried = false;
   const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
+  if (resumed.length > 0) await deps.beforeTools();
   for (const call of resumed) await runToolCall(call, toolDeps, signal);
 
   for (;;) {
@@ -109,6 +112,7 @@ export async function runTurnLoop(
       return { usage: total, error: providerError(failure!) };
     }
 
+    if (calls.length > 0) await deps.beforeTools();
     for (const call of calls) await runToolCall(call, toolDeps, signal);
     if (signal.aborted) return { usage: total };
 

@@ -21,6 +21,7 @@ const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
   "set_reasoning_level",
   "set_sandbox",
   "session_op",
+  "restore_checkpoint",
 ]);
 
 export async function handleAgentCommand(

@@ -1,9 +1,11 @@
 /**
  * The session files an `agent.delete` with `session: true` removes: the directory of the agent's
- * session, its forks (nested under it) included. Found by id (a client never names a path).
+ * session, its forks (nested under it) included, and the session's checkpoints. Found by id (a
+ * client never names a path).
  */
 import { rmSync } from "node:fs";
 import { dirname, sep } from "node:path";
+import { checkpointsDir } from "../../checkpoints/checkpoints-dir.ts";
 import { isSessionId } from "../../session/ids.ts";
 import { findSessionFile } from "../../session/session-directory.ts";
 
@@ -23,4 +25,6 @@ export function sessionInside(home: string, sessionId: string, dir: string): boo
 export function removeSessionDirectory(home: string, sessionId: string): void {
   const dir = sessionDirectory(home, sessionId);
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  // Its checkpoints (docs/checkpoints.md) go with it; a fork's own checkpoints are keyed by the fork's id.
+  if (isSessionId(sessionId)) rmSync(checkpointsDir(home, sessionId), { recursive: true, force: true });
 }

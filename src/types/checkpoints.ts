@@ -1,0 +1,61 @@
+/**
+ * `list_checkpoints` and `restore_checkpoint` (ours: docs/protocol-additions.md §21): the
+ * checkpoints the runtime takes before each turn that may change files (docs/checkpoints.md),
+ * and putting the files back as they were before one of those turns.
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { optionalCommandId, routingAgentId } from "./envelope.ts";
+
+export const ListCheckpointsCommandSchema = Type.Object(
+  { type: Type.Literal("list_checkpoints"), id: optionalCommandId, agent_id: routingAgentId },
+  { $id: "ListCheckpointsCommand" },
+);
+export type ListCheckpointsCommand = Static<typeof ListCheckpointsCommandSchema>;
+
+export const CheckpointSummarySchema = Type.Object(
+  {
+    checkpoint_id: Type.String(),
+    /** The turn it was taken before; absent for the checkpoint a restore takes first (its undo). */
+    turn_id: Type.Optional(Type.String()),
+    /** Milliseconds since the epoch. */
+    created_at: Type.Integer({ minimum: 0 }),
+    /** Files the turn changed (for a restore's undo checkpoint: files the restore changed). */
+    files_changed: Type.Integer({ minimum: 0 }),
+  },
+  { $id: "CheckpointSummary" },
+);
+export type CheckpointSummary = Static<typeof CheckpointSummarySchema>;
+
+/** Newest first. */
+export const ListCheckpointsResultSchema = Type.Object(
+  { checkpoints: Type.Array(CheckpointSummarySchema) },
+  { $id: "ListCheckpointsResult" },
+);
+export type ListCheckpointsResult = Static<typeof ListCheckpointsResultSchema>;
+
+/**
+ * Puts the files back as they were before the checkpoint's turn. Files changed by someone else
+ * since are a `CONFLICT` (listed in `data.conflicts`) unless `force` is true.
+ */
+export const RestoreCheckpointCommandSchema = Type.Object(
+  {
+    type: Type.Literal("restore_checkpoint"),
+    id: optionalCommandId,
+    agent_id: routingAgentId,
+    checkpoint_id: Type.String({ minLength: 1 }),
+    force: Type.Optional(Type.Boolean()),
+  },
+  { $id: "RestoreCheckpointCommand" },
+);
+export type RestoreCheckpointCommand = Static<typeof RestoreCheckpointCommandSchema>;
+
+export const RestoreCheckpointResultSchema = Type.Object(
+  {
+    /** The paths written or deleted, relative to the agent's cwd. */
+    restored: Type.Array(Type.String()),
+    /** The checkpoint of the files just before this restore: restoring it undoes this one. */
+    undo_checkpoint_id: Type.String(),
+  },
+  { $id: "RestoreCheckpointResult" },
+);
+export type RestoreCheckpointResult = Static<typeof RestoreCheckpointResultSchema>;

@@ -14,7 +14,7 @@ import { openShadowRepository, type ShadowRepository } from "./shadow-repository
 import { changedPaths, snapshotTree } from "./tree-snapshot.ts";
 
 export interface CheckpointsOptions {
-  /** The shadow repository's git dir, private to this agent (later `$SHARD_HOME/checkpoints/<agent>`). */
+  /** The shadow repository's git dir, private to one session (`$SHARD_HOME/checkpoints/<session_id>`). */
   gitDir: string;
   /** The agent's working directory: the shadow's work tree. */
   cwd: string;

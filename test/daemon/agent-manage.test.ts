@@ -4,7 +4,7 @@
  * crash between its intent and its end, and a parent with a running subagent is refused.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { childAgent } from "./support/child-agent.ts";
@@ -128,11 +128,18 @@ describe("agent.delete with session", () => {
     const keptSession = sessionOf(harness.home, kept);
     const droppedSession = sessionOf(harness.home, dropped);
     expect(existsSync(join(harness.home, "sessions", droppedSession))).toBe(true);
+    // Each session's checkpoints (docs/checkpoints.md) go with the session, and only then.
+    for (const session of [keptSession, droppedSession]) {
+      mkdirSync(join(harness.home, "checkpoints", session), { recursive: true });
+      writeFileSync(join(harness.home, "checkpoints", session, "HEAD"), "ref: refs/heads/main\n");
+    }
 
     await a.ok({ type: "agent.delete", agent_id: kept });
     await a.ok({ type: "agent.delete", agent_id: dropped, session: true });
     expect(existsSync(join(harness.home, "sessions", keptSession))).toBe(true);
     expect(existsSync(join(harness.home, "sessions", droppedSession))).toBe(false);
+    expect(existsSync(join(harness.home, "checkpoints", keptSession))).toBe(true);
+    expect(existsSync(join(harness.home, "checkpoints", droppedSession))).toBe(false);
     const sessions = (await a.ok({ type: "session.list" })).sessions.map((s: Msg) => s.session_id);
     expect(sessions).toEqual([keptSession]);
   });

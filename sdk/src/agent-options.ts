@@ -48,3 +48,9 @@ export interface AttachOptions {
   /** This agent's permission policy (overrides the client's `permissions`). */
   permissions?: PermissionPolicy;
 }
+
+/** `agent.restore(id, options)`. */
+export interface RestoreOptions {
+  /** Overwrite files changed since the agent's last turn (after asking the person). */
+  force?: boolean;
+}

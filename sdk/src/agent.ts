@@ -20,13 +20,15 @@ import type {
 } from "../../src/types/agent-results.ts";
 import type { Usage } from "../../src/types/agent-state.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
+import type { CheckpointSummary, RestoreCheckpointResult } from "../../src/types/checkpoints.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { SandboxMode } from "../../src/types/sandbox.ts";
 import type { WireError } from "../../src/wire/errors.ts";
 import { sharedCheck } from "../../src/wire/schema-check.ts";
 import type { AgentCallOf, AgentLink, AgentOutbound, DeleteAgentOptions } from "./agent-link.ts";
-import type { AgentOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
+import type { AgentOptions, PromptOptions, RestoreOptions, RunOptions, RunResult } from "./agent-options.ts";
 import { AgentSessions } from "./agent-sessions.ts";
+import { CheckpointConflictError } from "./checkpoint-conflict.ts";
 import { failed } from "./connection.ts";
 import { ShardError } from "./errors.ts";
 import { DEFAULT_EVENT_BUFFER, EventQueue } from "./event-queue.ts";
@@ -233,6 +235,28 @@ export class Agent {
    */
   async setSandbox(mode: SandboxMode): Promise<SetSandboxResult> {
     return this.call({ type: "set_sandbox", mode });
+  }
+
+  /** The checkpoints taken before this agent's file-changing turns (and its restores), newest first. */
+  async checkpoints(): Promise<CheckpointSummary[]> {
+    return (await this.call({ type: "list_checkpoints" })).checkpoints;
+  }
+
+  /**
+   * Puts the files back as they were before `checkpointId`'s turn (docs/checkpoints.md). Files
+   * changed since the agent's last turn are a `CheckpointConflictError` naming them, and nothing
+   * is written, unless `force` is true. Restoring the answer's `undo_checkpoint_id` undoes it.
+   */
+  async restore(checkpointId: string, options: RestoreOptions = {}): Promise<RestoreCheckpointResult> {
+    try {
+      return await this.call({
+        type: "restore_checkpoint",
+        checkpoint_id: checkpointId,
+        ...(options.force === undefined ? {} : { force: options.force }),
+      });
+    } catch (error) {
+      throw error instanceof ShardError ? CheckpointConflictError.fromError(error) : error;
+    }
   }
 
   async listModes(): Promise<ListModesResult> {

@@ -8,6 +8,10 @@ export type { AgentSnapshot, PendingRequest } from "../../src/snapshot/agent-sna
 export type { AgentInfo, RuntimeState } from "../../src/types/agent-info.ts";
 export type { AgentStatus, Usage } from "../../src/types/agent-state.ts";
 export type { AgentEvent, AgentEventOf, AgentEventType, DaemonEvent } from "../../src/types/catalog.ts";
+export type {
+  CheckpointSummary,
+  RestoreCheckpointResult,
+} from "../../src/types/checkpoints.ts";
 export type { ErrorCode } from "../../src/types/errors.ts";
 export type { ContentBlock, Message } from "../../src/types/messages.ts";
 export type { AttachRole, HeadlessPolicy } from "../../src/types/orchestrator.ts";
@@ -27,8 +31,16 @@ export type {
 } from "../../src/types/workspace-projection.ts";
 export { Agent } from "./agent.ts";
 export type { DeleteAgentOptions, UnhandledRequests } from "./agent-link.ts";
-export type { AgentOptions, AttachOptions, PromptOptions, RunOptions, RunResult } from "./agent-options.ts";
+export type {
+  AgentOptions,
+  AttachOptions,
+  PromptOptions,
+  RestoreOptions,
+  RunOptions,
+  RunResult,
+} from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
+export { CheckpointConflictError } from "./checkpoint-conflict.ts";
 export {
   type ConnectDaemonOptions,
   type ConnectionNotice,

@@ -3,6 +3,7 @@
  * the agent's last turn would be overwritten (docs/checkpoints.md): the caller reads `conflicts`,
  * asks, and calls `restore(id, { force: true })` to overwrite them.
  */
+import { restoreConflicts } from "../../src/client/restore-conflicts.ts";
 import { ShardError } from "./errors.ts";
 
 export class CheckpointConflictError extends ShardError {
@@ -17,14 +18,7 @@ export class CheckpointConflictError extends ShardError {
   /** A CONFLICT naming files becomes this error; any other error (a turn running, …) stays as is. */
   static fromError(error: ShardError): ShardError {
     if (error.code !== "CONFLICT") return error;
-    const conflicts = conflictPaths(error.data);
+    const conflicts = restoreConflicts(error.data);
     return conflicts === undefined ? error : new CheckpointConflictError(error.message, conflicts);
   }
-}
-
-function conflictPaths(data: unknown): string[] | undefined {
-  if (typeof data !== "object" || data === null || !("conflicts" in data)) return undefined;
-  const { conflicts } = data;
-  if (!Array.isArray(conflicts) || !conflicts.every((p) => typeof p === "string")) return undefined;
-  return conflicts;
 }

@@ -1,7 +1,8 @@
 /**
  * `shard attach <agent> [--observe]`: a terminal view of one agent on the running daemon. The
  * answer streams to stdout, tool lines and prompts to stderr; permission requests are answered
- * by typing; other lines become prompts (`/steer …`, `/abort`). Ctrl-D detaches.
+ * by typing; other lines become prompts (`/steer …`, `/abort`, `/checkpoints`, `/undo`). Ctrl-D
+ * detaches.
  */
 
 import { shardHome } from "../support/shard-home.ts";
@@ -25,7 +26,9 @@ permission prompts to stderr. <agent> is an agent id, a unique id prefix, or a u
 
 Type a number (or y / a / n) to answer a permission prompt. Any other line is sent as a
 prompt (a follow-up while a turn runs); "/steer <text>" steers the running turn, "/abort"
-aborts it. Ctrl-D detaches; the agent keeps running. On a terminal a spinner shows while a
+aborts it. "/checkpoints" lists the checkpoints taken before the turns that changed files;
+"/undo" puts the files back as they were before the last such turn (asking before it
+overwrites a file changed since). Other lines starting with "/" are sent as prompts. Ctrl-D detaches; the agent keeps running. On a terminal a spinner shows while a
 turn runs, on its own line above the line you type (Ctrl-C detaches there too).
 
   --observe   watch only: never answer permission prompts or send anything
@@ -106,6 +109,7 @@ export async function attachCommand(argv: string[]): Promise<number> {
     {
       answer,
       status,
+      request,
       // Sent as requests, so a refusal (a leased child's CONFLICT, a stopped runtime) is shown.
       send: (command) =>
         void stream.request(command).then((result) => {

@@ -13,12 +13,15 @@ import { formatUiPrompt, parseUiAnswer } from "../terminal/ui-prompt.ts";
 import type { AgentStatus } from "../types/agent-state.ts";
 import type { AgentEvent } from "../types/catalog.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
+import { AttachCheckpoints, type AttachRequester } from "./attach-checkpoints.ts";
 import type { CliCommand } from "./daemon-stream.ts";
 
 export interface AttachIo {
   answer(text: string): void;
   status(text: string): void;
   send(command: CliCommand): void;
+  /** A command whose answer the session reads (`/checkpoints`, `/undo`). */
+  request: AttachRequester;
 }
 
 /** The "still working" spinner (src/terminal/spinner.ts): runs from a turn's start to its end. */
@@ -40,6 +43,7 @@ export class AttachSession {
   private turnStartedAt: number | undefined;
   private readonly summaries: boolean;
   private readonly spinner: TurnSpinner | undefined;
+  private readonly checkpoints: AttachCheckpoints;
 
   constructor(
     private readonly agentId: string,
@@ -51,6 +55,7 @@ export class AttachSession {
     this.renderer = new RunRenderer({ answer: io.answer, status: io.status, ...display, ...spinning });
     this.summaries = display.toolStarts === true;
     this.spinner = spinner;
+    this.checkpoints = new AttachCheckpoints(agentId, io.request, io.status);
   }
 
   /** Whether a permission or UI request waits for an answer (no spinner then: it is the user's turn). */
@@ -109,10 +114,17 @@ export class AttachSession {
     }
   }
 
-  /** A typed line: the answer to the open permission request, else a command or a prompt. */
+  /**
+   * A typed line: the answer to "overwrite? [y/N]" or to the open permission request, else a
+   * command or a prompt. A line starting with `/` that is no command here is sent as a prompt.
+   */
   input(line: string): void {
     if (!this.interactive) {
       this.io.status("observing: typed lines are ignored (attach without --observe to answer or prompt)\n");
+      return;
+    }
+    if (this.checkpoints.asking()) {
+      void this.checkpoints.answer(line);
       return;
     }
     const request = this.pending[0];
@@ -133,6 +145,14 @@ export class AttachSession {
     if (text === "") return;
     if (text === "/abort") {
       this.io.send({ type: "abort", agent_id: this.agentId });
+      return;
+    }
+    if (text === "/checkpoints") {
+      void this.checkpoints.list();
+      return;
+    }
+    if (text === "/undo") {
+      void this.checkpoints.undo();
       return;
     }
     if (text.startsWith("/steer ")) {

@@ -20,6 +20,7 @@ import {
   unknownModelMessage,
 } from "../providers/catalog.ts";
 import { AgentSandbox } from "../sandbox/agent-sandbox.ts";
+import { reapPrivateTmpdirs } from "../sandbox/private-tmpdir.ts";
 import { resolveSandboxSettings, type SandboxRequest } from "../sandbox/sandbox-settings.ts";
 import { loadCompactionConfig } from "../session/compaction/compaction-config.ts";
 import { createSession } from "../session/create-session.ts";
@@ -155,6 +156,8 @@ export function createRuntime(
   const session = resumed ?? createSession({ home: config.home, cwd, mode: modeName, model: spec.id });
   sessionRef.current = session;
   processes.reapLeftovers();
+  // Private TMPDIRs of runtimes on this home that were killed -9 go too.
+  reapPrivateTmpdirs(config.home);
   const models = new ModelController(
     catalog.models,
     (id) => resolveModel(catalog, id) ?? unknownModelMessage(catalog, id),

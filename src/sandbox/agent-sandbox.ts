@@ -12,7 +12,7 @@ import { bwrapArgv } from "./bwrap-argv.ts";
 import { confinedEnv } from "./confined-env.ts";
 import { bridgedCommand, findSocat, PROXY_ENV_NAMES, proxyEnv, withNetworkNotice } from "./network-bridge.ts";
 import { NetworkProxy } from "./network-proxy.ts";
-import { makePrivateTmpdir, reapPrivateTmpdirs } from "./private-tmpdir.ts";
+import { makePrivateTmpdir } from "./private-tmpdir.ts";
 import {
   hiddenBelow,
   isHiddenIn,
@@ -93,10 +93,7 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     if (wanted === "off") return { ok: true, sandbox: new AgentSandbox(input, "off", undefined) };
     const probe = input.probe ?? probeBubblewrap(input.env);
     const probed = { ...input, probe };
-    if (probe.ok) {
-      reapPrivateTmpdirs(input.home);
-      return { ok: true, sandbox: new AgentSandbox(probed, wanted, undefined) };
-    }
+    if (probe.ok) return { ok: true, sandbox: new AgentSandbox(probed, wanted, undefined) };
     if (input.settings.modeChosen) {
       return failure(
         "INVALID_REQUEST",

@@ -12,7 +12,7 @@ export function confinedEnv(
 ): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || SECRET_NAMES.has(name) || SECRET_NAME.test(name)) continue;
+    if (value === undefined || isSecretName(name)) continue;
     kept[name] = value;
   }
   return { ...kept, ...extra };

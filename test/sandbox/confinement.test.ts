@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { probeBubblewrap } from "../../src/sandbox/bubblewrap-probe.ts";
-import { type AgentProcess, type Msg, tempDir } from "../agent/support/agent-process.ts";
+import { type AgentProcess, type Msg, mockHome, tempDir } from "../agent/support/agent-process.ts";
 import { answerNextPermission, openGate, until, waitForGate } from "../agent/support/events.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 
@@ -369,6 +369,17 @@ describe("where there is no sandbox", () => {
     const code = await agent.exit();
     expect(code).toBe(2);
     expect(agent.stderr).toContain('--sandbox: sandbox "workspace-write" is not available on this machine');
+  });
+
+  test("the private TMPDIR of a runtime killed -9 is removed by the next runtime on the home", async () => {
+    const home = mockHome(llm().url);
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    const left = join(home, "tmp", `sandbox-${gone.pid}-deadbeef`);
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, "scratch"), "x");
+    await spawn({ home });
+    expect(existsSync(left)).toBe(false);
   });
 
   test.skipIf(!probe.ok)(

@@ -1,9 +1,11 @@
 /**
  * The sandbox an agent whose runtime is not running would get (`agent.list` shows it, and a
- * child is clamped against it): its manifest's choices, completed the way its runtime would
- * complete them — the daemon's environment, `$SHARD_HOME/config.json`, the defaults, and
- * whether this machine has bubblewrap. A runtime that runs reports its own state instead.
+ * child is clamped against it): its manifest's choices, completed the way its runtime completes
+ * them — the same settings and the same `AgentSandbox.open` over the daemon's environment,
+ * `$SHARD_HOME/config.json`, the defaults and this machine's bubblewrap. A runtime that runs
+ * reports its own state instead.
  */
+import { AgentSandbox } from "../../sandbox/agent-sandbox.ts";
 import { probeBubblewrap } from "../../sandbox/bubblewrap-probe.ts";
 import { resolveSandboxSettings } from "../../sandbox/sandbox-settings.ts";
 import type { SandboxState } from "../../types/sandbox.ts";
@@ -23,12 +25,15 @@ export function askedSandbox(
     { ...env, SHARD_HOME: home },
     home,
   );
-  const common = { policy: settings.policy, network_allow: settings.networkAllow };
-  if (settings.mode === "off") return { mode: "off", mechanism: "none", ...common };
   const probe = probeBubblewrap(env);
-  if (probe.ok) return { mode: settings.mode, mechanism: "bubblewrap", ...common };
-  // Without bubblewrap a default falls back to `off`; a chosen mode refuses to start.
-  return settings.modeChosen
-    ? { mode: settings.mode, mechanism: "bubblewrap", ...common, unavailable: probe.reason }
-    : { mode: "off", requested: settings.mode, mechanism: "none", ...common, unavailable: probe.reason };
+  const opened = AgentSandbox.open({ settings, cwd: manifest.cwd, home, env, probe });
+  if (opened.ok) return opened.sandbox.state();
+  // A chosen mode this machine cannot give: its runtime refuses to start, saying why.
+  return {
+    mode: settings.mode,
+    policy: settings.policy,
+    mechanism: "bubblewrap",
+    network_allow: settings.networkAllow,
+    ...(probe.ok ? {} : { unavailable: probe.reason }),
+  };
 }

@@ -111,6 +111,30 @@ describe("stopping the daemon", () => {
     expect(await runtimesIn(cwd)).toEqual([]);
   });
 
+  test("a turn that never ends does not hold the stop: its runtime is killed after the grace, and daemon.log says what the stop waits for", async () => {
+    const home = mockHome(llm().url);
+    const daemon = await started(home);
+    const a = await daemon.client();
+    const cwd = tempDir("cwd");
+    const agentId = (await a.ok({ type: "agent.create", cwd, model: "mock/chat" })).agent_id;
+    await a.ok({ type: "agent.attach", agent_id: agentId });
+    // Held well past any wait of the test: only the daemon can end this turn.
+    llm().enqueue({ steps: [{ text: "a long" }, { hold: "endless", timeout_ms: 300_000 }] });
+    const from = a.messages.length;
+    await a.ok({ type: "prompt", agent_id: agentId, message: "never finish" });
+    await a.waitAgent(agentId, "message_delta", from);
+
+    await a.ok({ type: "daemon.shutdown" });
+    // The barrier is the exit itself: the hold is never released.
+    expect(await daemon.exited).toBe(0);
+    expect(await runtimesIn(cwd)).toEqual([]);
+    const log = readFileSync(join(home, "logs", "daemon.log"), "utf8");
+    expect(log).toContain(`daemon stopping: waiting for 1 runtime(s) to exit; turns finishing: ${agentId}`);
+    expect(log).toContain(`daemon stopping: agent ${agentId} still running after 5 s: killing its runtime`);
+    expect(log).toContain("daemon stopped");
+    a.close();
+  });
+
   test("`shard daemon stop` stops the running daemon and waits for its exit", async () => {
     const home = mockHome(llm().url);
     const daemon = await started(home);

@@ -42,11 +42,13 @@ describe("daemon restart with a run in flight", () => {
     const second = new DaemonProcess(home);
     processes.push(second);
     await second.url();
-    await llm().waitForHold("report");
-
+    // Settled before the daemon listens, so before any client's first command: the run is
+    // interrupted on record and no lease holds its child any more.
     const [file] = jobFiles(home);
     const record = JSON.parse(readFileSync(join(home, "jobs", file ?? ""), "utf8"));
     expect(record.runs[0]).toMatchObject({ run_id: run.run_id, state: "interrupted" });
+    await llm().waitForHold("report");
+
     const report = llm().requests.find((r) => JSON.stringify(r.body).includes("<subagent_report job_id="));
     const reportText = JSON.stringify(report?.body.messages);
     expect(reportText).toContain(`run_id=\\"${run.run_id}\\"`);

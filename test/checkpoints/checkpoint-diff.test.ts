@@ -2,10 +2,11 @@
  * `checkpoint_diff` through a real `shard agent`: a turn's diff is what that turn changed (a file
  * the person wrote between turns is not in it), a restore's undo checkpoint shows what the
  * restore changed, the turn's marker position (`after_message_id`) is listed, a diff too large
- * is cut and says so, and an unknown id is NOT_FOUND.
+ * is cut and says so, an unknown id is NOT_FOUND, and listing before any checkpoint creates
+ * no shadow repository.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
@@ -57,6 +58,9 @@ describe("checkpoint_diff in the agent", () => {
   test("each turn's diff is its own changes; a restore's undo checkpoint shows what it put back", async () => {
     const repo = repoWithA();
     const agent = await spawn({ cwd: repo });
+    // Listing before any checkpoint (the web lists on every attach) makes no shadow repository.
+    expect((await agent.request({ type: "list_checkpoints" })).data).toEqual({ checkpoints: [] });
+    expect(existsSync(join(agent.home, "checkpoints"))).toBe(false);
 
     llm().enqueue({
       steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "turn one\n" } } }],

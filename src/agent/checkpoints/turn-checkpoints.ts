@@ -4,6 +4,8 @@
  * (src/checkpoints) loads at the first checkpoint or command, never at start-up. A checkpoint
  * that fails is reported through `report` and the turn goes on without one.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Checkpoints } from "../../checkpoints/checkpoints.ts";
 import { checkpointsDir } from "../../checkpoints/checkpoints-dir.ts";
 import { readTurnNotes, type TurnNote, writeTurnNote } from "../../checkpoints/turn-notes.ts";
@@ -79,6 +81,10 @@ export class TurnCheckpoints {
   }
 
   async list(): Promise<{ ok: true; data: ListCheckpointsResult } | Failure> {
+    // A client that only looks (the web lists on every attach) creates no shadow repository.
+    if (this.engine === undefined && !existsSync(join(this.gitDir, "HEAD"))) {
+      return { ok: true, data: { checkpoints: [] } };
+    }
     const engine = await this.open();
     if ("error" in engine) return engine;
     const listed = await engine.list();

@@ -39,7 +39,7 @@ async function restore(
     if (err instanceof RequestError) {
       const conflicts = err.code === "CONFLICT" ? restoreConflicts(err.data) : undefined;
       if (conflicts !== undefined && !force) return { kind: "conflict", files: conflicts };
-      return { kind: "failed", message: `${err.code}: ${err.message}` };
+      return { kind: "failed", message: err.message };
     }
     return { kind: "failed", message: String(err) };
   }

@@ -20,7 +20,11 @@ import type {
 } from "../../src/types/agent-results.ts";
 import type { Usage } from "../../src/types/agent-state.ts";
 import type { AgentEvent } from "../../src/types/catalog.ts";
-import type { CheckpointSummary, RestoreCheckpointResult } from "../../src/types/checkpoints.ts";
+import type {
+  CheckpointDiffResult,
+  CheckpointSummary,
+  RestoreCheckpointResult,
+} from "../../src/types/checkpoints.ts";
 import type { AgentCommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { SandboxMode } from "../../src/types/sandbox.ts";
 import type { WireError } from "../../src/wire/errors.ts";
@@ -240,6 +244,14 @@ export class Agent {
   /** The checkpoints taken before this agent's file-changing turns (and its restores), newest first. */
   async checkpoints(): Promise<CheckpointSummary[]> {
     return (await this.call({ type: "list_checkpoints" })).checkpoints;
+  }
+
+  /**
+   * What `checkpointId`'s turn changed, file by file with hunks (`truncated` when larger than
+   * the runtime returns). For a restore's undo checkpoint: what that restore changed.
+   */
+  async checkpointDiff(checkpointId: string): Promise<CheckpointDiffResult> {
+    return this.call({ type: "checkpoint_diff", checkpoint_id: checkpointId });
   }
 
   /**

@@ -335,7 +335,7 @@ export class AgentRuntime {
     }
     this.requests.cancelAll("turn ended");
     // Before turn_end: a client that lists checkpoints after it sees what this turn changed.
-    await this.checkpoints.endTurn(turnId);
+    await this.checkpoints.endTurn(turnId, this.snapshot.live_window.messages.at(-1)?.id);
     // Closing mid-turn (stdin EOF: the daemon went away, or a shutdown) cuts the reply off:
     // the transcript says so. A user's abort is not a failure.
     if (!error && this.closed && abort.signal.aborted)

@@ -6,6 +6,7 @@
  */
 import type { GitRunner } from "../git/git.ts";
 import { gitComplaint } from "../git/git.ts";
+import { dropAfterTree } from "./after-tree.ts";
 import type { Checkpoint } from "./checkpoint.ts";
 import { IDENTITY } from "./shadow-repository.ts";
 
@@ -68,8 +69,9 @@ export async function recordCheckpoint(
   return { checkpoint_id: id, tree, ref, label: subject, created_at: createdAt, files_changed: filesChanged };
 }
 
-/** Forgets a checkpoint; its objects go at the next prune. */
+/** Forgets a checkpoint and what its turn left; their objects go at the next prune. */
 export async function dropCheckpoint(run: GitRunner, checkpoint: LoggedCheckpoint): Promise<void> {
   const dropped = await run(["update-ref", "-d", checkpoint.ref, checkpoint.checkpoint_id]);
   if (!dropped.ok) throw new Error(`git update-ref -d failed: ${gitComplaint(dropped)}`);
+  await dropAfterTree(run, checkpoint.checkpoint_id);
 }

@@ -4,7 +4,10 @@
  * the current state so the restore can be undone. One operation at a time: each waits for the
  * one before it, so a restore never sees half a checkpoint.
  */
+import { treeDiff } from "../git/tree-diff.ts";
 import { describeError } from "../support/describe-error.ts";
+import type { WorkspaceDiffFile } from "../types/workspace.ts";
+import { afterTree, setAfterTree } from "./after-tree.ts";
 import type { Checkpoint, CheckpointError, Outcome } from "./checkpoint.ts";
 import { failure } from "./checkpoint.ts";
 import { type LoggedCheckpoint, listCheckpoints, recordCheckpoint } from "./checkpoint-log.ts";
@@ -36,6 +39,16 @@ export type RestoreOutcome =
       /** With CONFLICT: the files changed outside the checkpoints that the restore would overwrite. */
       conflicts?: string[];
     };
+
+export type DiffOutcome =
+  | {
+      ok: true;
+      checkpoint: Checkpoint;
+      /** Bounded like every tree diff (src/git/tree-diff.ts): `truncated` when cut. */
+      files: WorkspaceDiffFile[];
+      truncated: boolean;
+    }
+  | { ok: false; error: CheckpointError };
 
 export class Checkpoints {
   private queue: Promise<unknown> = Promise.resolve();
@@ -74,6 +87,7 @@ export class Checkpoints {
       const tree = await snapshotTree(this.shadow);
       const newest = (await listCheckpoints(run))[0];
       await setKnownTree(run, tree);
+      if (newest !== undefined) await setAfterTree(run, newest.checkpoint_id, tree);
       return {
         ok: true,
         files_changed: newest === undefined ? 0 : (await changedPaths(run, newest.tree, tree)).length,
@@ -111,7 +125,29 @@ export class Checkpoints {
       const files = await changedPaths(run, current, target.tree);
       await checkOutTree(run, target.tree);
       await setKnownTree(run, target.tree);
+      await setAfterTree(run, undo.checkpoint_id, target.tree);
       return { ok: true, restored: publicCheckpoint(target), undo, files };
+    });
+  }
+
+  /**
+   * What the checkpoint's turn changed: its tree against the tree the turn left (recorded by
+   * `settle()`; for a restore's undo checkpoint, the tree the restore wrote). A turn that has
+   * not ended yet (or never settled) is compared with the next checkpoint, or, for the newest,
+   * with the files as they are now.
+   */
+  diff(checkpointId: string): Promise<DiffOutcome> {
+    return this.serially(async (): Promise<DiffOutcome> => {
+      const { run } = this.shadow;
+      const all = await listCheckpoints(run);
+      const at = all.findIndex((c) => c.checkpoint_id === checkpointId);
+      const target = all[at];
+      if (target === undefined) return failure("NOT_FOUND", `no checkpoint ${checkpointId}`);
+      const after =
+        (await afterTree(run, checkpointId)) ?? all[at - 1]?.tree ?? (await snapshotTree(this.shadow));
+      const diff = await treeDiff(run, target.tree, after, { renames: false });
+      if (!diff.ok) return failure("INTERNAL", diff.message);
+      return { ok: true, checkpoint: publicCheckpoint(target), files: diff.files, truncated: diff.truncated };
     });
   }
 

@@ -1,6 +1,6 @@
 /**
  * What the runtime knows about each checkpoint beyond the engine's log: the turn it was taken
- * before and how many files that turn changed (from `settle()` at the turn's end, which the
+ * before, the message it ended after, and how many files that turn changed (from `settle()` at the turn's end, which the
  * engine's own count, against the previous checkpoint, cannot give). A small JSON file in the
  * shadow git dir; notes of checkpoints retention dropped are pruned at each write.
  */
@@ -12,6 +12,8 @@ import { Value } from "@sinclair/typebox/value";
 const TurnNoteSchema = Type.Object({
   turn_id: Type.Optional(Type.String()),
   files_changed: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** The conversation's newest message when the turn ended. */
+  after_message_id: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type TurnNote = Static<typeof TurnNoteSchema>;
 

@@ -1,10 +1,11 @@
 /**
- * `list_checkpoints` and `restore_checkpoint` (ours: docs/protocol-additions.md §21): the
+ * `list_checkpoints`, `checkpoint_diff` and `restore_checkpoint` (ours: docs/protocol-additions.md §21): the
  * checkpoints the runtime takes before each turn that may change files (docs/checkpoints.md),
  * and putting the files back as they were before one of those turns.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { optionalCommandId, routingAgentId } from "./envelope.ts";
+import { WorkspaceDiffFileSchema } from "./workspace.ts";
 
 export const ListCheckpointsCommandSchema = Type.Object(
   { type: Type.Literal("list_checkpoints"), id: optionalCommandId, agent_id: routingAgentId },
@@ -21,6 +22,11 @@ export const CheckpointSummarySchema = Type.Object(
     created_at: Type.Integer({ minimum: 0 }),
     /** Files the turn changed (for a restore's undo checkpoint: files the restore changed). */
     files_changed: Type.Integer({ minimum: 0 }),
+    /**
+     * The newest message of the conversation when the turn ended: a client draws the turn's
+     * marker after it. Absent while the turn runs and for a restore's undo checkpoint.
+     */
+    after_message_id: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "CheckpointSummary" },
 );
@@ -32,6 +38,30 @@ export const ListCheckpointsResultSchema = Type.Object(
   { $id: "ListCheckpointsResult" },
 );
 export type ListCheckpointsResult = Static<typeof ListCheckpointsResultSchema>;
+
+/** What the checkpoint's turn changed (for a restore's undo checkpoint: what the restore changed). */
+export const CheckpointDiffCommandSchema = Type.Object(
+  {
+    type: Type.Literal("checkpoint_diff"),
+    id: optionalCommandId,
+    agent_id: routingAgentId,
+    checkpoint_id: Type.String({ minLength: 1 }),
+  },
+  { $id: "CheckpointDiffCommand" },
+);
+export type CheckpointDiffCommand = Static<typeof CheckpointDiffCommandSchema>;
+
+export const CheckpointDiffResultSchema = Type.Object(
+  {
+    checkpoint_id: Type.String(),
+    /** Paths relative to the agent's cwd; a rename is a deletion and an addition. */
+    files: Type.Array(WorkspaceDiffFileSchema),
+    /** Larger than the runtime returns: `files` is its beginning. */
+    truncated: Type.Boolean(),
+  },
+  { $id: "CheckpointDiffResult" },
+);
+export type CheckpointDiffResult = Static<typeof CheckpointDiffResultSchema>;
 
 /**
  * Puts the files back as they were before the checkpoint's turn. Files changed by someone else

@@ -50,6 +50,8 @@ import {
   AuthRevokeResultSchema,
 } from "./auth.ts";
 import {
+  CheckpointDiffCommandSchema,
+  CheckpointDiffResultSchema,
   ListCheckpointsCommandSchema,
   ListCheckpointsResultSchema,
   RestoreCheckpointCommandSchema,
@@ -160,6 +162,12 @@ export const COMMANDS = {
   list_checkpoints: {
     command: ListCheckpointsCommandSchema,
     result: ListCheckpointsResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  checkpoint_diff: {
+    command: CheckpointDiffCommandSchema,
+    result: CheckpointDiffResultSchema,
     owner: "runtime",
     addition: true,
   },

@@ -204,14 +204,29 @@ describe("checkpoints", () => {
     const { cp, gitDir } = await engine(dir, { maxCheckpoints: 3, maxBytes: 2_500_000 });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      writeFileSync(join(dir, "small.txt"), `${i}\n`);
       ids.push((await checkpoint(cp, `turn ${i}`)).checkpoint_id);
+      // The turn writes; its end is settled, which keeps the tree it left for its diff.
+      writeFileSync(join(dir, "small.txt"), `${i}\n`);
+      expect((await cp.settle()).ok).toBe(true);
     }
     const byCount = await cp.list();
     if (!byCount.ok) throw new Error(byCount.error.message);
     expect(byCount.checkpoints.map((c) => c.checkpoint_id)).toEqual(ids.slice(2).reverse());
     const gone = await cp.restore(ids[0] ?? "");
     expect(gone.ok ? "" : gone.error.code).toBe("NOT_FOUND");
+    // What the dropped turns left goes with them; the kept ones still have their diff.
+    const shadowRefs: GitRunner = (args, options) => git(dir, args, { ...options, env: { GIT_DIR: gitDir } });
+    const afterRefs = await shadowRefs(["for-each-ref", "--format=%(refname)", "refs/shard/after/"]);
+    expect(afterRefs.stdout.trim().split("\n").toSorted()).toEqual(
+      ids
+        .slice(2)
+        .map((id) => `refs/shard/after/${id}`)
+        .toSorted(),
+    );
+    const lastDiff = await cp.diff(ids[4] ?? "");
+    expect(lastDiff.ok ? lastDiff.files.map((f) => `${f.status} ${f.path}`) : lastDiff.error.message).toEqual(
+      ["modified small.txt"],
+    );
 
     // A megabyte that does not compress, new at every checkpoint: only two fit in 2.5 MB.
     for (let i = 0; i < 3; i++) {

@@ -1,5 +1,5 @@
 /**
- * Checkpoints through the daemon: `list_checkpoints` and `restore_checkpoint` reach the agent's
+ * Checkpoints through the daemon: `list_checkpoints`, `checkpoint_diff` and `restore_checkpoint` reach the agent's
  * runtime by `agent_id`, and their answers match their result schemas (the harness checks).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
@@ -33,6 +33,15 @@ test("a bash turn is listed and undone through the daemon", async () => {
   const { checkpoints } = await a.ok({ type: "list_checkpoints", agent_id: agentId });
   expect(checkpoints).toHaveLength(1);
   expect(checkpoints[0].files_changed).toBe(1);
+  const diff = await a.ok({
+    type: "checkpoint_diff",
+    agent_id: agentId,
+    checkpoint_id: checkpoints[0].checkpoint_id,
+  });
+  expect(diff.files.map((f: { path: string; status: string }) => `${f.status} ${f.path}`)).toEqual([
+    "added made.txt",
+  ]);
+  expect(diff.files[0].hunks[0].lines).toEqual(["+made"]);
   const restored = await a.ok({
     type: "restore_checkpoint",
     agent_id: agentId,

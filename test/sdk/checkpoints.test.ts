@@ -1,5 +1,5 @@
 /**
- * `agent.checkpoints()` and `agent.restore()` against a real `shard agent` child on the mock LLM:
+ * `agent.checkpoints()`, `agent.checkpointDiff()` and `agent.restore()` against a real `shard agent` child on the mock LLM:
  * two turns that change files are listed newest first, a restore puts the files back, a file
  * the user edited is a typed `CheckpointConflictError` naming it, and `force` overwrites it.
  */
@@ -53,6 +53,11 @@ describe("checkpoints from the SDK", () => {
     if (beforeTwo === undefined || beforeOne === undefined) throw new Error("two checkpoints expected");
     expect(beforeTwo.turn_id).toBeDefined();
     expect(beforeTwo.created_at).toBeGreaterThanOrEqual(beforeOne.created_at);
+    const diff = await agent.checkpointDiff(beforeTwo.checkpoint_id);
+    expect(diff.truncated).toBe(false);
+    expect(
+      diff.files.map((f) => `${f.status} ${f.path} ${f.hunks.flatMap((h) => h.lines).join(" ")}`),
+    ).toEqual(["modified a.txt -one +two", "added b.txt +b"]);
 
     const undone = await agent.restore(beforeTwo.checkpoint_id);
     expect(undone.restored.toSorted()).toEqual(["a.txt", "b.txt"]);

@@ -4,13 +4,19 @@
  * (src/checkpoints) loads at the first checkpoint or command, never at start-up. A checkpoint
  * that fails is reported through `report` and the turn goes on without one.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Checkpoints } from "../../checkpoints/checkpoints.ts";
 import { checkpointsDir } from "../../checkpoints/checkpoints-dir.ts";
-import { readTurnNotes, writeTurnNote } from "../../checkpoints/turn-notes.ts";
+import { readTurnNotes, type TurnNote, writeTurnNote } from "../../checkpoints/turn-notes.ts";
 import type { ModePolicy } from "../../contracts/permission-gate.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { toolAllowed } from "../../tools/tool-pattern.ts";
-import type { ListCheckpointsResult, RestoreCheckpointResult } from "../../types/checkpoints.ts";
+import type {
+  CheckpointDiffResult,
+  ListCheckpointsResult,
+  RestoreCheckpointResult,
+} from "../../types/checkpoints.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 
 /** The tools that change files: a turn whose mode allows one of them gets a checkpoint. */
@@ -56,8 +62,11 @@ export class TurnCheckpoints {
     await this.note(engine, made.checkpoint.checkpoint_id, { turn_id: turnId, files_changed: 0 });
   }
 
-  /** The end of turn `turnId`: what it changed is recorded against its checkpoint. */
-  async endTurn(turnId: string): Promise<void> {
+  /**
+   * The end of turn `turnId`: what it changed is recorded against its checkpoint, with the
+   * conversation's newest message then (`afterMessageId`), where clients draw the turn's marker.
+   */
+  async endTurn(turnId: string, afterMessageId?: string): Promise<void> {
     const taken = this.taken;
     if (taken?.turnId !== turnId) return;
     this.taken = undefined;
@@ -65,10 +74,17 @@ export class TurnCheckpoints {
     if ("error" in engine) return;
     const settled = await engine.settle();
     if (!settled.ok) return this.options.report(`checkpoint not settled: ${settled.error.message}`);
-    await this.note(engine, taken.checkpointId, { files_changed: settled.files_changed });
+    await this.note(engine, taken.checkpointId, {
+      files_changed: settled.files_changed,
+      ...(afterMessageId !== undefined ? { after_message_id: afterMessageId } : {}),
+    });
   }
 
   async list(): Promise<{ ok: true; data: ListCheckpointsResult } | Failure> {
+    // A client that only looks (the web lists on every attach) creates no shadow repository.
+    if (this.engine === undefined && !existsSync(join(this.gitDir, "HEAD"))) {
+      return { ok: true, data: { checkpoints: [] } };
+    }
     const engine = await this.open();
     if ("error" in engine) return engine;
     const listed = await engine.list();
@@ -81,9 +97,24 @@ export class TurnCheckpoints {
         ...(note?.turn_id !== undefined ? { turn_id: note.turn_id } : {}),
         created_at: c.created_at,
         files_changed: note?.files_changed ?? c.files_changed,
+        ...(note?.after_message_id !== undefined ? { after_message_id: note.after_message_id } : {}),
       };
     });
     return { ok: true, data: { checkpoints } };
+  }
+
+  async diff(checkpointId: string): Promise<{ ok: true; data: CheckpointDiffResult } | Failure> {
+    const engine = await this.open();
+    if ("error" in engine) return engine;
+    const diffed = await engine.diff(checkpointId);
+    if (!diffed.ok) {
+      const { code, message } = diffed.error;
+      return failure(code === "NOT_FOUND" ? "NOT_FOUND" : "INTERNAL_ERROR", message);
+    }
+    return {
+      ok: true,
+      data: { checkpoint_id: checkpointId, files: diffed.files, truncated: diffed.truncated },
+    };
   }
 
   async restore(
@@ -122,11 +153,7 @@ export class TurnCheckpoints {
   }
 
   /** A note that cannot be written costs only its count in the listing; the turn goes on. */
-  private async note(
-    engine: Checkpoints,
-    checkpointId: string,
-    note: { turn_id?: string; files_changed: number },
-  ): Promise<void> {
+  private async note(engine: Checkpoints, checkpointId: string, note: TurnNote): Promise<void> {
     try {
       const listed = await engine.list();
       const kept = listed.ok ? listed.checkpoints.map((c) => c.checkpoint_id) : [];

@@ -51,6 +51,7 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   list_reasoning_levels: (runtime) => listReasoning(runtime),
   set_reasoning_level: (runtime, _connection, c) => setReasoning(runtime, c.model, c.effort),
   list_checkpoints: (runtime) => runtime.checkpoints.list(),
+  checkpoint_diff: (runtime, _connection, c) => runtime.checkpoints.diff(c.checkpoint_id),
   restore_checkpoint: (runtime, _connection, c) =>
     restoreCheckpoint(runtime, c.checkpoint_id, c.force === true),
   session_op: (runtime, _connection, c) => handleSessionOp(runtime, c),

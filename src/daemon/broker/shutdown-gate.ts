@@ -17,6 +17,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   set_reasoning_level: false,
   set_sandbox: false,
   list_checkpoints: true,
+  checkpoint_diff: true,
   restore_checkpoint: false,
   session_op: false,
   permission_response: true,

@@ -7,10 +7,10 @@
 
 import type { GitRunner } from "../../git/git.ts";
 import { repositoryAt } from "../../git/repository-at.ts";
+import { treeDiff } from "../../git/tree-diff.ts";
 import type { AgentChangesBaseline, AgentChangesResult } from "../../types/agent-changes.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { AgentManifest } from "../registry/manifest.ts";
-import { treeDiff } from "../workspaces/tree-diff.ts";
 import type { WorkspaceRecord } from "../workspaces/workspace-record.ts";
 import { anchorBaseline } from "./baseline.ts";
 import { snapshotWorkTree } from "./work-tree-snapshot.ts";

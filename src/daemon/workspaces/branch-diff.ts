@@ -5,8 +5,8 @@
  */
 
 import { git } from "../../git/git.ts";
+import { plainGit, treeDiff } from "../../git/tree-diff.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
-import { plainGit, treeDiff } from "./tree-diff.ts";
 
 export type BranchDiff =
   | { ok: true; mergeBase: string; files: WorkspaceDiffFile[]; truncated: boolean }

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { parsePatch } from "diff";
-import { wholeFiles } from "../../../src/daemon/workspaces/tree-diff.ts";
+import { wholeFiles } from "../../../src/git/tree-diff.ts";
 
 const fileDiff = (name: string, lines: number) =>
   [

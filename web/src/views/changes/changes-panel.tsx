@@ -1,12 +1,15 @@
 /**
  * The selected agent's Changes (`agent.changes`): its working tree against what it was when the
  * agent started (or its workspace's base), file by file with the transcript's diff renderer,
- * asked again as the agent writes. File names and lines are untrusted: text only, as everywhere.
+ * asked again as the agent writes; then the same files turn by turn, from the checkpoints
+ * (Undo to here). File names and lines are untrusted: text only, as everywhere.
  */
 import { createResource, Show } from "solid-js";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { onlineKey } from "../../state/online-key.ts";
+import { restoreCount } from "../checkpoints/checkpoint-list.ts";
+import { TurnChanges } from "../checkpoints/turn-changes.tsx";
 import { LoadError } from "../shell/load-error.tsx";
 import { FileDiffList } from "../transcript/file-diff-list.tsx";
 import { standaloneParts, TranscriptContext } from "../transcript/transcript-context.ts";
@@ -16,7 +19,11 @@ import "./changes.css";
 
 export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClose: () => void }) {
   const [changes, { refetch }] = createResource(
-    () => onlineKey(props.room, props.agentId),
+    // Asked again after a restore (Undo to here) from this page.
+    () => {
+      const key = onlineKey(props.room, props.agentId);
+      return key === false ? false : ([...key, restoreCount()] as const);
+    },
     ([agentId]) =>
       props.room.attempt(() => props.room.connection.call({ type: "agent.changes", agent_id: agentId })),
   );
@@ -71,6 +78,9 @@ export function ChangesPanel(props: { room: ControlRoom; agentId: string; onClos
           </TranscriptContext.Provider>
         )}
       </Show>
+      <TranscriptContext.Provider value={parts}>
+        <TurnChanges room={props.room} agentId={props.agentId} />
+      </TranscriptContext.Provider>
     </section>
   );
 }

@@ -1,14 +1,18 @@
 /**
  * The selected agent's conversation: the live window from its snapshot as a virtualized list,
- * then the message being streamed. Tool results are drawn inside their call's card, with the
+ * then the message being streamed. A turn that changed files has its checkpoint marker after
+ * the message it ended with (Undo to here). Tool results are drawn inside their call's card, with the
  * call's render descriptors from the snapshot's per-call records (so a reload shows the same).
  * Every string from the model or a tool is text, except assistant text, which is Markdown
  * built without any HTML parsing (markdown.ts).
  */
 import { createMemo, For, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
+import { changingCheckpoints, createCheckpointList } from "../checkpoints/checkpoint-list.ts";
+import { CheckpointMarker } from "../checkpoints/checkpoint-marker.tsx";
 import { FailureMarker } from "../failures/failure-marker.tsx";
 import { failuresByRow } from "../failures/failure-rows.ts";
+import { byRowAfter } from "./after-row.ts";
 import { MessageView } from "./message-view.tsx";
 import { StreamingView } from "./streaming-view.tsx";
 import { createExpansions, TranscriptContext, type TranscriptParts } from "./transcript-context.ts";
@@ -37,6 +41,13 @@ function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
   const failures = createMemo(() =>
     failuresByRow(messages(), index().rows, snapshot()?.live_window.failures),
   );
+  // Each turn that changed files, after the message the turn ended with.
+  const checkpoints = createCheckpointList(props.room, () => props.agentId);
+  const markers = createMemo(() =>
+    byRowAfter(messages(), index().rows, changingCheckpoints(checkpoints.checkpoints()), (c) =>
+      c.turn_id === undefined ? undefined : c.after_message_id,
+    ),
+  );
   const parts: TranscriptParts = {
     results: () => index().results,
     records,
@@ -58,6 +69,16 @@ function AgentTranscript(props: { room: ControlRoom; agentId: string }) {
                 <MessageView message={message} />
                 <For each={failures().get(message.id)}>
                   {(failure) => <FailureMarker room={props.room} agentId={props.agentId} failure={failure} />}
+                </For>
+                <For each={markers().get(message.id)}>
+                  {(checkpoint) => (
+                    <CheckpointMarker
+                      room={props.room}
+                      agentId={props.agentId}
+                      list={checkpoints}
+                      checkpoint={checkpoint}
+                    />
+                  )}
                 </For>
               </>
             )}

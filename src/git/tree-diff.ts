@@ -5,9 +5,9 @@
  * attributes name commands, and a diff is read, never executed.
  */
 import { parsePatch } from "diff";
-import { type GitRunner, git, gitComplaint } from "../../git/git.ts";
-import type { Hunk } from "../../types/render.ts";
-import type { WorkspaceDiffFile } from "../../types/workspace.ts";
+import type { Hunk } from "../types/render.ts";
+import type { WorkspaceDiffFile } from "../types/workspace.ts";
+import { type GitRunner, git, gitComplaint } from "./git.ts";
 
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 export const MAX_FILES = 300;
@@ -21,10 +21,19 @@ export function plainGit(repo: string): GitRunner {
   return (args, options) => git(repo, args, options);
 }
 
-/** `from` and `to` are object names the daemon resolved itself (never a client's text). */
-export async function treeDiff(run: GitRunner, from: string, to: string): Promise<TreeDiff> {
+/**
+ * `from` and `to` are object names the caller resolved itself (never a client's text). Without
+ * `renames` a rename is a deletion and an addition, as checkpoints count files.
+ */
+export async function treeDiff(
+  run: GitRunner,
+  from: string,
+  to: string,
+  options: { renames?: boolean } = {},
+): Promise<TreeDiff> {
+  const renames = options.renames === false ? "--no-renames" : "--find-renames";
   const diff = await run(
-    ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--find-renames", "-U3", from, to, "--"],
+    ["diff", "--no-color", "--no-ext-diff", "--no-textconv", renames, "-U3", from, to, "--"],
     { maxStdoutBytes: MAX_DIFF_BYTES },
   );
   if (!diff.ok) return { ok: false, message: `git diff failed: ${gitComplaint(diff)}` };

@@ -5,10 +5,11 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { AcpSession } from "./acp-session.ts";
+import { writeMcpServersFile } from "./mcp-servers-file.ts";
 import { MODEL_OPTION_ID, modelOption, modeState } from "./session-config.ts";
 import { SessionTable } from "./session-table.ts";
 import { shardCall } from "./shard-call.ts";
-import type { ShardBackend } from "./shard-link.ts";
+import type { LinkTarget, ShardBackend } from "./shard-link.ts";
 
 export interface AcpAgentOptions {
   backend: ShardBackend;
@@ -30,9 +31,25 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
   };
 
   /** Opens the agent for a session; `resume` names an earlier one. */
-  const open = async (cwd: string, resume: string | undefined, replay: boolean): Promise<AcpSession> => {
+  const open = async (
+    cwd: string,
+    resume: string | undefined,
+    mcpServers: readonly acp.McpServer[] | undefined,
+    replay: boolean,
+  ): Promise<AcpSession> => {
     const session = new AcpSession({ client: clientContext(), cwd, answersUi: backend.kind === "direct" });
-    const opened = await backend.open(resume !== undefined ? { cwd, resume } : { cwd }, session.linkEvents);
+    // A daemon agent uses the daemon's MCP configuration (docs/acp.md).
+    const mcp = backend.kind === "direct" ? writeMcpServersFile(mcpServers ?? []) : undefined;
+    const target: LinkTarget = { cwd };
+    if (resume !== undefined) target.resume = resume;
+    if (mcp !== undefined) target.mcpConfigFile = mcp.path;
+    let opened: Awaited<ReturnType<ShardBackend["open"]>>;
+    try {
+      opened = await backend.open(target, session.linkEvents);
+    } finally {
+      // The runtime read it at its start (or never will).
+      mcp?.remove();
+    }
     if (!opened.ok) {
       if (opened.error.code === "NOT_FOUND" && resume !== undefined)
         throw RequestError.resourceNotFound(resume);
@@ -79,15 +96,15 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
       authMethods: [],
     }))
     .onRequest("session/new", async ({ params }) => {
-      const session = await open(params.cwd, undefined, false);
+      const session = await open(params.cwd, undefined, params.mcpServers, false);
       return { sessionId: session.id, ...(await setup(session)) };
     })
     .onRequest("session/load", async ({ params }) => {
-      const session = await open(params.cwd, params.sessionId, true);
+      const session = await open(params.cwd, params.sessionId, params.mcpServers, true);
       return setup(session);
     })
     .onRequest("session/resume", async ({ params }) => {
-      const session = await open(params.cwd, params.sessionId, false);
+      const session = await open(params.cwd, params.sessionId, params.mcpServers, false);
       return setup(session);
     })
     .onRequest("session/close", async ({ params }) => {

@@ -33,6 +33,7 @@ export class RuntimeBackend implements ShardBackend {
     if (flags.mode !== undefined) argv.push("--mode", flags.mode);
     if (flags.sandbox !== undefined) argv.push("--sandbox", flags.sandbox);
     if (target.resume !== undefined) argv.push("--session", target.resume);
+    if (target.mcpConfigFile !== undefined) argv.push("--mcp-config", target.mcpConfigFile);
 
     let runtime: RuntimeProcess | undefined;
     let synced!: (sync: SyncEvent) => void;

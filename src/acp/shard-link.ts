@@ -27,8 +27,11 @@ export interface ShardLink {
   close(): Promise<void>;
 }
 
-/** A new agent in `cwd`, or an earlier one (a Shard session id, or a daemon agent id). */
-export type LinkTarget = { cwd: string; resume?: string };
+/**
+ * A new agent in `cwd`, or an earlier one (`resume`: a Shard session id, or a daemon agent id);
+ * `mcpConfigFile`: the editor's MCP servers in mcp.json's shape (direct runtimes only).
+ */
+export type LinkTarget = { cwd: string; resume?: string; mcpConfigFile?: string };
 
 export type OpenedLink = { ok: true; link: ShardLink; sync: SyncEvent } | Failure;
 

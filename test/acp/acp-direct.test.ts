@@ -8,6 +8,7 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
+import { EVERYTHING } from "../mcp/support.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { AcpProcess, answerText, optionOf } from "./support/acp-process.ts";
 
@@ -187,6 +188,35 @@ describe("shard acp (direct)", () => {
     });
     expect(next.stopReason).toBe("end_turn");
     expect(answerText(p.updatesOf(sessionId))).toContain("back again");
+  });
+
+  test("the editor's MCP servers (session/new mcpServers) give the model their tools, through the gate", async () => {
+    const p = startAcp();
+    await p.initialize();
+    const { sessionId } = await p.agent.request("session/new", {
+      cwd: tempDir("cwd"),
+      mcpServers: [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [] }],
+    });
+    p.onPermission = (request) => ({
+      outcome: { outcome: "selected", optionId: optionOf(request, "allow_once") },
+    });
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "mcp__everything__echo", args: { message: "hello-acp-mcp" } } }] },
+      { steps: [{ text: "echoed" }] },
+    );
+    const done = await p.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "echo" }],
+    });
+    expect(done.stopReason).toBe("end_turn");
+    const offered = JSON.stringify(llm().requests[0]?.body.tools);
+    expect(offered).toContain("mcp__everything__echo");
+    const updates = p.updatesOf(sessionId);
+    expect(updates.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({
+      title: "echo (everything)",
+    });
+    const finished = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(finished)).toContain("hello-acp-mcp");
   });
 
   test("session/load replays an earlier session and carries on in it", async () => {

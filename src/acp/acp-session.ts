@@ -14,6 +14,7 @@ import { UpdateMapper } from "./event-updates.ts";
 import { historyUpdates } from "./history-updates.ts";
 import { permissionAnswer, permissionOptions } from "./permission-options.ts";
 import { shardPrompt } from "./prompt-content.ts";
+import { modelOption } from "./session-config.ts";
 import { shardCall } from "./shard-call.ts";
 import type { LinkEvents, ShardLink } from "./shard-link.ts";
 
@@ -178,6 +179,21 @@ export class AcpSession {
       case "turn_end":
         this.turnEnded(event.turn_id, event.end_reason);
         return;
+      case "model_changed":
+        // Whoever changed it (the editor, the web), the editor's picker follows.
+        void this.modelPicker().then((option) => {
+          if (option !== undefined)
+            void this.notify({ sessionUpdate: "config_option_update", configOptions: [option] });
+        });
+        return;
+    }
+  }
+
+  private async modelPicker(): Promise<acp.SessionConfigOption | undefined> {
+    try {
+      return modelOption(await shardCall(this.liveLink(), { type: "list_models" }));
+    } catch {
+      return undefined;
     }
   }
 

@@ -42,9 +42,12 @@ export function permissionAnswer(
 ): { choice_id: string } | { decision: PermissionDecision } {
   if (outcome.outcome !== "selected") return { decision: "deny" };
   const picked = outcome.optionId;
-  const choice = request.choices?.find((c) => c.id === picked);
-  if (choice !== undefined) return { choice_id: choice.id };
+  // Only what was offered counts (choices when the request has them, else decisions); an
+  // option id we never offered gets the safe answer.
+  if (request.choices !== undefined && request.choices.length > 0) {
+    const choice = request.choices.find((c) => c.id === picked);
+    return choice !== undefined ? { choice_id: choice.id } : { decision: "deny" };
+  }
   const decision = request.options.find((d) => `${DECISION_PREFIX}${d}` === picked);
-  // An option id we never offered: the safe answer.
   return { decision: decision ?? "deny" };
 }

@@ -27,6 +27,10 @@ function startAcp(home = mockHome(llm().url)): AcpProcess {
   return p;
 }
 
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 async function newSession(p: AcpProcess, cwd = tempDir("cwd")) {
   await p.initialize();
   return p.agent.request("session/new", { cwd, mcpServers: [] });
@@ -64,15 +68,22 @@ describe("shard acp (direct)", () => {
     llm().enqueue({ steps: [{ thinking: "let me see" }, { text: "one two three", chunks: 3 }] });
     const done = await p.agent.request("session/prompt", {
       sessionId,
-      prompt: [{ type: "text", text: "count" }],
+      prompt: [
+        { type: "text", text: "count" },
+        { type: "resource_link", name: "notes.md", uri: "file:///work/notes.md" },
+        { type: "image", data: PIXEL_PNG, mimeType: "image/png" },
+      ],
     });
     expect(done.stopReason).toBe("end_turn");
+    const sent = JSON.stringify(llm().requests[0]?.body.messages);
+    expect(sent).toContain("count");
+    expect(sent).toContain("[notes.md](file:///work/notes.md)");
+    expect(sent).toContain(PIXEL_PNG);
     const updates = p.updatesOf(sessionId);
     const chunks = updates.filter((u) => u.sessionUpdate === "agent_message_chunk");
     expect(chunks.length).toBe(3);
     expect(answerText(updates)).toBe("one two three");
     expect(updates.some((u) => u.sessionUpdate === "agent_thought_chunk")).toBe(true);
-    expect(JSON.stringify(llm().requests[0]?.body.messages)).toContain("count");
   });
 
   test("a bash call asks the editor: allowed, it runs and its output is the tool call's content", async () => {
@@ -245,5 +256,32 @@ describe("shard acp (direct)", () => {
     llm().enqueue({ steps: [{ text: "still here" }] });
     await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and now?" }] });
     expect(JSON.stringify(llm().requests.at(-1)?.body.messages)).toContain("remember kiwi");
+  });
+
+  test("session/resume opens an earlier session without replaying it", async () => {
+    const home = mockHome(llm().url);
+    const cwd = tempDir("cwd");
+    const first = startAcp(home);
+    const { sessionId } = await newSession(first, cwd);
+    llm().enqueue({ steps: [{ text: "noted" }] });
+    await first.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "remember plum" }],
+    });
+    await first.close();
+
+    const second = startAcp(home);
+    await second.initialize();
+    const resumed = await second.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("build");
+    llm().enqueue({ steps: [{ text: "plum it was" }] });
+    await second.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "what was it?" }],
+    });
+    const updates = second.updatesOf(sessionId);
+    expect(updates.some((u) => u.sessionUpdate === "user_message_chunk")).toBe(false);
+    expect(answerText(updates)).toBe("plum it was");
+    expect(JSON.stringify(llm().requests.at(-1)?.body.messages)).toContain("remember plum");
   });
 });

@@ -284,4 +284,43 @@ describe("shard acp (direct)", () => {
     expect(answerText(updates)).toBe("plum it was");
     expect(JSON.stringify(llm().requests.at(-1)?.body.messages)).toContain("remember plum");
   });
+
+  test("session/cancel while a permission dialog is open dismisses it; the command never runs", async () => {
+    const p = startAcp();
+    const cwd = tempDir("cwd");
+    const { sessionId } = await newSession(p, cwd);
+    let asked!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let dismissed = false;
+    p.onPermission = (_request, signal) => {
+      asked();
+      return new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          dismissed = true;
+          resolve({ outcome: { outcome: "cancelled" } });
+        });
+      });
+    };
+    llm().enqueue({ steps: [{ tool_call: { name: "bash", args: { command: "touch cancelled.txt" } } }] });
+    const prompt = p.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "touch" }],
+    });
+    await opened;
+    await p.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(dismissed).toBe(true);
+    expect(() => readFileSync(join(cwd, "cancelled.txt"))).toThrow();
+    const call = p.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    const callId = call?.sessionUpdate === "tool_call" ? call.toolCallId : "";
+    expect(
+      p
+        .updatesOf(sessionId)
+        .some(
+          (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === callId && u.status === "failed",
+        ),
+    ).toBe(true);
+  });
 });

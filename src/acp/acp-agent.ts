@@ -14,7 +14,7 @@ import type { LinkTarget, ShardBackend } from "./shard-link.ts";
 export interface AcpAgentOptions {
   backend: ShardBackend;
   version: string;
-  /** Writes the editor's MCP servers where the runtime reads them; undefined: not supported. */
+  /** The MCP transports of the editor's servers this mode passes on (direct: stdio and http). */
   mcpCapabilities: acp.McpCapabilities;
 }
 

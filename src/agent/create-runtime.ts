@@ -7,7 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import type { SessionStore } from "../contracts/session-store.ts";
-import { loadMcpConfig } from "../mcp/mcp-config.ts";
+import { loadMcpConfig, loadMcpConfigFile } from "../mcp/mcp-config.ts";
 import { McpServers } from "../mcp/mcp-servers.ts";
 import { loadMcpTimeouts } from "../mcp/mcp-timeouts.ts";
 import { openProjectServers } from "../mcp/project-servers.ts";
@@ -60,6 +60,8 @@ export interface RuntimeConfig {
    * recorded as interrupted like any other.
    */
   askOpenPermissionsAgain?: boolean;
+  /** More MCP servers, in mcp.json's shape, beside the user's (`--mcp-config`: an editor's, over ACP). */
+  mcpConfigFile?: string;
 }
 
 export interface CreatedRuntime {
@@ -186,6 +188,13 @@ export function createRuntime(
   let mcp: McpServers | undefined;
   if (!config.tools) {
     const mcpConfig = loadMcpConfig(config.home, config.env);
+    if (config.mcpConfigFile !== undefined) {
+      const extra = loadMcpConfigFile(config.mcpConfigFile, config.env);
+      const named = new Set(extra.servers.map((s) => s.name));
+      // A server the caller names replaces the user's of that name.
+      mcpConfig.servers = [...mcpConfig.servers.filter((s) => !named.has(s.name)), ...extra.servers];
+      mcpConfig.warnings.push(...extra.warnings);
+    }
     for (const w of mcpConfig.warnings) configWarning(w);
     const project = openProjectServers({
       cwd,

@@ -39,6 +39,8 @@ Options:
                                 asking; ask: every bash call asks
   --allow-host HOST             a host the sandboxed commands may reach through the proxy
                                 (repeat it; *.example.com for subdomains)
+  --mcp-config FILE             more MCP servers, in mcp.json's shape, beside $SHARD_HOME/mcp.json
+                                (read once at start; \`shard acp\` passes the editor's servers so)
 `;
 
 export interface CommonFlags {
@@ -51,6 +53,7 @@ export interface CommonFlags {
   sandbox?: string;
   "sandbox-policy"?: string;
   "allow-host"?: string[];
+  "mcp-config"?: string;
 }
 
 /** Turns shared flags into a runtime config; throws UsageError on bad values. */
@@ -77,6 +80,7 @@ export function runtimeConfigFrom(
   if (flags.session) config.session = flags.session;
   if (tools) config.tools = tools;
   if (basePrompt) config.basePrompt = basePrompt;
+  if (flags["mcp-config"]) config.mcpConfigFile = flags["mcp-config"];
   config.sandbox = sandboxRequestFrom(flags);
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))

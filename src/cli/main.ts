@@ -13,6 +13,10 @@ interface CommandEntry {
 }
 
 const COMMANDS: Record<string, CommandEntry> = {
+  acp: {
+    summary: "serve the Agent Client Protocol on stdio for editors (Zed, JetBrains, Neovim)",
+    run: async (argv) => (await import("./acp-command.ts")).acpCommand(argv),
+  },
   agent: {
     summary: "run one headless agent speaking JSONL on stdin/stdout",
     run: async (argv) => (await import("./agent-command.ts")).agentCommand(argv),

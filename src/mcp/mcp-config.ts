@@ -61,7 +61,14 @@ export function mcpConfigPath(home: string): string {
 }
 
 export function loadMcpConfig(home: string, env: Readonly<Record<string, string | undefined>>): McpConfig {
-  const path = mcpConfigPath(home);
+  return loadMcpConfigFile(mcpConfigPath(home), env);
+}
+
+/** A file in mcp.json's shape; a missing one configures nothing. */
+export function loadMcpConfigFile(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): McpConfig {
   let raw: string;
   try {
     raw = readFileSync(path, "utf8");

@@ -4,6 +4,7 @@
  *   - daemon start → socket ready (hello on a connection)
  *   - N-delta turns through the daemon against the same turns direct on stdio, in the same
  *     run (direct, then daemon, per build and repetition), with the daemon's CPU time per turn
+ *     and the runtime's in both (does the runtime work more when its client is the daemon?)
  *   - fan-out of one agent to 50 clients (every client gets every delta)
  *   - daemon RSS with 20 durable agents whose runtimes are stopped, and with 5 live ones
  * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard]... [--sources] [--deltas 10000,50000]
@@ -166,10 +167,13 @@ class Daemon {
 
   /** CPU time the daemon process has used so far, all its threads (not its runtimes). */
   cpuMs(): number {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${this.proc.pid}/task`))
-      ns += Number(readFileSync(`/proc/${this.proc.pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    return ns / 1e6;
+    return processCpuMs(this.proc.pid);
+  }
+
+  /** The daemon's child processes: its runtimes. */
+  children(): number[] {
+    const list = readFileSync(`/proc/${this.proc.pid}/task/${this.proc.pid}/children`, "utf8").trim();
+    return list === "" ? [] : list.split(/\s+/).map(Number);
   }
 
   rssMb(): number {
@@ -181,6 +185,14 @@ class Daemon {
     peer.send({ type: "daemon.shutdown", id: "stop", force: true });
     await this.proc.exited;
   }
+}
+
+/** CPU time a process has used so far, all its threads. */
+function processCpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`))
+    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+  return ns / 1e6;
 }
 
 class DirectAgent {
@@ -263,6 +275,9 @@ interface TurnSamples {
   daemon: number[];
   ratio: number[];
   daemonCpu: number[];
+  /** The runtime's CPU per turn, direct and through the daemon. */
+  runtimeCpuDirect: number[];
+  runtimeCpuDaemon: number[];
   /** By thread name (the daemon's own JS thread is named after its executable). */
   threads: Map<string, number[]>;
 }
@@ -272,7 +287,15 @@ const samples = (build: string, deltas: number): TurnSamples => {
   const key = `${build}\u0000${deltas}`;
   let found = turns.get(key);
   if (!found) {
-    found = { direct: [], daemon: [], ratio: [], daemonCpu: [], threads: new Map() };
+    found = {
+      direct: [],
+      daemon: [],
+      ratio: [],
+      daemonCpu: [],
+      runtimeCpuDirect: [],
+      runtimeCpuDaemon: [],
+      threads: new Map(),
+    };
     turns.set(key, found);
   }
   return found;
@@ -283,7 +306,12 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     await agent.peer.until((m) => m.type === "sync");
     await warmUp(agent.peer);
     const direct: number[] = [];
-    for (const deltas of DELTA_COUNTS) direct.push(await streamTurn(agent.peer, deltas));
+    const directRuntimeCpu: number[] = [];
+    for (const deltas of DELTA_COUNTS) {
+      const before = processCpuMs(agent.proc.pid);
+      direct.push(await streamTurn(agent.peer, deltas));
+      directRuntimeCpu.push(processCpuMs(agent.proc.pid) - before);
+    }
     agent.proc.stdin.end();
     await agent.proc.exited;
 
@@ -296,6 +324,8 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     for (const [k, deltas] of DELTA_COUNTS.entries()) {
       const cpuBefore = daemon.cpuMs();
       const threadsBefore = daemon.threadCpuMs();
+      const [runtime] = daemon.children();
+      const runtimeBefore = runtime === undefined ? 0 : processCpuMs(runtime);
       const ms = await streamTurn(peer, deltas, agentId);
       const s = samples(build.name, deltas);
       const directMs = direct[k] ?? 0;
@@ -303,6 +333,8 @@ for (let i = 0; measures("turn") && i < runs; i++) {
       s.daemon.push(ms);
       s.ratio.push(ms / directMs);
       s.daemonCpu.push(daemon.cpuMs() - cpuBefore);
+      s.runtimeCpuDirect.push(directRuntimeCpu[k] ?? 0);
+      if (runtime !== undefined) s.runtimeCpuDaemon.push(processCpuMs(runtime) - runtimeBefore);
       for (const [name, ms] of daemon.threadCpuMs()) {
         const list = s.threads.get(name) ?? [];
         list.push(ms - (threadsBefore.get(name) ?? 0));
@@ -317,7 +349,7 @@ if (measures("turn")) {
     for (const deltas of DELTA_COUNTS) {
       const s = samples(build.name, deltas);
       console.log(
-        `| ${deltas.toLocaleString("en-US")}-delta turn${builds.length > 1 ? ` (${build.name})` : ""} | direct ${fmt(median(s.direct))} · through the daemon ${fmt(median(s.daemon))} (${(median(s.daemon) / median(s.direct)).toFixed(2)}×; median of the per-run ratios ${median(s.ratio).toFixed(2)}×) | daemon CPU ${fmt(median(s.daemonCpu))} |`,
+        `| ${deltas.toLocaleString("en-US")}-delta turn${builds.length > 1 ? ` (${build.name})` : ""} | direct ${fmt(median(s.direct))} · through the daemon ${fmt(median(s.daemon))} (${(median(s.daemon) / median(s.direct)).toFixed(2)}×; median of the per-run ratios ${median(s.ratio).toFixed(2)}×) | daemon CPU ${fmt(median(s.daemonCpu))} | runtime CPU direct ${fmt(median(s.runtimeCpuDirect))} · daemon ${fmt(median(s.runtimeCpuDaemon))} |`,
       );
       if (SHOW_THREADS) {
         const split = [...s.threads]

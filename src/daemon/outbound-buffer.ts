@@ -12,8 +12,8 @@ import { isOverOutboundCap } from "./outbound-cap.ts";
 import { EndOfTask } from "./task-batch.ts";
 
 export class OutboundBuffer {
-  /** Lines not yet handed to the peer, and their size in UTF-8. */
-  private lines: string[] = [];
+  /** Lines not yet handed to the peer (as text, or already in UTF-8), and their size in UTF-8. */
+  private lines: (string | Uint8Array)[] = [];
   private linesBytes = 0;
   /** What is left of the write the peer took only part of; set while blocked. */
   private inFlight: Uint8Array | undefined;
@@ -32,8 +32,11 @@ export class OutboundBuffer {
     return this.linesBytes + (this.inFlight?.length ?? 0);
   }
 
-  /** `line` is one whole message as sent (newline included), `byteLength` its exact size in UTF-8. */
-  push(line: string, byteLength: number): void {
+  /**
+   * `line` is one or more whole messages as sent (newlines included), as text or as its UTF-8
+   * bytes (which are not copied, so they must not change), `byteLength` its exact size in UTF-8.
+   */
+  push(line: string | Uint8Array, byteLength: number): void {
     if (this.cleared) return;
     this.lines.push(line);
     this.linesBytes += byteLength;
@@ -62,10 +65,23 @@ export class OutboundBuffer {
 
   private flush(): void {
     if (this.cleared || this.inFlight || this.lines.length === 0) return;
+    const only = this.lines.length === 1 ? this.lines[0] : undefined;
+    if (only !== undefined && typeof only !== "string") {
+      this.lines = [];
+      this.linesBytes = 0;
+      this.send(only);
+      return;
+    }
     // Each line is encoded straight into one buffer of their summed size: no joined copy.
     const out = Buffer.allocUnsafe(this.linesBytes);
     let at = 0;
-    for (const line of this.lines) at += out.write(line, at);
+    for (const line of this.lines) {
+      if (typeof line === "string") at += out.write(line, at);
+      else {
+        out.set(line, at);
+        at += line.length;
+      }
+    }
     this.lines = [];
     this.linesBytes = 0;
     this.send(out.subarray(0, at));

@@ -84,7 +84,7 @@ class SocketClient implements ClientConnection {
 
   sendEncoded(message: EncodedMessage): void {
     if (this.closed) return;
-    this.outbound.push(message.line, message.byteLength);
+    this.outbound.push(message.wire, message.byteLength);
   }
 
   shut(): void {

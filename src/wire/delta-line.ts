@@ -27,11 +27,16 @@ const STRING = `"${CHARS}(?:${ESCAPE}${CHARS})*"`;
 const NON_EMPTY_STRING = `"(?!")${CHARS}(?:${ESCAPE}${CHARS})*"`;
 const INTEGER = "(?:0|[1-9][0-9]{0,14})";
 
-const DELTA_LINE = new RegExp(
-  `^\\{"type":"message_delta","message_id":${NON_EMPTY_STRING},"block_index":${INTEGER},` +
-    `"kind":"(?:text|thinking|tool_call)"(?:,"text_delta":${STRING})?(?:,"tool_call_id":${STRING})?` +
-    `(?:,"name":${STRING})?(?:,"args_delta":${STRING})?,"seq":${INTEGER}\\}$`,
-);
+const DELTA_OBJECT =
+  `\\{"type":"message_delta","message_id":${NON_EMPTY_STRING},"block_index":${INTEGER},` +
+  `"kind":"(?:text|thinking|tool_call)"(?:,"text_delta":${STRING})?(?:,"tool_call_id":${STRING})?` +
+  `(?:,"name":${STRING})?(?:,"args_delta":${STRING})?,"seq":${INTEGER}\\}`;
+const DELTA_LINE = new RegExp(`^${DELTA_OBJECT}$`);
+/**
+ * The same line inside a chunk's text, from `lastIndex`, up to and with its LF (or the text's
+ * end): sticky, so a run of lines is checked in place, without a substring per line.
+ */
+const DELTA_LINE_AT = new RegExp(`${DELTA_OBJECT}(?:\\n|$)`, "y");
 
 const PREFIX = '{"type":"message_delta","message_id":"';
 export const SEQ_MEMBER = ',"seq":';
@@ -46,7 +51,23 @@ export function deltaLineSeqAt(line: string): number {
   return line.lastIndexOf(SEQ_MEMBER);
 }
 
+/**
+ * Where the line that starts at `from` in `text` (a chunk's complete lines) ends, after its LF,
+ * when it is a line `deltaLineSeqAt` takes; -1 otherwise. Its `,"seq":` member is the last one
+ * before that end.
+ */
+export function deltaLineEnd(text: string, from: number): number {
+  if (!text.startsWith(PREFIX, from)) return -1;
+  DELTA_LINE_AT.lastIndex = from;
+  return DELTA_LINE_AT.test(text) ? DELTA_LINE_AT.lastIndex : -1;
+}
+
 const KIND_MEMBER = ',"kind":"';
+
+/** `isThinkingDeltaLine` of the line that starts at `from` in `text` (deltaLineEnd took it). */
+export function isThinkingDeltaAt(text: string, from: number): boolean {
+  return text.charCodeAt(text.indexOf(KIND_MEMBER, from + PREFIX.length) + KIND_MEMBER.length + 1) === 0x68;
+}
 
 /**
  * Whether a line `deltaLineSeqAt` accepted is a thinking delta (the activity phase). Its first

@@ -21,6 +21,19 @@ export interface JsonlSink {
    * nothing: it is known per decoded chunk).
    */
   text?(line: string, ascii: boolean): boolean;
+  /**
+   * Offered a chunk's complete lines from `from` when they came as ASCII bytes only (`bytes`:
+   * those bytes, so a character's index is its byte's): the sink may take a run of whole lines
+   * there, in place, without a string per line (the daemon's delta runs). Returns where the
+   * lines it took end (after the last one's LF, or at the text's end) and how many they are;
+   * undefined when it took none. The lines it leaves go on as usual, one at a time.
+   */
+  run?(text: string, from: number, bytes: Uint8Array): RunTaken | undefined;
+}
+
+export interface RunTaken {
+  end: number;
+  lines: number;
 }
 
 const LF = 0x0a;
@@ -59,10 +72,20 @@ export class JsonlDecoder {
     // inside a multi-byte UTF-8 sequence, so the text up to the last LF is whole characters.
     const lastLf = chunk.lastIndexOf(LF);
     if (lastLf >= start) {
-      const text = this.utf8.decode(chunk.subarray(start, lastLf));
-      const ascii = isAscii(text, lastLf - start);
+      const bytes = chunk.subarray(start, lastLf);
+      const text = this.utf8.decode(bytes);
+      const ascii = isAscii(text, bytes.length);
+      const run = ascii ? this.sink.run : undefined;
       let from = 0;
       for (;;) {
+        if (run !== undefined) {
+          const taken = run.call(this.sink, text, from, bytes);
+          if (taken !== undefined) {
+            this.lineNo += taken.lines;
+            from = taken.end;
+            if (from >= text.length) break;
+          }
+        }
         const nl = text.indexOf("\n", from);
         this.finishText(nl === -1 ? text.slice(from) : text.slice(from, nl), ascii);
         if (nl === -1) break;

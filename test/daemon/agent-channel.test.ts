@@ -10,7 +10,8 @@ import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
-import { deltaLineSeqAt } from "../../src/wire/delta-line.ts";
+import { deltaLineSeqAt, isThinkingDeltaAt } from "../../src/wire/delta-line.ts";
+import { JsonlDecoder } from "../../src/wire/jsonl-decoder.ts";
 import { asAgentEvent } from "../../src/wire/validate.ts";
 
 const arbiter = () =>
@@ -103,13 +104,41 @@ const READY: RuntimeReady = {
   sync: { type: "sync", status: "idle", mode: "build", live_window: { messages: [] }, pending_requests: [] },
 };
 
+/**
+ * What the daemon does with a chunk of runtime output (RuntimeProcess and the broker): its ASCII
+ * lines offered as runs of one activity phase, every other line one at a time, the deltas sent
+ * at the chunk's end.
+ */
+function feedChunk(channel: AgentChannel, decoder: JsonlDecoder, chunk: string): void {
+  decoder.push(Buffer.from(chunk));
+  channel.flushRun();
+}
+
+function chunkDecoder(channel: AgentChannel): JsonlDecoder {
+  return new JsonlDecoder({
+    value: (value, line) => {
+      const event = asAgentEvent(value);
+      if (event && event.type !== "hello" && event.type !== "sync") channel.forward(event, line);
+    },
+    error: () => {},
+    text: (line, ascii) => {
+      const seqAt = deltaLineSeqAt(line);
+      if (seqAt !== -1) channel.forwardDelta(line, seqAt, ascii);
+      return seqAt !== -1;
+    },
+    run: (text, from, bytes) => channel.forwardDeltaRun(text, from, bytes, isThinkingDeltaAt(text, from)),
+  });
+}
+
 /** A runtime's output for a turn: two assistant messages streamed in every delta shape. */
-function turnLines(next: () => number, deltas: number): string[] {
+function turnLines(next: () => number, deltas: number, ascii = false): string[] {
   const events: object[] = [
     { type: "status", status: "streaming" },
     { type: "turn_start", turn_id: "t1" },
   ];
-  const texts = ["x", "é", 'say "hi"\n', "\u2028", "😀", "", "\\"];
+  const texts = ascii
+    ? ["x", 'say "hi"\n', "", "\\", "\u0001", "tab\t"]
+    : ["x", "é", 'say "hi"\n', "\u2028", "😀", "", "\\"];
   for (const m of ["m1", "m2"]) {
     for (let i = 0; i < deltas; i++) {
       const r = next();
@@ -187,6 +216,77 @@ test("property: through the fast path, clients get the same bytes and every sync
     expect(fast.received.frames).toEqual(slow.received.frames);
     expect(fast.received.bytes).toBe(Buffer.byteLength(slow.received.text));
   }
+});
+
+test("property: runs taken from chunks of output give clients the same bytes and frames, and the same syncs", () => {
+  let s = 7;
+  const next = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  let runs = 0;
+  for (let round = 0; round < 60; round++) {
+    const slow = channelWithClient(READY);
+    const fast = channelWithClient(READY);
+    const decoder = chunkDecoder(fast.channel);
+    const taken = fast.channel.forwardDeltaRun.bind(fast.channel);
+    fast.channel.forwardDeltaRun = (...args) => {
+      const run = taken(...args);
+      if (run !== undefined) runs++;
+      return run;
+    };
+    const lines = turnLines(next, 1 + Math.floor(next() * 80), next() < 0.7);
+    let chunk = "";
+    for (const line of lines) {
+      feed(slow.channel, line, false);
+      // A chunk may end inside a line (its rest comes with the next chunk), or at a CRLF.
+      chunk += next() < 0.05 ? `${line}\r\n` : `${line}\n`;
+      if (next() < 0.2) {
+        const cut = next() < 0.3 ? Math.floor(next() * chunk.length) : chunk.length;
+        feedChunk(fast.channel, decoder, chunk.slice(0, cut));
+        chunk = chunk.slice(cut);
+        if (next() < 0.3) {
+          // The slow side has seen every line so far; the fast one all but a partial line.
+          if (chunk === "")
+            expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+        }
+      }
+    }
+    feedChunk(fast.channel, decoder, chunk);
+    expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+    expect(fast.received.text).toBe(slow.received.text);
+    expect(fast.received.frames).toEqual(slow.received.frames);
+    expect(fast.received.bytes).toBe(Buffer.byteLength(slow.received.text));
+  }
+  // The runs were taken (not only the one-line path).
+  expect(runs).toBeGreaterThan(100);
+});
+
+test("a run past the pending bound is folded; the sync is still exact", () => {
+  const slow = channelWithClient(READY);
+  const fast = channelWithClient(READY);
+  const decoder = chunkDecoder(fast.channel);
+  const count = Math.ceil(MAX_PENDING_CHARS / 100) * 2;
+  let chunk = "";
+  for (let i = 1; i <= count; i++) {
+    const line = JSON.stringify({
+      type: "message_delta",
+      message_id: "m1",
+      block_index: 0,
+      kind: "text",
+      text_delta: i % 1000 === 0 ? "\\" : "x",
+      seq: i,
+    });
+    feed(slow.channel, line, false);
+    chunk += `${line}\n`;
+    if (i % 997 === 0) {
+      feedChunk(fast.channel, decoder, chunk);
+      chunk = "";
+    }
+  }
+  feedChunk(fast.channel, decoder, chunk);
+  expect(JSON.stringify(fast.channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+  expect(fast.received.text).toBe(slow.received.text);
 });
 
 test("deltas past the pending bound are folded as they come; the sync is still exact", () => {

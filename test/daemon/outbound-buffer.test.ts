@@ -42,6 +42,35 @@ test("messages queued in one task leave in one write", async () => {
   expect(buffer.size).toBe(0);
 });
 
+test("lines queued as bytes leave as they are, in order with text lines; a partial write resumes in them", async () => {
+  const bytes = (line: string) => new TextEncoder().encode(line);
+  const { peer, buffer } = limitedPeer(4, 1024);
+  push(buffer, "é\n");
+  buffer.push(bytes("bytes 1\nbytes 2\n"), 16);
+  push(buffer, "z\n");
+  await Promise.resolve();
+  expect(text(peer.taken)).toBe("é\nb");
+  expect(buffer.size).toBe(3 + 16 + 2 - 4);
+  peer.room = 100;
+  buffer.drain();
+  expect(text(peer.taken)).toBe("é\nbytes 1\nbytes 2\nz\n");
+  // Alone in a task, bytes are written as they are (not copied first).
+  const only = bytes("alone\n");
+  const writes: Uint8Array[] = [];
+  const direct = new OutboundBuffer(
+    (b) => {
+      writes.push(b);
+      return b.length;
+    },
+    1024,
+    () => {},
+  );
+  direct.push(only, only.length);
+  await Promise.resolve();
+  expect(writes).toEqual([only]);
+  expect(writes[0]?.buffer).toBe(only.buffer);
+});
+
 test("a partial write waits for drain and resumes where it stopped; nothing is lost or repeated", async () => {
   const { peer, buffer } = limitedPeer(3, 1024);
   push(buffer, "hello\n");

@@ -5,8 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import {
+  deltaLineEnd,
   deltaLineMessageId,
   deltaLineSeqAt,
+  isThinkingDeltaAt,
   isThinkingDeltaLine,
   SEQ_MEMBER,
 } from "../../src/wire/delta-line.ts";
@@ -77,6 +79,12 @@ describe("deltaLineSeqAt", () => {
       '{"type":"status","status":"idle","seq":1}',
     ];
     for (const line of refused) expect({ line, at: deltaLineSeqAt(line) }).toEqual({ line, at: -1 });
+    // Inside a chunk's text too, and a CRLF line is left to the one-line path (which strips the CR).
+    const taken = runtimeLine(TEXT, 1);
+    for (const line of [...refused, `${taken}\r`]) {
+      const text = `${taken}\n${line}\n${taken}`;
+      expect({ line, end: deltaLineEnd(text, taken.length + 1) }).toEqual({ line, end: -1 });
+    }
   });
 
   test("property: a line it takes, however mangled, parses and passes the message_delta schema", () => {
@@ -102,6 +110,13 @@ describe("deltaLineSeqAt", () => {
               : line.slice(0, at) + ch + line.slice(at + 1);
       }
       const seqAt = deltaLineSeqAt(line);
+      // In a chunk's text, between two lines: the same verdict on the line up to its first LF.
+      const before = runtimeLine(TEXT, 1);
+      const text = `${before}\n${line}\n${before}`;
+      const first = line.split("\n")[0] ?? "";
+      const end = deltaLineSeqAt(first) === -1 ? -1 : before.length + 1 + first.length + 1;
+      expect({ line, end: deltaLineEnd(text, before.length + 1) }).toEqual({ line, end });
+      if (end !== -1) expect(isThinkingDeltaAt(text, before.length + 1)).toBe(isThinkingDeltaLine(first));
       if (seqAt === -1) continue;
       taken++;
       const event = asAgentEvent(JSON.parse(line));
@@ -112,5 +127,22 @@ describe("deltaLineSeqAt", () => {
     }
     // Some mangled lines are still valid deltas (an edit inside a string): the check saw them.
     expect(taken).toBeGreaterThan(100);
+  });
+});
+
+describe("deltaLineEnd", () => {
+  test("walks a run of delta lines in a chunk's text, the last one without its LF", () => {
+    const lines = [
+      runtimeLine(TEXT, 1),
+      runtimeLine({ ...TEXT, kind: "thinking", text_delta: 'a \\ "b"' }, 2),
+      runtimeLine({ ...TEXT, block_index: 3, kind: "tool_call", args_delta: '{"c' }, 3),
+    ];
+    const text = lines.join("\n");
+    const ends: number[] = [];
+    for (let at = 0; at < text.length; at = ends.at(-1) ?? text.length) ends.push(deltaLineEnd(text, at));
+    const [first = "", second = ""] = lines;
+    expect(ends).toEqual([first.length + 1, first.length + second.length + 2, text.length]);
+    expect(isThinkingDeltaAt(text, ends[0] ?? 0)).toBe(true);
+    expect(isThinkingDeltaAt(text, 0)).toBe(false);
   });
 });

@@ -32,6 +32,36 @@ describe("JsonlDecoder", () => {
     expect(values).toEqual([{ type: "prompt", message: "a\u2028b\u2029c" }]);
   });
 
+  test("a sink's run takes whole lines of an ASCII chunk in place; the rest go one at a time, numbered", () => {
+    const values: unknown[] = [];
+    const errors: WireError[] = [];
+    const offered: string[] = [];
+    const decoder = new JsonlDecoder({
+      value: (v) => values.push(v),
+      error: (e) => errors.push(e),
+      // Takes a run of lines starting with "r" (as the text and bytes of the same characters).
+      run: (text, from, chunk) => {
+        offered.push(text.slice(from, from + 3));
+        let end = from;
+        let lines = 0;
+        while (end < text.length && text[end] === "r") {
+          expect(chunk[end]).toBe(0x72);
+          const nl = text.indexOf("\n", end);
+          end = nl === -1 ? text.length : nl + 1;
+          lines++;
+        }
+        return lines === 0 ? undefined : { end, lines };
+      },
+    });
+    decoder.push(bytes('r1\nr2\n{"a":1}\nr3\nbad\n{"b":'));
+    decoder.push(bytes('2}\nr4\n{"c":"é"}\nr5\n'));
+    // Offered where a line starts after one that went on its own: r1–r2 and r3 were taken; the
+    // line after a run goes on its own; the non-ASCII chunk was not offered (r4, r5 are errors).
+    expect(offered).toEqual(["r1\n", "r3\n"]);
+    expect(values).toEqual([{ a: 1 }, { b: 2 }, { c: "é" }]);
+    expect(errors.map((e) => e.message.split(":")[0])).toEqual(["line 5", "line 7", "line 9"]);
+  });
+
   test("tolerates CRLF by stripping exactly one trailing CR", () => {
     const { decoder, values } = collect();
     decoder.push(bytes('{"a":1}\r\n{"b":"x\\r"}\r\n'));

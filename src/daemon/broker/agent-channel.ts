@@ -14,9 +14,11 @@ import type { SyncEvent } from "../../types/agent-events.ts";
 import type { AgentStatus } from "../../types/agent-state.ts";
 import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { AttachRole, RequestKind } from "../../types/orchestrator.ts";
+import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
 import type { ClientConnection } from "./client-connection.ts";
+import { DeltaRunWriter } from "./delta-run.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { PendingDeltas } from "./pending-deltas.ts";
 import type { RequestArbiter } from "./request-arbiter.ts";
@@ -58,6 +60,7 @@ export class AgentChannel {
   hasRuntimeState = false;
   private seq = 0;
   private readonly routed: RoutedLines;
+  private readonly runs: DeltaRunWriter;
   /**
    * Deltas forwarded since the last message sent to the attached clients, spliced, waiting to
    * leave as one message (`flushRun`); their UTF-8 size, newlines included.
@@ -70,6 +73,7 @@ export class AgentChannel {
     readonly requests: RequestArbiter,
   ) {
     this.routed = new RoutedLines(agentId);
+    this.runs = new DeltaRunWriter(agentId);
   }
 
   /** The agent's snapshot, every event forwarded so far folded in. */
@@ -155,6 +159,22 @@ export class AgentChannel {
       this.runBytes += this.routed.splicedBytes(json, line, seqAt, ascii) + 1;
     }
     if (this.pending.push(line, seq)) this.folded = this.pending.foldInto(this.folded);
+  }
+
+  /**
+   * A run of `message_delta` lines from `from` in a chunk's ASCII text (`bytes`, its bytes), all
+   * of one activity phase (`thinking` or not): taken in place (./delta-run.ts), each stamped like
+   * `forwardDelta`, sent on as one message after the deltas before them, folded when read.
+   * Undefined when the line at `from` is not one.
+   */
+  forwardDeltaRun(text: string, from: number, bytes: Uint8Array, thinking: boolean): RunTaken | undefined {
+    const run = this.runs.write(text, from, bytes, this.seq, thinking);
+    if (run === undefined) return undefined;
+    this.seq += run.lines;
+    this.flushRun();
+    if (this.attachments.size > 0) this.sendToAttached(EncodedMessage.ofBytes(run.bytes));
+    if (this.pending.pushRun(run.bytes, this.seq)) this.folded = this.pending.foldInto(this.folded);
+    return run;
   }
 
   /**

@@ -18,6 +18,7 @@ import {
 import type { RequestKind } from "../../types/orchestrator.ts";
 import { isThinkingDeltaLine } from "../../wire/delta-line.ts";
 import type { WireError } from "../../wire/errors.ts";
+import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { commandValidator } from "../../wire/validate.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
@@ -344,6 +345,20 @@ export class Broker implements BrokerContext, RegistryEvents {
     const phase = isThinkingDeltaLine(line) ? "thinking" : "streaming";
     if (channel.activity.phase !== phase || channel.activity.tool_name !== undefined)
       this.setActivity(channel, { phase }, channel.status);
+  }
+
+  /**
+   * `deltaLine` for a run of lines taken in place (RuntimeProcessOptions.onDeltaRun): only
+   * lines of the agent's current activity phase, so the run changes no activity (a line that
+   * would is left to `deltaLine`, which tells the clients first).
+   */
+  deltaRun(agentId: string, text: string, from: number, bytes: Uint8Array): RunTaken | undefined {
+    const channel = this.channel(agentId);
+    const { phase, tool_name } = channel.activity;
+    if (tool_name !== undefined || (phase !== "streaming" && phase !== "thinking")) return undefined;
+    const taken = channel.forwardDeltaRun(text, from, bytes, phase === "thinking");
+    if (taken !== undefined) this.hooks?.agentDelta(agentId);
+    return taken;
   }
 
   /** A chunk of the runtime's output has been handled: the deltas it forwarded leave now. */

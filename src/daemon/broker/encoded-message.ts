@@ -6,19 +6,30 @@
  *
  * Usually one message; a run of consecutive deltas forwarded from one chunk of runtime output
  * is one `EncodedMessage` of many (./agent-channel.ts): the socket takes their lines as one
- * string, the WebSocket one frame per message.
+ * string, or as the bytes a run was written as (./delta-run.ts), the WebSocket one frame per
+ * message.
  */
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
+
+const utf8 = new TextDecoder();
 
 export class EncodedMessage {
   private lineCache: string | undefined;
   private framesCache: readonly string[] | undefined;
   private byteLengthCache: number | undefined;
+  /** A run's lines already in UTF-8 (./delta-run.ts), newlines included. */
+  private readonly bytes: Uint8Array | undefined;
 
-  private constructor(line: string | undefined, frames: readonly string[] | undefined, byteLength?: number) {
+  private constructor(
+    line: string | undefined,
+    frames: readonly string[] | undefined,
+    byteLength?: number,
+    bytes?: Uint8Array,
+  ) {
     this.lineCache = line;
     this.framesCache = frames;
     this.byteLengthCache = byteLength;
+    this.bytes = bytes;
   }
 
   /** Callers pass a `DaemonMessage` (typed at `ClientConnection.send`, which builds one of these). */
@@ -42,10 +53,24 @@ export class EncodedMessage {
     return new EncodedMessage(undefined, frames, byteLength);
   }
 
+  /**
+   * Several encoded messages as their lines in UTF-8, each with its newline (a run of deltas
+   * written as bytes, ./delta-run.ts); the socket writes these bytes as they are.
+   */
+  static ofBytes(bytes: Uint8Array): EncodedMessage {
+    return new EncodedMessage(undefined, undefined, bytes.length, bytes);
+  }
+
   /** The message's line, newline included; a run's lines, each with its newline. */
   get line(): string {
-    this.lineCache ??= `${(this.framesCache ?? []).join("\n")}\n`;
+    this.lineCache ??=
+      this.bytes !== undefined ? utf8.decode(this.bytes) : `${(this.framesCache ?? []).join("\n")}\n`;
     return this.lineCache;
+  }
+
+  /** What the socket writes: the lines as bytes when they came as bytes, else `line`. */
+  get wire(): string | Uint8Array {
+    return this.bytes ?? this.line;
   }
 
   /** The line's size in UTF-8 (what the socket's outbound buffer counts against its cap). */
@@ -56,7 +81,8 @@ export class EncodedMessage {
 
   /** The JSON text of each message, without the newline (one WebSocket text frame each). */
   get frames(): readonly string[] {
-    this.framesCache ??= [(this.lineCache ?? "\n").slice(0, -1)];
+    this.framesCache ??=
+      this.bytes !== undefined ? this.line.slice(0, -1).split("\n") : [this.line.slice(0, -1)];
     return this.framesCache;
   }
 }

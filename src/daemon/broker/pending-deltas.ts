@@ -4,7 +4,8 @@
  * message or the `turn_end` drops the streaming message they build. Whatever reads the snapshot
  * before then (an attach's `sync`, any other event) folds them first, so every client still gets
  * the exact snapshot; past `MAX_PENDING_CHARS` they are folded too, so the lines held stay bounded
- * (the snapshot holds their text either way).
+ * (the snapshot holds their text either way). A run of them written as bytes (./delta-run.ts)
+ * is held as those bytes, one entry, and read as lines only when folded.
  */
 import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
 import { applyDeltas } from "../../snapshot/streaming-message.ts";
@@ -14,8 +15,12 @@ import { deltaLineMessageId, SEQ_MEMBER } from "../../wire/delta-line.ts";
 /** Characters of unfolded lines an agent may hold (~10,000 one-token deltas). */
 export const MAX_PENDING_CHARS = 1024 * 1024;
 
+const utf8 = new TextDecoder();
+const LF = 0x0a;
+
 export class PendingDeltas {
-  private lines: string[] = [];
+  /** Lines, and runs of lines as their bytes (each line with its LF). */
+  private lines: (string | Uint8Array)[] = [];
   private chars = 0;
   /** The daemon `seq` of the newest line (they are consecutive: any other event folds first). */
   private lastSeq = 0;
@@ -32,15 +37,27 @@ export class PendingDeltas {
     return this.chars > MAX_PENDING_CHARS;
   }
 
+  /** Holds a run of lines (their bytes, each with its LF), the last stamped `lastSeq`; as `push`. */
+  pushRun(bytes: Uint8Array, lastSeq: number): boolean {
+    this.lines.push(bytes);
+    this.chars += bytes.length;
+    this.lastSeq = lastSeq;
+    return this.chars > MAX_PENDING_CHARS;
+  }
+
   /** The message the newest line streams: the one the folded streaming message would be. */
   lastMessageId(): string | undefined {
     const last = this.lines.at(-1);
-    return last === undefined ? undefined : deltaLineMessageId(last);
+    if (last === undefined) return undefined;
+    if (typeof last === "string") return deltaLineMessageId(last);
+    // The newest line of a run: after the LF before the run's final one.
+    const start = last.lastIndexOf(LF, last.length - 2) + 1;
+    return deltaLineMessageId(utf8.decode(last.subarray(start, last.length - 1)));
   }
 
   /** `snapshot` with the lines folded in, as `applyEvent` would have, one line at a time; none held after. */
   foldInto(snapshot: AgentSnapshot): AgentSnapshot {
-    const deltas = mergedDeltas(this.lines);
+    const deltas = mergedDeltas(this.lines.flatMap(asLines));
     const lastSeq = this.lastSeq;
     this.clear();
     const streaming = applyDeltas(snapshot.streaming_message, deltas);
@@ -53,6 +70,11 @@ export class PendingDeltas {
     this.lines = [];
     this.chars = 0;
   }
+}
+
+/** A held entry as its lines (a run's bytes hold complete lines, each with its LF). */
+function asLines(entry: string | Uint8Array): string | string[] {
+  return typeof entry === "string" ? entry : utf8.decode(entry.subarray(0, -1)).split("\n");
 }
 
 /**

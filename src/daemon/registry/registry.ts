@@ -14,6 +14,7 @@ import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
 import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
+import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
@@ -42,6 +43,8 @@ export interface RegistryEvents {
   message(agentId: string, message: RuntimeMessage, line: string): void;
   /** A `message_delta` line taken unparsed (RuntimeProcessOptions.onDeltaLine), in order with `message`. */
   deltaLine(agentId: string, line: string, seqAt: number, ascii: boolean): void;
+  /** A run of `message_delta` lines taken in place (RuntimeProcessOptions.onDeltaRun). */
+  deltaRun(agentId: string, text: string, from: number, bytes: Uint8Array): RunTaken | undefined;
   /** Every line of a chunk of the runtime's output went to `message` or `deltaLine`. */
   outputEnd(agentId: string): void;
   stateChanged(agentId: string, state: RuntimeState, ended?: GenerationEnded): void;
@@ -560,6 +563,7 @@ export class Registry {
         onReady: (ready) => this.onReady(record, epoch, ready),
         onMessage: (message, line) => this.options.events.message(agentId, message, line),
         onDeltaLine: (line, seqAt, ascii) => this.options.events.deltaLine(agentId, line, seqAt, ascii),
+        onDeltaRun: (text, from, bytes) => this.options.events.deltaRun(agentId, text, from, bytes),
         onOutputEnd: () => this.options.events.outputEnd(agentId),
         onExit: (exit) => this.onExit(record, process, exit),
       });

@@ -13,7 +13,7 @@ import type { AgentCommand } from "../../types/command-table.ts";
 import type { Response } from "../../types/response.ts";
 import { deltaLineSeqAt } from "../../wire/delta-line.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
-import { JsonlDecoder } from "../../wire/jsonl-decoder.ts";
+import { JsonlDecoder, type RunTaken } from "../../wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
 import { asAgentEvent, asResponse } from "../../wire/validate.ts";
 
@@ -55,6 +55,12 @@ export interface RuntimeProcessOptions {
    * size is its length). Any other line is parsed, checked and goes to `onMessage`.
    */
   onDeltaLine: (line: string, seqAt: number, ascii: boolean) => void;
+  /**
+   * Offered the ASCII lines of a chunk of output after readiness, from `from` (`bytes` are their
+   * bytes): a run of `message_delta` lines there may be taken in place, as `onDeltaLine` would
+   * take them one at a time (src/daemon/broker/delta-run.ts). The lines it leaves go on as usual.
+   */
+  onDeltaRun: (text: string, from: number, bytes: Uint8Array) => RunTaken | undefined;
   /** The lines of one chunk of output have all gone to `onMessage` or `onDeltaLine`. */
   onOutputEnd: () => void;
   onExit: (exit: RuntimeExit) => void;
@@ -158,6 +164,7 @@ export class RuntimeProcess {
       // A runtime never writes a bad line; if one does, the agent log says so and it carries on.
       error: () => {},
       text: (line, ascii) => this.receiveDeltaLine(line, ascii),
+      run: (text, from, bytes) => (this.readyDone ? this.options.onDeltaRun(text, from, bytes) : undefined),
     });
     for await (const chunk of this.proc.stdout) {
       decoder.push(chunk);

@@ -1,12 +1,12 @@
 /**
  * Checkpoints of agents in workspaces, through a real daemon and a real git repository: an agent
- * in a workspace checkpoints and restores its worktree, never the main checkout; an agent in the
- * main checkout has its own. Retiring the workspace (after the merge proof) removes its
+ * in a workspace (and its subagent) checkpoints and restores its worktree, never the main
+ * checkout; an agent in the main checkout has its own. Retiring the workspace (after the merge proof) removes its
  * sessions' checkpoints and only those; a daemon killed -9 inside the retire removes them when
  * the next one finishes the retire from its intent.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient } from "../daemon/support/daemon-client.ts";
@@ -104,6 +104,53 @@ describe("checkpoints in workspaces", () => {
     expect(mainListed.checkpoints[0].checkpoint_id).not.toBe(checkpoints[0].checkpoint_id);
     expect(existsSync(checkpointsOf(home, created.session_id))).toBe(true);
 
+    // A subagent of the workspace agent runs in the worktree: its session checkpoints it too.
+    const before = new Set(readdirSync(join(home, "checkpoints")));
+    llm().enqueue({
+      when: "TASK-SUB",
+      steps: [
+        { tool_call: { name: "write", args: { path: "sub.txt", content: "sub\n" } } },
+        { text: "sub done" },
+      ],
+    });
+    // The parent hears of the completed run in a turn of its own.
+    llm().enqueue({ when: "<subagent_report", steps: [{ text: "noted" }] });
+    const job = await c.ok({
+      type: "subagent.create",
+      parent_agent_id: created.agent_id,
+      name: "sub",
+      task: "TASK-SUB write sub.txt",
+    });
+    const run = job.runs[0];
+    for (let at = 0; ; ) {
+      const next = await c.waitFor(
+        (m) =>
+          (m.type === "permission_request" && m.agent_id === run.agent_id) ||
+          (m.type === "subagent_run_changed" && m.run_id === run.run_id && m.state === "completed"),
+        at,
+      );
+      at = c.messages.indexOf(next) + 1;
+      if (next.type === "subagent_run_changed") break;
+      await c.ok({
+        type: "permission_response",
+        agent_id: run.agent_id,
+        request_id: next.request_id,
+        choice_id: "allow_once",
+      });
+    }
+    const reported = await c.waitFor(
+      (m) =>
+        m.type === "message_complete" &&
+        m.agent_id === created.agent_id &&
+        JSON.stringify(m).includes("noted"),
+    );
+    await c.waitAgent(created.agent_id, "turn_end", c.messages.indexOf(reported));
+    expect(readFileSync(join(ws.cwd, "sub.txt"), "utf8")).toBe("sub\n");
+    expect(existsSync(join(repo, "sub.txt"))).toBe(false);
+    const subCheckpoints = readdirSync(join(home, "checkpoints")).filter((d) => !before.has(d));
+    expect(subCheckpoints).toHaveLength(1);
+    rmSync(join(ws.cwd, "sub.txt"));
+
     // A second turn, rewound with its conversation: the fork's checkpoints are the workspace's too.
     await writeTurn(c, created.agent_id, "b.txt", "b\n");
     const [beforeB] = (await c.ok({ type: "list_checkpoints", agent_id: created.agent_id })).checkpoints;
@@ -124,6 +171,7 @@ describe("checkpoints in workspaces", () => {
     expect(retired.branch_deleted).toBe(true);
     expect(existsSync(checkpointsOf(home, created.session_id))).toBe(false);
     expect(existsSync(checkpointsOf(home, forkSession))).toBe(false);
+    expect(existsSync(checkpointsOf(home, subCheckpoints[0] ?? ""))).toBe(false);
     // The main checkout's agent keeps its checkpoints.
     expect(existsSync(checkpointsOf(home, mainSession))).toBe(true);
     expect((await c.ok({ type: "list_checkpoints", agent_id: main.agent_id })).checkpoints).toHaveLength(1);

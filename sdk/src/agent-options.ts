@@ -53,4 +53,9 @@ export interface AttachOptions {
 export interface RestoreOptions {
   /** Overwrite files changed since the agent's last turn (after asking the person). */
   force?: boolean;
+  /**
+   * Also rewind the conversation: the session is forked just before that turn's prompt and the
+   * agent continues in the fork (the answer's `conversation` names it).
+   */
+  conversation?: boolean;
 }

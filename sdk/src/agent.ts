@@ -258,6 +258,8 @@ export class Agent {
    * Puts the files back as they were before `checkpointId`'s turn (docs/checkpoints.md). Files
    * changed since the agent's last turn are a `CheckpointConflictError` naming them, and nothing
    * is written, unless `force` is true. Restoring the answer's `undo_checkpoint_id` undoes it.
+   * With `conversation: true` the agent also continues from just before that turn: its session
+   * is a fork (`conversation.session_id`), and this agent's state follows the `sync` that says so.
    */
   async restore(checkpointId: string, options: RestoreOptions = {}): Promise<RestoreCheckpointResult> {
     try {
@@ -265,6 +267,7 @@ export class Agent {
         type: "restore_checkpoint",
         checkpoint_id: checkpointId,
         ...(options.force === undefined ? {} : { force: options.force }),
+        ...(options.conversation === undefined ? {} : { conversation: options.conversation }),
       });
     } catch (error) {
       throw error instanceof ShardError ? CheckpointConflictError.fromError(error) : error;

@@ -239,6 +239,8 @@ export function createRuntime(
     compaction: compaction.config,
     ...(config.basePrompt ? { basePrompt: config.basePrompt } : {}),
   });
+  // The recall tool reads the session the runtime writes, which a conversation restore replaces by a fork.
+  sessionRef.current = runtime.session;
   return { ok: true, value: { runtime, warnings } };
 }
 

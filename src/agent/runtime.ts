@@ -15,8 +15,10 @@ import type { ToolSource } from "../contracts/tool-source.ts";
 import { retryDetail } from "../providers/retry.ts";
 import type { AgentSandbox } from "../sandbox/agent-sandbox.ts";
 import type { CompactionConfig } from "../session/compaction/compaction-config.ts";
+import { SwitchableSession } from "../session/switchable-session.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
+import { recordsInWindow } from "../snapshot/tool-call-records.ts";
 import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
 import { toolAllowed } from "../tools/tool-pattern.ts";
@@ -103,13 +105,16 @@ export class AgentRuntime {
   readonly sandboxSwitch: SandboxSwitch | undefined;
   /** A checkpoint before each turn that may change files; `list_checkpoints`, `restore_checkpoint`. */
   readonly checkpoints: TurnCheckpoints;
+  /** The session written: a fork replaces it on `restore_checkpoint` with `conversation`. */
+  private readonly switchable: SwitchableSession;
 
   constructor(readonly options: RuntimeOptions) {
+    this.switchable = new SwitchableSession(options.session);
     this.outbox = new Outbox(this.initialSnapshot());
     this.state = new AgentState((status, detail) => this.emitStatus(status, detail));
     this.compaction = new Compaction({
       config: options.compaction,
-      session: options.session,
+      session: this.switchable,
       models: options.models,
       emit: (event) => this.emit(event),
       setCompacting: (active) => this.state.setCompacting(active),
@@ -122,7 +127,7 @@ export class AgentRuntime {
     this.checkpoints = new TurnCheckpoints({
       home: options.home,
       cwd: options.cwd,
-      sessionId: options.session.sessionId,
+      sessionId: this.switchable.sessionId,
       report: (message) => this.emit({ type: "error", code: "INTERNAL_ERROR", message, fatal: false }),
     });
     const sandbox = options.sandbox;
@@ -141,7 +146,31 @@ export class AgentRuntime {
   }
 
   get session(): SessionStore {
-    return this.options.session;
+    return this.switchable;
+  }
+
+  /**
+   * Continues in `next` (a fork of the session, opened by the caller) between turns: later
+   * entries go there, and every client gets a fresh `sync` with its id and live window, as a
+   * new runtime generation would send (docs/checkpoints.md).
+   */
+  switchSession(next: SessionStore): void {
+    this.switchable.switchTo(next);
+    const live_window = next.liveWindow();
+    const {
+      tool_calls: calls,
+      turn_id: _turn,
+      streaming_message: _streaming,
+      retry: _retry,
+      ...kept
+    } = this.snapshot;
+    const tool_calls = recordsInWindow(calls, live_window);
+    this.outbox.resync({
+      ...kept,
+      session_id: next.sessionId,
+      live_window,
+      ...(tool_calls.length > 0 ? { tool_calls } : {}),
+    });
   }
 
   get modes(): ModeController {
@@ -327,7 +356,7 @@ export class AgentRuntime {
       );
       // A resumed turn runs its calls before any provider call: they need the tools now.
       this.refreshOffered();
-      const outcome = await runTurnLoop(this.turnDeps(turnId), abort.signal, resumed);
+      const outcome = await runTurnLoop(this.turnDeps(turnId, promptId), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
@@ -453,7 +482,7 @@ export class AgentRuntime {
     this.options.sandbox?.close();
   }
 
-  private turnDeps(turnId: string) {
+  private turnDeps(turnId: string, promptId: string) {
     // Built once per turn (it reads AGENTS.md files and skill folders), again only if the mode changes.
     let prompt: { mode: string; text: string } | undefined;
     const systemPrompt = () => {
@@ -484,7 +513,7 @@ export class AgentRuntime {
             : { type: "tool_result", message, duration_ms: durationMs },
         ),
       deliverSteers: () => this.queues.deliverSteers(),
-      beforeTools: () => this.checkpoints.beforeTools(turnId, this.modes.policy()),
+      beforeTools: () => this.checkpoints.beforeTools(turnId, promptId, this.modes.policy()),
       beforeProviderCall: (signal: AbortSignal) => this.compaction.beforeProviderCall(signal),
       compactAfterOverflow: (signal: AbortSignal) => this.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>
@@ -533,7 +562,8 @@ export class AgentRuntime {
 
   /** The state before any event: what the session and the controllers hold at start-up. */
   private initialSnapshot(): AgentSnapshot {
-    const { session, models, modes } = this.options;
+    const { models, modes } = this.options;
+    const session = this.switchable;
     const effort = models.effort();
     return {
       status: "idle",

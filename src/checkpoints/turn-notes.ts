@@ -1,6 +1,7 @@
 /**
  * What the runtime knows about each checkpoint beyond the engine's log: the turn it was taken
- * before, the message it ended after, and how many files that turn changed (from `settle()` at the turn's end, which the
+ * before, that turn's prompt, the message it ended after, and how many files that turn changed (from `settle()` at
+ * the turn's end, which the
  * engine's own count, against the previous checkpoint, cannot give). A small JSON file in the
  * shadow git dir; notes of checkpoints retention dropped are pruned at each write.
  */
@@ -11,6 +12,8 @@ import { Value } from "@sinclair/typebox/value";
 
 const TurnNoteSchema = Type.Object({
   turn_id: Type.Optional(Type.String()),
+  /** The user message that started the turn: where `conversation: true` rewinds to. */
+  prompt_message_id: Type.Optional(Type.String()),
   files_changed: Type.Optional(Type.Integer({ minimum: 0 })),
   /** The conversation's newest message when the turn ended. */
   after_message_id: Type.Optional(Type.String({ minLength: 1 })),

@@ -1,8 +1,8 @@
 /**
  * `shard attach <agent> [--observe]`: a terminal view of one agent on the running daemon. The
  * answer streams to stdout, tool lines and prompts to stderr; permission requests are answered
- * by typing; other lines become prompts (`/steer …`, `/abort`, `/checkpoints`, `/undo`). Ctrl-D
- * detaches.
+ * by typing; other lines become prompts (`/steer …`, `/abort`, `/checkpoints`, `/undo`,
+ * `/rewind`, `/restore`). Ctrl-D detaches.
  */
 
 import { shardHome } from "../support/shard-home.ts";
@@ -28,7 +28,9 @@ Type a number (or y / a / n) to answer a permission prompt. Any other line is se
 prompt (a follow-up while a turn runs); "/steer <text>" steers the running turn, "/abort"
 aborts it. "/checkpoints" lists the checkpoints taken before the turns that changed files;
 "/undo" puts the files back as they were before the last such turn (asking before it
-overwrites a file changed since). Other lines starting with "/" are sent as prompts. Ctrl-D detaches; the agent keeps running. On a terminal a spinner shows while a
+overwrites a file changed since); typed again, it goes one more turn back. "/rewind" does the
+same to the files and the conversation: the agent continues from before that turn.
+"/restore <id> [--conversation]" restores one checkpoint by id (or a unique prefix). Other lines starting with "/" are sent as prompts. Ctrl-D detaches; the agent keeps running. On a terminal a spinner shows while a
 turn runs, on its own line above the line you type (Ctrl-C detaches there too).
 
   --observe   watch only: never answer permission prompts or send anything

@@ -20,7 +20,7 @@ export interface AttachIo {
   answer(text: string): void;
   status(text: string): void;
   send(command: CliCommand): void;
-  /** A command whose answer the session reads (`/checkpoints`, `/undo`). */
+  /** A command whose answer the session reads (`/checkpoints`, `/undo`, `/rewind`, `/restore`). */
   request: AttachRequester;
 }
 
@@ -151,8 +151,12 @@ export class AttachSession {
       void this.checkpoints.list();
       return;
     }
-    if (text === "/undo") {
-      void this.checkpoints.undo();
+    if (text === "/undo" || text === "/rewind") {
+      void this.checkpoints.back(text);
+      return;
+    }
+    if (text === "/restore" || text.startsWith("/restore ")) {
+      void this.checkpoints.restoreById(text.slice("/restore".length));
       return;
     }
     if (text.startsWith("/steer ")) {

@@ -57,8 +57,30 @@ export function forkSession(store: SessionStore, fromId: string): ForkResult {
     };
   }
   // Provenance always names the entry, whichever id the client gave.
-  const fromEntryId = (entries[endIndex] as SessionEntry).id;
+  return forkSessionAt(store, endIndex, (entries[endIndex] as SessionEntry).id);
+}
 
+/**
+ * Forks the conversation as it was just before the user message `messageId` (a turn's prompt:
+ * `restore_checkpoint` with `conversation`). Provenance names the entry before the prompt, or
+ * the prompt's own entry when it opened the session (the fork then holds no message).
+ */
+export function forkSessionBefore(store: SessionStore, messageId: string): ForkResult {
+  const entries = store.entries();
+  const at = entries.findLastIndex((e) => e.type === "message" && e.message.id === messageId);
+  const prompt = entries[at];
+  if (prompt === undefined) {
+    return {
+      ok: false,
+      error: { code: "NOT_FOUND", message: `no prompt ${messageId} in session ${store.sessionId}` },
+    };
+  }
+  return forkSessionAt(store, at - 1, (entries[at - 1] ?? prompt).id);
+}
+
+/** The fork of the window that ends at `endIndex` (-1: before the first entry). */
+function forkSessionAt(store: SessionStore, endIndex: number, fromEntryId: string): ForkResult {
+  const entries = store.entries();
   const now = Date.now();
   const forkId = newForkId();
   const header: SessionHeader = {

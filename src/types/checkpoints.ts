@@ -65,7 +65,9 @@ export type CheckpointDiffResult = Static<typeof CheckpointDiffResultSchema>;
 
 /**
  * Puts the files back as they were before the checkpoint's turn. Files changed by someone else
- * since are a `CONFLICT` (listed in `data.conflicts`) unless `force` is true.
+ * since are a `CONFLICT` (listed in `data.conflicts`) unless `force` is true. With
+ * `conversation`, the session is also forked just before that turn's prompt and the agent
+ * continues in the fork.
  */
 export const RestoreCheckpointCommandSchema = Type.Object(
   {
@@ -74,6 +76,8 @@ export const RestoreCheckpointCommandSchema = Type.Object(
     agent_id: routingAgentId,
     checkpoint_id: Type.String({ minLength: 1 }),
     force: Type.Optional(Type.Boolean()),
+    /** Also rewind the conversation: fork the session before the turn and continue there. */
+    conversation: Type.Optional(Type.Boolean()),
   },
   { $id: "RestoreCheckpointCommand" },
 );
@@ -85,6 +89,13 @@ export const RestoreCheckpointResultSchema = Type.Object(
     restored: Type.Array(Type.String()),
     /** The checkpoint of the files just before this restore: restoring it undoes this one. */
     undo_checkpoint_id: Type.String(),
+    /**
+     * With `conversation: true`: the fork the agent now writes (as `session_op fork` answers it).
+     * Clients also get a fresh `sync` with the fork's `session_id` and live window.
+     */
+    conversation: Type.Optional(
+      Type.Object({ fork_id: Type.String(), session_id: Type.String(), head_entry_id: Type.String() }),
+    ),
   },
   { $id: "RestoreCheckpointResult" },
 );

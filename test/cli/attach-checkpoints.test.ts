@@ -1,7 +1,9 @@
 /**
- * `/checkpoints` and `/undo` typed into `shard attach` against a real daemon and agent on the
- * mock model: the list shows the turns that changed files, `/undo` puts the last turn's files
- * back, and a file the user changed since is named and kept when the answer is `n`.
+ * `/checkpoints`, `/undo`, `/rewind` and `/restore` typed into `shard attach` against a real
+ * daemon and agent on the mock model: the list shows the turns that changed files, `/undo` puts
+ * the last turn's files back and, typed again, goes one turn further back; a file the user
+ * changed since is named and kept when the answer is `n`; `/restore <id prefix>` restores one
+ * checkpoint; `/rewind` also rewinds the conversation (the next provider request shows it).
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -24,7 +26,11 @@ afterEach(() => {
 async function writeTurn(client: DaemonClient, id: string, path: string, content: string): Promise<void> {
   llm().enqueue({ steps: [{ tool_call: { name: "write", args: { path, content } } }, { text: "written" }] });
   const from = client.messages.length;
-  const res = await client.request({ type: "prompt", agent_id: id, message: `write ${path}` });
+  const res = await client.request({
+    type: "prompt",
+    agent_id: id,
+    message: `PROMPT write ${path} ${content}`,
+  });
   expect(res.success).toBe(true);
   let at = from;
   for (;;) {
@@ -55,7 +61,7 @@ async function setUp() {
   clis.push(cli);
   await cli.waitFor("stderr", "attached to");
   const file = (name: string) => join(h.cwd, name);
-  return { cli, file };
+  return { cli, file, client, id };
 }
 
 describe("shard attach: /checkpoints and /undo", () => {
@@ -85,5 +91,57 @@ describe("shard attach: /checkpoints and /undo", () => {
     cli.writeLine("y");
     await cli.waitFor("stderr", "/undo: restored the files to before the last turn (b.txt)");
     expect(existsSync(file("b.txt"))).toBe(false);
+  });
+
+  test("/undo typed again goes one turn further back; /restore takes an id prefix", async () => {
+    const { cli, file } = await setUp();
+    cli.writeLine("/undo");
+    await cli.waitFor("stderr", "/undo: restored the files to before the last turn (b.txt)");
+    cli.writeLine("/undo");
+    await cli.waitFor("stderr", "/undo: restored the files to before the last 2 turns (a.txt)");
+    expect(readFileSync(file("a.txt"), "utf8")).toBe("one\n");
+    cli.writeLine("/undo");
+    await cli.waitFor("stderr", "/undo: restored the files to before the last 3 turns (a.txt)");
+    expect(existsSync(file("a.txt"))).toBe(false);
+    cli.writeLine("/undo");
+    await cli.waitFor("stderr", "/undo: no older checkpoint is kept; nothing restored");
+
+    // The newest checkpoint is the last /undo's own: restoring it by prefix redoes that /undo.
+    cli.writeLine("/checkpoints");
+    await cli.waitFor("stderr", /^ {2}\S+ {2}restore /m);
+    // The listing's first line is the newest checkpoint.
+    const newest = /^ {2}(\S+) {2}restore /m.exec(cli.output.stderr)?.[1];
+    if (newest === undefined) throw new Error("a restore checkpoint expected");
+    cli.writeLine(`/restore ${newest.slice(0, 10)}`);
+    await cli.waitFor("stderr", `/restore: restored the files to checkpoint ${newest.slice(0, 12)} (a.txt)`);
+    expect(readFileSync(file("a.txt"), "utf8")).toBe("one\n");
+    cli.writeLine("/restore zzzz");
+    await cli.waitFor("stderr", "/restore: zzzz is no checkpoint; /checkpoints lists them");
+  });
+
+  test("/rewind puts back the files and the conversation, one turn further each time", async () => {
+    const { cli, file, client, id } = await setUp();
+    cli.writeLine("/rewind");
+    await cli.waitFor(
+      "stderr",
+      /\/rewind: restored the files and the conversation to before the last turn \(b\.txt\); the agent continues in session ses_\S+/,
+    );
+    cli.writeLine("/rewind");
+    await cli.waitFor(
+      "stderr",
+      /\/rewind: restored the files and the conversation to before the last 2 turns \(a\.txt\)/,
+    );
+    expect(readFileSync(file("a.txt"), "utf8")).toBe("one\n");
+    expect(existsSync(file("b.txt"))).toBe(false);
+
+    llm().enqueue({ steps: [{ text: "after the rewind" }] });
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: id, message: "PROMPT after" });
+    await client.waitAgent(id, "turn_end", from);
+    const sent = JSON.stringify(llm().requests.at(-1)?.body);
+    expect(sent).toContain("PROMPT write a.txt one");
+    expect(sent).toContain("PROMPT after");
+    expect(sent).not.toContain("PROMPT write a.txt two");
+    expect(sent).not.toContain("PROMPT write b.txt");
   });
 });

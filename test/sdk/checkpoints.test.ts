@@ -76,4 +76,40 @@ describe("checkpoints from the SDK", () => {
     await agent.restore(beforeOne.checkpoint_id, { force: true });
     expect(read("a.txt")).toBe("original\n");
   });
+
+  test("restore with conversation continues from before the turn, and agent.state follows the fork", async () => {
+    const cwd = tempDir("cwd");
+    const agent = await spawnAgent({
+      home: mockHome(llm().url),
+      cwd,
+      model: "mock/chat",
+      env: { ...CHILD_ENV, SHARD_RETRY_BASE_MS: "5" },
+      permissions: { allow: ["write"] },
+    });
+    agents.push(agent);
+    llm().enqueue({
+      steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "one\n" } } }, { text: "ok" }],
+    });
+    await agent.run("PROMPT-ONE");
+    llm().enqueue({
+      steps: [{ tool_call: { name: "write", args: { path: "b.txt", content: "two\n" } } }, { text: "ok" }],
+    });
+    await agent.run("PROMPT-TWO");
+    const [beforeTwo] = await agent.checkpoints();
+    if (beforeTwo === undefined) throw new Error("a checkpoint expected");
+
+    const rewound = await agent.restore(beforeTwo.checkpoint_id, { conversation: true });
+    expect(rewound.conversation?.session_id).toMatch(/^ses_/);
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    // The sync came before the answer: the SDK's state is the fork's already.
+    expect(agent.state.session_id).toBe(rewound.conversation?.session_id);
+    expect(JSON.stringify(agent.state.live_window)).not.toContain("PROMPT-TWO");
+
+    llm().enqueue({ steps: [{ text: "again" }] });
+    await agent.run("PROMPT-THREE");
+    const sent = JSON.stringify(llm().requests.at(-1)?.body);
+    expect(sent).toContain("PROMPT-ONE");
+    expect(sent).toContain("PROMPT-THREE");
+    expect(sent).not.toContain("PROMPT-TWO");
+  });
 });

@@ -4,7 +4,7 @@
  * (src/checkpoints) loads at the first checkpoint or command, never at start-up. A checkpoint
  * that fails is reported through `report` and the turn goes on without one.
  */
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Checkpoints } from "../../checkpoints/checkpoints.ts";
 import { checkpointsDir } from "../../checkpoints/checkpoints-dir.ts";
@@ -42,15 +42,22 @@ export class TurnCheckpoints {
   private triedFor: string | undefined;
   /** The checkpoint taken before the running turn, settled at its end. */
   private taken: { turnId: string; checkpointId: string } | undefined;
+  /** The session whose checkpoints these are (a conversation restore moves to its fork). */
+  private sessionId: string;
 
-  constructor(private readonly options: TurnCheckpointsOptions) {}
-
-  private get gitDir(): string {
-    return checkpointsDir(this.options.home, this.options.sessionId);
+  constructor(private readonly options: TurnCheckpointsOptions) {
+    this.sessionId = options.sessionId;
   }
 
-  /** Before tool calls run in turn `turnId`; only the first call of a turn takes one. */
-  async beforeTools(turnId: string, policy: ModePolicy): Promise<void> {
+  private get gitDir(): string {
+    return checkpointsDir(this.options.home, this.sessionId);
+  }
+
+  /**
+   * Before tool calls run in turn `turnId`, started by the user message `promptId`; only the
+   * first call of a turn takes one.
+   */
+  async beforeTools(turnId: string, promptId: string, policy: ModePolicy): Promise<void> {
     if (this.triedFor === turnId || !modeMayWrite(policy)) return;
     this.triedFor = turnId;
     const engine = await this.open();
@@ -59,7 +66,11 @@ export class TurnCheckpoints {
     const made = await engine.checkpoint(`turn ${turnId}`);
     if (!made.ok) return this.options.report(`no checkpoint before this turn: ${made.error.message}`);
     this.taken = { turnId, checkpointId: made.checkpoint.checkpoint_id };
-    await this.note(engine, made.checkpoint.checkpoint_id, { turn_id: turnId, files_changed: 0 });
+    await this.note(engine, made.checkpoint.checkpoint_id, {
+      turn_id: turnId,
+      ...(promptId !== "" ? { prompt_message_id: promptId } : {}),
+      files_changed: 0,
+    });
   }
 
   /**
@@ -137,6 +148,44 @@ export class TurnCheckpoints {
     }
     await this.note(engine, restored.undo.checkpoint_id, { files_changed: restored.files.length });
     return { ok: true, data: { restored: restored.files, undo_checkpoint_id: restored.undo.checkpoint_id } };
+  }
+
+  /**
+   * The prompt of the turn checkpoint `checkpointId` was taken before: what a restore with
+   * `conversation` forks before. NOT_FOUND for an id not kept; INVALID_REQUEST for a checkpoint
+   * a restore took (no turn) or one from before prompts were noted.
+   */
+  async promptOf(checkpointId: string): Promise<{ ok: true; promptId: string } | Failure> {
+    const listed = await this.list();
+    if (!listed.ok) return listed;
+    if (!listed.data.checkpoints.some((c) => c.checkpoint_id === checkpointId))
+      return failure("NOT_FOUND", `no checkpoint ${checkpointId}`);
+    const promptId = readTurnNotes(this.gitDir)[checkpointId]?.prompt_message_id;
+    if (promptId === undefined)
+      return failure(
+        "INVALID_REQUEST",
+        `checkpoint ${checkpointId} was not taken before a turn's prompt; restore it without conversation`,
+      );
+    return { ok: true, promptId };
+  }
+
+  /**
+   * The session continues as its fork `forkSessionId`: the checkpoints so far are copied to the
+   * fork's directory (the source session keeps its own), so the fork can still undo them and
+   * deleting either session leaves the other's intact. The copy appears whole or not at all.
+   */
+  moveTo(forkSessionId: string): void {
+    const from = this.gitDir;
+    const to = checkpointsDir(this.options.home, forkSessionId);
+    if (existsSync(from)) {
+      const staging = `${to}.tmp-${process.pid}`;
+      rmSync(staging, { recursive: true, force: true });
+      cpSync(from, staging, { recursive: true });
+      renameSync(staging, to);
+    }
+    this.sessionId = forkSessionId;
+    this.engine = undefined;
+    this.taken = undefined;
   }
 
   private open(): Promise<Checkpoints | Failure> {

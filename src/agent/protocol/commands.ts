@@ -18,6 +18,7 @@ import type { WireError } from "../../wire/errors.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { unknownChoiceError } from "../../wire/unknown-choice.ts";
 import { commandValidator } from "../../wire/validate.ts";
+import { restoreWithConversation } from "../checkpoints/rewind-conversation.ts";
 import { describeModel } from "../models/model-controller.ts";
 import type { AgentRuntime } from "../runtime.ts";
 import type { UserInput } from "../turn/user-message.ts";
@@ -53,7 +54,7 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   list_checkpoints: (runtime) => runtime.checkpoints.list(),
   checkpoint_diff: (runtime, _connection, c) => runtime.checkpoints.diff(c.checkpoint_id),
   restore_checkpoint: (runtime, _connection, c) =>
-    restoreCheckpoint(runtime, c.checkpoint_id, c.force === true),
+    restoreCheckpoint(runtime, c.checkpoint_id, c.force === true, c.conversation === true),
   session_op: (runtime, _connection, c) => handleSessionOp(runtime, c),
   permission_response: (runtime, connection, c) => answerPermission(runtime, connection, c),
   ui_response: (runtime, _connection, c) => answerUi(runtime, c),
@@ -217,9 +218,11 @@ async function restoreCheckpoint(
   runtime: AgentRuntime,
   checkpointId: string,
   force: boolean,
+  conversation: boolean,
 ): Promise<Reply<ResultMap["restore_checkpoint"]>> {
   if (!runtime.isBetweenTurns())
     return fail("CONFLICT", "restore_checkpoint runs between turns; a turn is queued or in flight");
+  if (conversation) return restoreWithConversation(runtime, checkpointId, force);
   return runtime.checkpoints.restore(checkpointId, force);
 }
 

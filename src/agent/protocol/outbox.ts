@@ -5,7 +5,7 @@
  * out to its own clients (docs/daemon.md).
  */
 import type { Connection } from "../../contracts/connection.ts";
-import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
+import { type AgentSnapshot, syncFromSnapshot } from "../../snapshot/agent-snapshot.ts";
 import { applyEvent } from "../../snapshot/apply-event.ts";
 import type { AgentEvent, UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { Response } from "../../types/response.ts";
@@ -39,6 +39,17 @@ export class Outbox {
     const stamped: AgentEvent = { ...event, seq: this.seq };
     this.current = applyEvent(this.current, stamped);
     for (const c of this.connections.values()) c.send(stamped);
+  }
+
+  /**
+   * The agent's state was replaced rather than changed by an event (the session switched to a
+   * fork): `snapshot` becomes the state, and every connection gets it as a `sync` at the current
+   * seq, as at attach (a client's reducer takes a `sync` as the whole state).
+   */
+  resync(snapshot: AgentSnapshot): void {
+    this.current = { ...snapshot, last_seq: this.seq };
+    const sync = syncFromSnapshot(this.current);
+    for (const c of this.connections.values()) c.send({ ...sync, seq: this.seq });
   }
 
   /** Responses are correlated replies to the sender, not events: no seq. */

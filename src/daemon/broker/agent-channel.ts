@@ -104,6 +104,22 @@ export class AgentChannel {
   }
 
   /**
+   * The running generation replaced its state (a `sync` after start-up): it becomes the
+   * snapshot, keeping the daemon's `seq`, epoch and the capabilities of the generation's hello.
+   */
+  replaceState(sync: SyncEvent): void {
+    this.flushRun();
+    this.pending.clear();
+    const { runtime_epoch, capabilities } = this.folded;
+    this.folded = snapshotFromSync({
+      ...sync,
+      seq: this.seq,
+      capabilities,
+      ...(runtime_epoch !== undefined ? { runtime_epoch } : {}),
+    });
+  }
+
+  /**
    * The generation ended. Its conversation is dropped: no client sees this snapshot's window
    * again (attach and activation restore a runtime first, whose sync replaces the snapshot), so
    * a stopped agent keeps only what `agent.list` shows (status, model, mode, usage) — the

@@ -6,6 +6,7 @@
 
 import type { PendingRequest } from "../../snapshot/agent-snapshot.ts";
 import { describeError } from "../../support/describe-error.ts";
+import type { SyncEvent } from "../../types/agent-events.ts";
 import type { AgentInfo, RuntimeState } from "../../types/agent-info.ts";
 import type { AgentStatus } from "../../types/agent-state.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
@@ -276,6 +277,17 @@ export class Broker implements BrokerContext, RegistryEvents {
     this.registry.activityChanged(agentId, this.isActive(agentId), waitsOnPerson);
   }
 
+  /** The runtime's state replaced mid-generation: the snapshot, every attached client and the manifest's session follow. */
+  private resynced(agentId: string, sync: SyncEvent): void {
+    const channel = this.channel(agentId);
+    channel.replaceState(sync);
+    if (channel.attachments.size > 0) {
+      const encoded = EncodedMessage.of(channel.sync());
+      for (const a of channel.attachments.values()) a.client.sendEncoded(encoded);
+    }
+    if (sync.session_id !== undefined) this.registry.recordSession(agentId, sync.session_id);
+  }
+
   // ── registry events ────────────────────────────────────────────────────
 
   ready(agentId: string, epoch: number, ready: RuntimeReady): void {
@@ -299,8 +311,13 @@ export class Broker implements BrokerContext, RegistryEvents {
       this.forwarder.response(agentId, message);
       return;
     }
-    // hello and sync belong to start-up; a runtime does not send them again.
-    if (message.type === "hello" || message.type === "sync") return;
+    // hello belongs to start-up. A later sync is the runtime's state replaced (a conversation
+    // restore switched its session to a fork): handled like a new generation's.
+    if (message.type === "hello") return;
+    if (message.type === "sync") {
+      this.resynced(agentId, message);
+      return;
+    }
     const channel = this.channel(agentId);
     const before = channel.status;
     const event = channel.forward(message, line);

@@ -648,6 +648,16 @@ export class Registry {
     if (record && record.manifest.mode !== mode) this.remember(record, { mode }, "its mode");
   }
 
+  /**
+   * The session the runtime now writes (a conversation restore forked it): a restart resumes
+   * that one, and deleting the agent with its session removes that one.
+   */
+  recordSession(agentId: string, sessionId: string): void {
+    const record = this.agents.get(agentId);
+    if (record && record.manifest.session_id !== sessionId)
+      this.remember(record, { session_id: sessionId }, "its session");
+  }
+
   /** The sandbox mode a `set_sandbox` applied, kept in the manifest like the mode (see recordMode). */
   recordSandbox(agentId: string, sandbox: SandboxMode): void {
     const record = this.agents.get(agentId);

@@ -33,6 +33,7 @@ import {
   worktreeFingerprint,
 } from "./repository.ts";
 import { type AgentLiveness, planRetire } from "./retire-checks.ts";
+import { removeCheckpointsOf, workspaceSessions } from "./workspace-checkpoints.ts";
 import {
   type CreateIntent,
   type RetireIntent,
@@ -284,16 +285,29 @@ export class Workspaces {
     });
   }
 
-  /** Carries out a retire intent: worktree, branch, tombstone, then the intent goes. */
+  /** Carries out a retire intent: worktree, branch, checkpoints, tombstone, then the intent goes. */
   private async finishRetire(
     record: WorkspaceRecord,
     intent: RetireIntent,
   ): Promise<Result<WorkspaceRecord>> {
+    // Found while the worktree still exists (its real path); a recovery finds them by the recorded one.
+    const sessions = workspaceSessions(this.deps.home, record);
     const steps = await retireSteps(record, intent.delete_branch, intent.branch_commit, this.deps.log);
     if (!steps.ok) {
       // Nothing was removed: the workspace stays active, as it was.
       this.intents.remove(record.workspace_id);
       return failure("INTERNAL_ERROR", steps.message);
+    }
+    // The worktree is gone, so its checkpoints can never be restored: they go before the
+    // tombstone, so a crash in between finishes this from the intent.
+    try {
+      removeCheckpointsOf(this.deps.home, sessions);
+    } catch (err) {
+      this.deps.log(`workspace ${record.workspace_id}: checkpoints not removed: ${describeError(err)}`);
+      return failure(
+        "INTERNAL_ERROR",
+        `the worktree was removed but its checkpoints could not be: ${describeError(err)}; the retire finishes at the next daemon start`,
+      );
     }
     const now = this.now();
     const retired: WorkspaceRecord = {

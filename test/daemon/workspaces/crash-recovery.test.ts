@@ -7,76 +7,25 @@
  * (reference-transaction, which then aborts it), and the test waits for those git processes.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { processStartTime } from "../../../src/support/process-start.ts";
 import { mockHome, tempDir } from "../../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts";
 import type { DaemonClient } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonProcesses } from "../support/daemon-harness.ts";
 import { commitFile, makeRepo, sh } from "./git-repo.ts";
+import { killDuring, killingHook } from "./killing-hook.ts";
 
 setDefaultTimeout(60_000);
 
 const llm = useMockLlmServer();
 const processes = useDaemonProcesses();
 
-/**
- * Installs a hook that, once armed, writes the git processes between itself and the daemon to
- * `pids`, kills the daemon -9 and exits with `exitCode` (1 aborts a reference transaction).
- */
-function killingHook(repo: string, control: string, name: string, condition: string, exitCode: number): void {
-  const hook = join(repo, ".git", "hooks", name);
-  writeFileSync(
-    hook,
-    `#!/bin/sh
-${condition}
-[ -f "${control}/armed" ] || exit 0
-rm -f "${control}/armed"
-daemon=$(cat "${control}/daemon-pid")
-p=$PPID
-: > "${control}/pids.tmp"
-while [ "$p" -gt 1 ] && [ "$p" != "$daemon" ]; do
-  echo "$p" >> "${control}/pids.tmp"
-  p=$(cut -d' ' -f4 /proc/$p/stat)
-done
-mv "${control}/pids.tmp" "${control}/pids"
-kill -9 "$daemon"
-exit ${exitCode}
-`,
-  );
-  chmodSync(hook, 0o755);
-}
-
-async function gone(pid: number): Promise<void> {
-  for (;;) {
-    const stat = processStartTime(pid) === undefined ? "" : readFileSync(`/proc/${pid}/stat`, "utf8");
-    if (stat === "" || stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return;
-    await Bun.sleep(10);
-  }
-}
-
 async function startDaemon(home: string): Promise<{ daemon: DaemonProcess; c: DaemonClient }> {
   const daemon = new DaemonProcess(home);
   processes.push(daemon);
   await daemon.url();
   return { daemon, c: await daemon.client() };
-}
-
-/** Arms the hook for `daemon`, sends `command`, and returns once the daemon and its git are gone. */
-async function killDuring(
-  control: string,
-  daemon: DaemonProcess,
-  c: DaemonClient,
-  command: object,
-): Promise<void> {
-  writeFileSync(join(control, "daemon-pid"), String(daemon.proc.pid));
-  writeFileSync(join(control, "armed"), "");
-  c.send({ id: "cut-short", ...command });
-  await daemon.exited;
-  const pids = readFileSync(join(control, "pids"), "utf8").split("\n").filter(Boolean).map(Number);
-  expect(pids.length).toBeGreaterThan(0);
-  for (const pid of pids) await gone(pid);
 }
 
 async function stopAgent(c: DaemonClient, agentId: string): Promise<void> {

@@ -109,7 +109,10 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
         this.usage = {
           input: this.usage.input + event.input,
           output: this.usage.output + event.output,
-          ...(event.cost !== undefined ? { cost: (this.usage.cost ?? 0) + event.cost } : {}),
+          ...(event.cost !== undefined || this.usage.cost !== undefined
+            ? { cost: (this.usage.cost ?? 0) + (event.cost ?? 0) }
+            : {}),
+          ...(event.cost_unknown === true || this.usage.cost_unknown === true ? { cost_unknown: true } : {}),
         };
         break;
       case "error":

@@ -52,7 +52,7 @@ export async function runTurnLoop(
   signal: AbortSignal,
   resumed: readonly ParsedToolCall[] = [],
 ): Promise<TurnOutcome> {
-  const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost: 0 };
+  const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
   let overflowRetried = false;
   const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
   if (resumed.length > 0) await deps.beforeTools();
@@ -136,6 +136,8 @@ function addUsage(total: Usage, usage: ProviderUsage, spec: ModelSpec): void {
   total.output += usage.output;
   total.cache_read = (total.cache_read ?? 0) + (usage.cache_read ?? 0);
   total.cache_write = (total.cache_write ?? 0) + (usage.cache_write ?? 0);
-  total.cost = (total.cost ?? 0) + computeCost(spec, usage);
+  const cost = computeCost(spec, usage);
+  if (cost !== undefined) total.cost = (total.cost ?? 0) + cost;
+  else total.cost_unknown = true;
   total.model = spec.id;
 }

@@ -15,6 +15,9 @@ export function cost(usd: number): string {
 export function usageLabel(usage: Usage | undefined): string | undefined {
   if (usage === undefined || (usage.input === 0 && usage.output === 0)) return undefined;
   const parts = [`${tokens(usage.input)} in · ${tokens(usage.output)} out`];
-  if (usage.cost !== undefined && usage.cost > 0) parts.push(cost(usage.cost));
+  // An unpriced model's cost is unknown, never shown as $0.
+  if (usage.cost_unknown === true)
+    parts.push(usage.cost !== undefined && usage.cost > 0 ? `${cost(usage.cost)} + unknown` : "cost unknown");
+  else if (usage.cost !== undefined && usage.cost > 0) parts.push(cost(usage.cost));
   return parts.join(" · ");
 }

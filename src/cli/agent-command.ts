@@ -39,6 +39,8 @@ Options:
                                 asking; ask: every bash call asks
   --allow-host HOST             a host the sandboxed commands may reach through the proxy
                                 (repeat it; *.example.com for subdomains)
+  --budget-usd AMOUNT           stop at the provider boundary once the agent has spent this many
+                                US dollars; raise it with set_budget (docs/usage.md)
 `;
 
 export interface CommonFlags {
@@ -51,6 +53,7 @@ export interface CommonFlags {
   sandbox?: string;
   "sandbox-policy"?: string;
   "allow-host"?: string[];
+  "budget-usd"?: string;
 }
 
 /** Turns shared flags into a runtime config; throws UsageError on bad values. */
@@ -78,10 +81,20 @@ export function runtimeConfigFrom(
   if (tools) config.tools = tools;
   if (basePrompt) config.basePrompt = basePrompt;
   config.sandbox = sandboxRequestFrom(flags);
+  const budget = flags["budget-usd"];
+  if (budget !== undefined) config.budgetUsd = budgetFrom(budget);
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))
     config.providerOptions = { retryBaseMs: retryBase };
   return config;
+}
+
+/** `--budget-usd`: a plain amount of dollars, 0 or more (docs/usage.md). */
+export function budgetFrom(text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new UsageError(`--budget-usd: "${text}" is not an amount of US dollars (e.g. 5 or 0.50)`);
+  return value;
 }
 
 function sandboxRequestFrom(flags: CommonFlags): SandboxRequest {

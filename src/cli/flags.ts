@@ -13,6 +13,7 @@ export const AGENT_FLAG_OPTIONS = {
   sandbox: { type: "string" },
   "sandbox-policy": { type: "string" },
   "allow-host": { type: "string", multiple: true },
+  "budget-usd": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -50,6 +50,12 @@ import {
   AuthRevokeResultSchema,
 } from "./auth.ts";
 import {
+  BudgetLimitsCommandSchema,
+  BudgetLimitsResultSchema,
+  SetBudgetCommandSchema,
+  SetBudgetResultSchema,
+} from "./budget.ts";
+import {
   ListCheckpointsCommandSchema,
   ListCheckpointsResultSchema,
   RestoreCheckpointCommandSchema,
@@ -154,6 +160,18 @@ export const COMMANDS = {
   set_sandbox: {
     command: SetSandboxCommandSchema,
     result: SetSandboxResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  set_budget: {
+    command: SetBudgetCommandSchema,
+    result: SetBudgetResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  budget_limits: {
+    command: BudgetLimitsCommandSchema,
+    result: BudgetLimitsResultSchema,
     owner: "runtime",
     addition: true,
   },

@@ -28,6 +28,8 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   /** Forced compaction after a context-overflow error; returns true when it freed room. */
   compactAfterOverflow: (signal: AbortSignal) => Promise<boolean>;
   onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) => void;
+  /** A spent limit (docs/usage.md): the turn stops here, at the provider boundary, with it. */
+  budgetRefusal: () => WireError | undefined;
   onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
   /** Before tool calls run (the runtime's checkpoint, once per turn); never throws. */
   beforeTools: () => Promise<void>;
@@ -60,6 +62,8 @@ export async function runTurnLoop(
 
   for (;;) {
     if (signal.aborted) return { usage: total };
+    const refusal = deps.budgetRefusal();
+    if (refusal !== undefined) return { usage: total, error: refusal };
     await deps.beforeProviderCall(signal);
     const selected = deps.models.providerForNextCall();
     if (!selected.ok) return { usage: total, error: selected.error };

@@ -16,6 +16,8 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   list_reasoning_levels: true,
   set_reasoning_level: false,
   set_sandbox: false,
+  set_budget: false,
+  budget_limits: false,
   list_checkpoints: true,
   restore_checkpoint: false,
   session_op: false,

@@ -20,7 +20,7 @@ import { terminalLine } from "../terminal/terminal-text.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../types/sandbox.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, budgetFrom, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AGENT_HELP = `Usage: shard agent [options]
 
@@ -87,14 +87,6 @@ export function runtimeConfigFrom(
   if (retryBase !== undefined && Number.isFinite(retryBase))
     config.providerOptions = { retryBaseMs: retryBase };
   return config;
-}
-
-/** `--budget-usd`: a plain amount of dollars, 0 or more (docs/usage.md). */
-export function budgetFrom(text: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
-    throw new UsageError(`--budget-usd: "${text}" is not an amount of US dollars (e.g. 5 or 0.50)`);
-  return value;
 }
 
 function sandboxRequestFrom(flags: CommonFlags): SandboxRequest {

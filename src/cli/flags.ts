@@ -44,3 +44,11 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
     throw new UsageError(describeError(err));
   }
 }
+
+/** `--budget-usd`: a plain amount of dollars, 0 or more (docs/usage.md). */
+export function budgetFrom(text: string, flag = "budget-usd"): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new UsageError(`--${flag}: "${text}" is not an amount of US dollars (e.g. 5 or 0.50)`);
+  return value;
+}

@@ -102,6 +102,7 @@ import {
   SubagentWaitCommandSchema,
   SubagentWaitResultSchema,
 } from "./subagent.ts";
+import { DaemonUsageCommandSchema, DaemonUsageResultSchema } from "./usage.ts";
 import {
   WorkspaceAttachCommandSchema,
   WorkspaceAttachResultSchema,
@@ -129,7 +130,8 @@ export type CommandOwner =
   | "subagents"
   | "auth"
   | "providers"
-  | "changes";
+  | "changes"
+  | "usage";
 
 interface CommandContract {
   readonly command: TObject;
@@ -319,6 +321,12 @@ export const COMMANDS = {
     addition: true,
   },
 
+  "daemon.usage": {
+    command: DaemonUsageCommandSchema,
+    result: DaemonUsageResultSchema,
+    owner: "usage",
+    addition: true,
+  },
   "provider.status": {
     command: ProviderStatusCommandSchema,
     result: ProviderStatusResultSchema,

@@ -34,6 +34,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   "agent.kill": true,
   "agent.status": true,
   "daemon.shutdown": true,
+  "daemon.usage": true,
   "workspace.create": false,
   "workspace.attach": false,
   "workspace.list": true,

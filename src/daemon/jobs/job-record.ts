@@ -42,6 +42,8 @@ export const JobRecordSchema = Type.Object({
   job_id: Type.String({ pattern: idPattern("job") }),
   parent_agent_id: Type.String({ minLength: 1 }),
   strategy: JobStrategySchema,
+  /** USD the job's runs may spend together (docs/usage.md); the cost ledger counts it. */
+  budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
   /** Child launch settings, applied when each run's agent is materialized. */
   launch: Type.Object({
     cwd: Type.String({ minLength: 1 }),

@@ -15,7 +15,11 @@ export function compactLedger(ledger: CostLedger, beforeDay: string): { rolled: 
   if (old.length === 0) return { rolled: 0 };
   const rows = new Map<string, DailyRow>(daily.rows.map((r) => [rowKey(r), r]));
   for (const entry of old) addTo(rows, entry);
-  const lastDay = old.map((e) => dayOf(e.ts)).reduce((a, b) => (a > b ? a : b));
+  const lastDay =
+    old
+      .map((e) => dayOf(e.ts))
+      .sort()
+      .at(-1) ?? beforeDay;
   const through =
     daily.compacted_through !== null && daily.compacted_through > lastDay ? daily.compacted_through : lastDay;
   writeDailyTotals(ledger.home, { version: 1, compacted_through: through, rows: [...rows.values()] });

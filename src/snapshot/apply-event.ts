@@ -139,8 +139,10 @@ function addUsage(total: Usage, call: UsageEvent): Usage {
     output: total.output + call.output,
     cache_read: (total.cache_read ?? 0) + (call.cache_read ?? 0),
     cache_write: (total.cache_write ?? 0) + (call.cache_write ?? 0),
-    cost: (total.cost ?? 0) + (call.cost ?? 0),
   };
+  // An unpriced call leaves the cost unknown: it never counts as 0 (protocol-additions §22).
+  if (total.cost !== undefined || call.cost !== undefined) sum.cost = (total.cost ?? 0) + (call.cost ?? 0);
+  if (total.cost_unknown === true || call.cost_unknown === true) sum.cost_unknown = true;
   if (call.context_tokens !== undefined) sum.context_tokens = call.context_tokens;
   const model = call.model ?? total.model;
   if (model !== undefined) sum.model = model;

@@ -61,4 +61,24 @@ describe.skipIf(!HAVE_CHROMIUM)("cost and budgets in Chromium", () => {
     await page.getByTestId("agent-header-usage").filter({ hasText: "cost unknown" }).waitFor();
     expect(await page.getByTestId("agent-header-usage").textContent()).not.toContain("$0");
   });
+
+  test("the jobs panel shows what each job cost", async () => {
+    const daemon = await startDaemon();
+    const control = await daemon.client();
+    const parent = String(
+      (await control.ok({ type: "agent.create", cwd: daemon.cwd, name: "parent" })).agent_id,
+    );
+    llm().enqueue({ when: "TASK-PRICED", steps: [{ text: "done" }], usage: { input: 2_000_000, output: 0 } });
+    const page = await openRoom(await openContext(), daemon.enrollmentUrl);
+    await agentRow(page, parent).click();
+    await page.getByTestId("transcript").waitFor();
+    await control.ok({
+      type: "subagent.create",
+      parent_agent_id: parent,
+      name: "priced",
+      task: "TASK-PRICED",
+    });
+    await page.locator('[data-testid="job-run"][data-state="completed"]').waitFor();
+    await page.getByTestId("job-cost").filter({ hasText: "$2.00" }).waitFor();
+  });
 });

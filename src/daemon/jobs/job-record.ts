@@ -25,7 +25,14 @@ const RunRecordSchema = Type.Object({
   timeout_s: Type.Number({ exclusiveMinimum: 0 }),
   deadline: Type.Optional(Type.Number()),
   final_text: Type.Optional(Type.String()),
-  usage: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number() })),
+  usage: Type.Optional(
+    Type.Object({
+      input: Type.Number(),
+      output: Type.Number(),
+      cost: Type.Optional(Type.Number()),
+      cost_unknown: Type.Optional(Type.Literal(true)),
+    }),
+  ),
   error: Type.Optional(Type.String()),
   started_at: Type.Optional(Type.Number()),
   ended_at: Type.Optional(Type.Number()),

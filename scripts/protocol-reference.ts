@@ -35,6 +35,7 @@ const OWNER_ORDER: readonly CommandOwner[] = [
   "auth",
   "providers",
   "changes",
+  "usage",
 ];
 
 const OWNERS: Record<CommandOwner, string> = {
@@ -47,6 +48,7 @@ const OWNERS: Record<CommandOwner, string> = {
   auth: "Browser enrollment, answered on the daemon's unix socket only (docs/auth.md).",
   providers: "Model provider status, answered by the daemon.",
   changes: "What an agent changed in its working tree, answered by the daemon (docs/web.md, Changes).",
+  usage: "The cost ledger: what the agents spent, answered by the daemon (docs/usage.md).",
 };
 
 /** Renders schemas as compact TypeScript-like type expressions; named schemas become links. */

@@ -47,7 +47,7 @@ import {
   parseOutput,
   repairPrompt,
 } from "./structured-output.ts";
-import { Turn } from "./turn.ts";
+import { Turn, withCostUsd } from "./turn.ts";
 import { isQueued, TurnTracker } from "./turn-tracker.ts";
 
 /** Both turns' tokens (and cost) of a structured run that needed its repair turn. */
@@ -58,6 +58,7 @@ function addUsage(a: Usage, b: Usage): Usage {
     input: a.input + b.input,
     output: a.output + b.output,
     ...(cost === undefined ? {} : { cost }),
+    ...(a.cost_unknown === true || b.cost_unknown === true ? { cost_unknown: true } : {}),
   };
 }
 
@@ -141,7 +142,7 @@ export class Agent {
     );
     const repaired = parseOutput(second.text, schema);
     if (!repaired.ok) throw new OutputValidationError(repaired.issues, second.text);
-    return { ...second, usage: addUsage(first.usage, second.usage), output: repaired.value };
+    return { ...second, usage: withCostUsd(addUsage(first.usage, second.usage)), output: repaired.value };
   }
 
   private async runTurn(message: string, options: RunOptions): Promise<RunResult> {

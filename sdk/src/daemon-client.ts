@@ -15,6 +15,7 @@ import type { AgentEvent, DaemonEvent } from "../../src/types/catalog.ts";
 import type { CommandType, ResultMap } from "../../src/types/command-table.ts";
 import type { AgentCreateCommand, AttachRole, RequestKind } from "../../src/types/orchestrator.ts";
 import type { SessionSummary } from "../../src/types/sessions.ts";
+import type { DaemonUsageCommand, DaemonUsageResult } from "../../src/types/usage.ts";
 import { failure } from "../../src/wire/errors.ts";
 import { Agent } from "./agent.ts";
 import type { AgentLink, DeleteAgentOptions, UnhandledRequests } from "./agent-link.ts";
@@ -51,6 +52,9 @@ interface Watched {
   /** The request kinds this client told the daemon it answers (`agent.attach.answers`). */
   answers: RequestKind[];
 }
+
+/** `daemon.usage`: how far back and how to group. */
+export type UsageQuery = Pick<DaemonUsageCommand, "since" | "by">;
 
 export class DaemonClient {
   private readonly connection: Connection;
@@ -112,6 +116,15 @@ export class DaemonClient {
   }
 
   // ── registry ───────────────────────────────────────────────────────────
+
+  /**
+   * What the agents spent, from the daemon's cost ledger (docs/usage.md): `since` is `30m`,
+   * `12h`, `7d` (default `1d`) or epoch ms; `by` groups per agent (default), model, job,
+   * workspace or day. A group whose calls were all unpriced has `cost_usd: null` (unknown).
+   */
+  async usage(query: UsageQuery = {}): Promise<DaemonUsageResult> {
+    return this.call({ type: "daemon.usage", ...query });
+  }
 
   async listAgents(): Promise<AgentInfo[]> {
     return (await this.call({ type: "agent.list" })).agents;

@@ -7,6 +7,7 @@ export { type BackoffOptions, reconnectDelayMs } from "../../src/client/backoff.
 export type { AgentSnapshot, PendingRequest } from "../../src/snapshot/agent-snapshot.ts";
 export type { AgentInfo, RuntimeState } from "../../src/types/agent-info.ts";
 export type { AgentStatus, Usage } from "../../src/types/agent-state.ts";
+export type { BudgetScope, BudgetState } from "../../src/types/budget.ts";
 export type { AgentEvent, AgentEventOf, AgentEventType, DaemonEvent } from "../../src/types/catalog.ts";
 export type {
   CheckpointSummary,
@@ -25,6 +26,12 @@ export type {
 export type { SandboxMode, SandboxPolicy, SandboxState } from "../../src/types/sandbox.ts";
 export type { SessionSummary } from "../../src/types/sessions.ts";
 export type {
+  DaemonUsageResult,
+  UsageGrouping,
+  UsageRow,
+  UsageTotals,
+} from "../../src/types/usage.ts";
+export type {
   WorkspaceDetail,
   WorkspaceRetireConflict,
   WorkspaceSummary,
@@ -41,6 +48,7 @@ export type {
 } from "./agent-options.ts";
 export type { AgentSessionList } from "./agent-sessions.ts";
 export { CheckpointConflictError } from "./checkpoint-conflict.ts";
+export type { UsageQuery } from "./daemon-client.ts";
 export {
   type ConnectDaemonOptions,
   type ConnectionNotice,
@@ -68,4 +76,4 @@ export {
 export type { AgentStreamEvent, GapEvent } from "./stream-events.ts";
 export { type JsonSchema, type OutputIssue, OutputValidationError } from "./structured-output.ts";
 export type { WebSocketConstructor, WebSocketInit } from "./transports/websocket-transport.ts";
-export { Turn, type TurnResult } from "./turn.ts";
+export { Turn, type TurnResult, type TurnUsage } from "./turn.ts";

@@ -12,6 +12,17 @@ import type { WireError } from "../../src/wire/errors.ts";
 import { EventQueue } from "./event-queue.ts";
 import type { AgentStreamEvent } from "./stream-events.ts";
 
+/**
+ * A turn's tokens and cost. `cost_usd` is what its calls cost in US dollars, or null when some
+ * call's model has no price: unknown, never 0 (docs/usage.md).
+ */
+export type TurnUsage = Usage & { cost_usd: number | null };
+
+/** The turn's usage with `cost_usd` (null when any call was unpriced). */
+export function withCostUsd(usage: Usage): TurnUsage {
+  return { ...usage, cost_usd: usage.cost_unknown === true ? null : (usage.cost ?? 0) };
+}
+
 export interface TurnResult {
   /** Undefined only when the turn never started (the agent went away first). */
   turn_id: string | undefined;
@@ -19,7 +30,7 @@ export interface TurnResult {
   text: string;
   /** Every message the turn added, the prompt first. */
   messages: Message[];
-  usage: Usage;
+  usage: TurnUsage;
   /** The error that ended the turn (a provider failure, the agent exiting), if one did. */
   error?: WireError;
   /**
@@ -109,7 +120,10 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
         this.usage = {
           input: this.usage.input + event.input,
           output: this.usage.output + event.output,
-          ...(event.cost !== undefined ? { cost: (this.usage.cost ?? 0) + event.cost } : {}),
+          ...(event.cost !== undefined || this.usage.cost !== undefined
+            ? { cost: (this.usage.cost ?? 0) + (event.cost ?? 0) }
+            : {}),
+          ...(event.cost_unknown === true || this.usage.cost_unknown === true ? { cost_unknown: true } : {}),
         };
         break;
       case "error":
@@ -163,7 +177,7 @@ export class Turn implements AsyncIterable<AgentStreamEvent> {
       turn_id: this.id,
       text: lastAssistantText(this.messages),
       messages: this.messages.slice(),
-      usage: end.usage,
+      usage: withCostUsd(end.usage),
       end_reason: end.reason,
       aborted: end.reason === "aborted",
       missed_events: end.missed,

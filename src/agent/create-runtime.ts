@@ -54,6 +54,8 @@ export interface RuntimeConfig {
   providerOptions?: ProviderOptions;
   /** The sandbox asked for by flags or `agent.create`; the config and defaults fill the rest. */
   sandbox?: SandboxRequest;
+  /** USD the agent may spend (`--budget-usd`, `agent.create`): wins over the session's, like the mode. */
+  budgetUsd?: number;
   /**
    * Resume a turn whose permission question was open when the last runtime died, asking it
    * again (`shard agent`, which a client drives); otherwise (`shard run`) such a call is
@@ -176,6 +178,9 @@ export function createRuntime(
     if (recorded.model !== spec.id) session.append({ type: "model_change", model: spec.id });
     if (sandboxMode !== undefined && recorded.sandbox !== sandboxMode)
       session.append({ type: "sandbox_change", mode: sandboxMode });
+    // The runtime reads its budget back from the session (src/agent/budget), set_budget's included.
+    if (config.budgetUsd !== undefined && recordedBudget(session) !== config.budgetUsd)
+      session.append({ type: "budget_change", budget_usd: config.budgetUsd });
   } catch (err) {
     session.close();
     return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
@@ -313,4 +318,8 @@ function resolveCwd(dir: string): { ok: true; path: string } | Failure {
 /** Marks `refused` as caused by `setting` when the config gave that value (not a default). */
 function rejectedIf(given: unknown, setting: RejectedSetting, refused: Failure): CreateRuntimeFailure {
   return given === undefined ? refused : { ...refused, rejected: setting };
+}
+
+function recordedBudget(session: SessionStore): number | null | undefined {
+  return session.entries().findLast((e) => e.type === "budget_change")?.budget_usd ?? undefined;
 }

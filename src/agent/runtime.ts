@@ -32,6 +32,8 @@ import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
 import type { TurnEndEvent } from "../types/stream-events.ts";
 import type { WireError } from "../wire/errors.ts";
+import { AgentBudget } from "./budget/agent-budget.ts";
+import { BudgetSwitch } from "./budget/budget-switch.ts";
 import { TurnCheckpoints } from "./checkpoints/turn-checkpoints.ts";
 import { Compaction, type ManualCompaction } from "./compaction/compaction-tiers.ts";
 import { InputQueues } from "./input-queues.ts";
@@ -107,9 +109,15 @@ export class AgentRuntime {
   readonly checkpoints: TurnCheckpoints;
   /** The session written: a fork replaces it on `restore_checkpoint` with `conversation`. */
   private readonly switchable: SwitchableSession;
+  /** Spending against the agent's limits, enforced at each provider boundary (docs/usage.md). */
+  readonly budget: AgentBudget;
+  /** `set_budget`. */
+  readonly budgetSwitch: BudgetSwitch;
 
   constructor(readonly options: RuntimeOptions) {
     this.switchable = new SwitchableSession(options.session);
+    const recorded = AgentBudget.fromSession(options.session.entries());
+    this.budget = new AgentBudget(recorded.budget ?? null, recorded.spent);
     this.outbox = new Outbox(this.initialSnapshot());
     this.state = new AgentState((status, detail) => this.emitStatus(status, detail));
     this.compaction = new Compaction({
@@ -143,6 +151,41 @@ export class AgentRuntime {
         },
         failed: (message) => this.emit({ type: "error", code: "INVALID_REQUEST", message, fatal: false }),
       });
+    this.budgetSwitch = new BudgetSwitch({
+      budget: this.budget,
+      ask: (ask) => this.requests.standingPermission(ask),
+      cancel: (requestId, reason) => this.requests.cancel(requestId, reason),
+      applied: (budget) => {
+        this.persist({ type: "budget_change", budget_usd: budget });
+        this.budget.setBudget(budget);
+        this.emitBudget();
+      },
+    });
+  }
+
+  /** Every client sees the agent's spending and whether a limit stopped it. */
+  emitBudget(): void {
+    this.emit({ type: "budget_changed", budget: this.budget.state() });
+  }
+
+  /** One provider call: in the session (the ledger's part there), against the limits, then `usage`. */
+  private recordUsage(turnId: string, usage: ProviderUsage, spec: ModelSpec, messageId: string): void {
+    const event = this.compaction.recordUsage(usage, spec, messageId);
+    this.persist({
+      type: "usage",
+      turn_id: turnId,
+      model: spec.id,
+      input: usage.input,
+      output: usage.output,
+      ...(usage.cache_read !== undefined ? { cache_read: usage.cache_read } : {}),
+      ...(usage.cache_write !== undefined ? { cache_write: usage.cache_write } : {}),
+      cost_usd: event.cost ?? null,
+    });
+    const before = this.budget.exceeded()?.scope;
+    this.budget.record(event.cost);
+    // `usage` moves `spent_usd` in every snapshot; `budget_changed` only when a limit is crossed.
+    this.emit({ ...event, turn_id: turnId });
+    if (this.budget.exceeded()?.scope !== before) this.emitBudget();
   }
 
   get session(): SessionStore {
@@ -517,7 +560,8 @@ export class AgentRuntime {
       beforeProviderCall: (signal: AbortSignal) => this.compaction.beforeProviderCall(signal),
       compactAfterOverflow: (signal: AbortSignal) => this.compaction.afterOverflow(signal),
       onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) =>
-        this.emit(this.compaction.recordUsage(usage, spec, messageId)),
+        this.recordUsage(turnId, usage, spec, messageId),
+      budgetRefusal: () => this.budget.refusal(),
       onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => {
         const { attempt, max_attempts, delay_ms, reason } = retry;
         this.emit({ type: "turn_retry", attempt, max_attempts, delay_ms, reason });
@@ -576,6 +620,7 @@ export class AgentRuntime {
       pending_requests: [],
       usage: { input: 0, output: 0 },
       ...(this.options.sandbox !== undefined ? { sandbox: this.options.sandbox.state() } : {}),
+      budget: this.budget.state(),
       last_seq: 0,
     };
   }

@@ -20,7 +20,7 @@ import { terminalLine } from "../terminal/terminal-text.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../types/sandbox.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
 import { BatchedWriter } from "./batched-writer.ts";
-import { AGENT_FLAG_OPTIONS, parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { AGENT_FLAG_OPTIONS, budgetFrom, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const AGENT_HELP = `Usage: shard agent [options]
 
@@ -41,6 +41,8 @@ Options:
                                 (repeat it; *.example.com for subdomains)
   --mcp-config FILE             more MCP servers, in mcp.json's shape, beside $SHARD_HOME/mcp.json
                                 (read once at start; \`shard acp\` passes the editor's servers so)
+  --budget-usd AMOUNT           stop at the provider boundary once the agent has spent this many
+                                US dollars; raise it with set_budget (docs/usage.md)
 `;
 
 export interface CommonFlags {
@@ -54,6 +56,7 @@ export interface CommonFlags {
   "sandbox-policy"?: string;
   "allow-host"?: string[];
   "mcp-config"?: string;
+  "budget-usd"?: string;
 }
 
 /** Turns shared flags into a runtime config; throws UsageError on bad values. */
@@ -82,6 +85,8 @@ export function runtimeConfigFrom(
   if (basePrompt) config.basePrompt = basePrompt;
   if (flags["mcp-config"]) config.mcpConfigFile = flags["mcp-config"];
   config.sandbox = sandboxRequestFrom(flags);
+  const budget = flags["budget-usd"];
+  if (budget !== undefined) config.budgetUsd = budgetFrom(budget);
   const retryBase = env.SHARD_RETRY_BASE_MS ? Number(env.SHARD_RETRY_BASE_MS) : undefined;
   if (retryBase !== undefined && Number.isFinite(retryBase))
     config.providerOptions = { retryBaseMs: retryBase };

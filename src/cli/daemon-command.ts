@@ -13,7 +13,7 @@ import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts
 import { shardHome } from "../support/shard-home.ts";
 import { writeEnrollmentQr } from "../terminal/enrollment-qr.ts";
 import { DAEMON_OPTIONS } from "./daemon-options.ts";
-import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
+import { budgetFrom, parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const DAEMON_HELP = `Usage: shard daemon [options]
        shard daemon stop [--force]
@@ -31,6 +31,8 @@ Options:
   --max-runtimes N                 agent runtimes alive at once, subagents included (default ${DEFAULT_MAX_RUNTIMES},
                                    2-1024); past it the oldest idle one is stopped, and with none idle
                                    a start fails saying so
+  --daily-budget-usd AMOUNT        US dollars all agents may spend per UTC day; past it each turn
+                                   stops at its next provider call with BUDGET_EXCEEDED (docs/usage.md)
 
 Remote mode (off by default; see docs/auth.md and docs/WEB-DEPLOYMENT.md):
   --web-host IP                    bind the HTTP server to this address instead of 127.0.0.1
@@ -63,6 +65,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   let maxSubagentRuns: number;
   let maxRuntimes: number;
   let web: WebConfig;
+  let dailyBudgetUsd: number | undefined;
   try {
     const { values } = parseFlags(argv, OPTIONS, false);
     if (values.help) {
@@ -97,6 +100,8 @@ export async function daemonCommand(argv: string[]): Promise<number> {
       throw new UsageError(
         `--max-subagent-runs (${maxSubagentRuns}) must be below --max-runtimes (${maxRuntimes}): each run's runtime counts toward the cap, and its parent needs one too`,
       );
+    const daily = values["daily-budget-usd"];
+    if (daily !== undefined) dailyBudgetUsd = budgetFrom(daily, "daily-budget-usd");
     const checked = webConfigFromFlags({
       ...(values["web-host"] !== undefined ? { webHost: values["web-host"] } : {}),
       ...(values["public-host"] !== undefined ? { publicHost: values["public-host"] } : {}),
@@ -128,6 +133,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     maxSubagentRuns,
     maxRuntimes,
     web,
+    ...(dailyBudgetUsd !== undefined ? { dailyBudgetUsd } : {}),
     onShutdown: () => stopped(),
   });
   if (!started.ok) {

@@ -8,6 +8,7 @@ export const DAEMON_OPTIONS = {
   "headless-timeout": { type: "string" },
   "max-subagent-runs": { type: "string" },
   "max-runtimes": { type: "string" },
+  "daily-budget-usd": { type: "string" },
   "web-host": { type: "string" },
   "public-host": { type: "string" },
   "allowed-origin": { type: "string", multiple: true },

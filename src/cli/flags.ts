@@ -14,6 +14,7 @@ export const AGENT_FLAG_OPTIONS = {
   "sandbox-policy": { type: "string" },
   "allow-host": { type: "string", multiple: true },
   "mcp-config": { type: "string" },
+  "budget-usd": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -43,4 +44,12 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(
   } catch (err) {
     throw new UsageError(describeError(err));
   }
+}
+
+/** `--budget-usd`: a plain amount of dollars, 0 or more (docs/usage.md). */
+export function budgetFrom(text: string, flag = "budget-usd"): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new UsageError(`--${flag}: "${text}" is not an amount of US dollars (e.g. 5 or 0.50)`);
+  return value;
 }

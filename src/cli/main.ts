@@ -49,6 +49,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',
     run: async (argv) => (await import("./run-command.ts")).runCommand(argv),
   },
+  usage: {
+    summary: "what the agents spent: calls, tokens and cost per agent, model, job or workspace",
+    run: async (argv) => (await import("./usage-command.ts")).usageCommand(argv),
+  },
 };
 
 export const HELP = `shard ${pkg.version} — run LLM coding agents

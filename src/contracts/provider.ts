@@ -100,6 +100,6 @@ export interface ModelSpec {
   thinking?: "budget" | "adaptive";
   /** Reasoning effort levels, present when `reasoning` is true. */
   reasoning_levels?: { id: string; label: string; description?: string }[];
-  /** USD per million tokens. */
-  cost: { input: number; output: number; cache_read?: number; cache_write?: number };
+  /** USD per million tokens; absent: the price is unknown, so a call's cost is unknown (never 0). */
+  cost?: { input: number; output: number; cache_read?: number; cache_write?: number };
 }

@@ -3,6 +3,7 @@
  * HTTP/WebSocket server (docs/architecture.md §1, §4). `startDaemon` resolves once both listen; the
  * returned handle stops it (graceful lets turns finish, `force` kills runtimes at once).
  */
+
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
@@ -13,6 +14,7 @@ import { BrowserAuth } from "./auth/browser-auth.ts";
 import { type Clock, systemClock } from "./auth/clock.ts";
 import { SecurityStore } from "./auth/security-store.ts";
 import { Broker } from "./broker/broker.ts";
+import { HooksList } from "./broker/hooks-list.ts";
 import { providerHandlers } from "./broker/provider-commands.ts";
 import { registryHandlers } from "./broker/registry-commands.ts";
 import { sessionHandlers } from "./broker/session-commands.ts";
@@ -28,6 +30,10 @@ import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
 import { listenUnixSocket } from "./socket.ts";
 import { claimSocketPath, secureHome } from "./socket-file.ts";
+import { CostLedger, dayOf } from "./usage/cost-ledger.ts";
+import { compactLedger } from "./usage/ledger-compaction.ts";
+import { usageHandlers } from "./usage/usage-commands.ts";
+import { UsageRecorder } from "./usage/usage-recorder.ts";
 import { workspaceHandlers } from "./workspaces/workspace-commands.ts";
 
 export interface DaemonOptions {
@@ -58,6 +64,8 @@ export interface DaemonOptions {
   shardCommand?: string[];
   /** The built web client (default: `SHARD_WEB_DIR`, the binary's embedded copy, or `web/dist`). */
   webDir?: string;
+  /** `--daily-budget-usd`: USD all agents may spend per UTC day (docs/usage.md). */
+  dailyBudgetUsd?: number;
   /** Called once the daemon has stopped after `daemon.shutdown`. */
   onShutdown?: () => void;
 }
@@ -75,6 +83,8 @@ export interface RunningDaemon {
 }
 
 export const DEFAULT_PORT = 7777;
+/** Days the cost ledger keeps call by call; older ones are kept as daily totals (docs/usage.md). */
+export const LEDGER_DETAIL_DAYS = 7;
 export const DEFAULT_IDLE_RUNTIME_TIMEOUT_S = 900;
 export const DEFAULT_HEADLESS_TIMEOUT_MS = 300_000;
 /** Subagent runs starting or active at once, over all parents (the rest wait queued). */
@@ -150,8 +160,20 @@ export async function startDaemon(
     maxConcurrentRuns: subagentRunsWithin(options.maxSubagentRuns ?? DEFAULT_MAX_SUBAGENT_RUNS, maxRuntimes),
     log: write,
   }));
+  // The cost ledger: every call of every runtime, the daily cap and the jobs' budgets (docs/usage.md).
+  const ledger = new CostLedger(options.home);
+  compactLedger(ledger, dayOf(Date.now() - LEDGER_DETAIL_DAYS * 86_400_000));
+  const usage = new UsageRecorder({
+    ctx: broker,
+    ledger,
+    ...(options.dailyBudgetUsd !== undefined ? { dailyBudgetUsd: options.dailyBudgetUsd } : {}),
+    runOf: (agentId) => subagents.service?.runOf(agentId),
+    worktreesDir: join(options.home, "worktrees"),
+    log: write,
+  });
   const handlers = {
     ...registryHandlers(broker),
+    ...usageHandlers(broker, ledger, usage),
     ...sessionHandlers(broker, write),
     ...providerHandlers(broker),
     ...workspaceHandlers(broker, options.home, write),
@@ -163,7 +185,8 @@ export async function startDaemon(
       closeConnections: (browserId) => connections.closeAll(browserId),
     }),
   };
-  broker.bind(registry, handlers, subagents);
+  // The ledger's hooks first: a child hears its limits before the jobs send it its task.
+  broker.bind(registry, handlers, new HooksList([usage, subagents]));
   registry.load();
   await subagents.recover();
 

@@ -5,7 +5,7 @@
  * - `resolveModel` also accepts an arbitrary model on a built-in provider (e.g.
  *   `openai/qwen3:8b` when OPENAI_BASE_URL points at Ollama): the spec is synthesized from
  *   that provider's settings with conservative defaults (context 128000, max output 8192,
- *   no reasoning levels, cost 0). A models.json provider lists its models: any other name on
+ *   no reasoning levels, no price: its cost is unknown). A models.json provider lists its models: any other name on
  *   it is unknown, refused where it is named (agent.create, --model), not at the first prompt.
  */
 import { join } from "node:path";
@@ -75,7 +75,6 @@ export function resolveModel(
     api: parts.provider === "openai" ? "openai-completions" : sibling.api,
     ...SYNTHESIZED_DEFAULTS,
     reasoning: false,
-    cost: { input: 0, output: 0 },
   };
   if (sibling.base_url) spec.base_url = sibling.base_url;
   if (sibling.api_key !== undefined) spec.api_key = sibling.api_key;

@@ -207,8 +207,9 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
         context_window: m.context_window,
         max_output: m.max_output,
         reasoning: m.reasoning ?? (m.reasoning_levels?.length ?? 0) > 0,
-        cost: m.cost ?? { input: 0, output: 0 },
       };
+      // No price in models.json: the cost is unknown, never 0 (a free model says `cost: {input: 0, output: 0}`).
+      if (m.cost) spec.cost = m.cost;
       if (provider.base_url) spec.base_url = provider.base_url;
       if (provider.api_key !== undefined) spec.api_key = provider.api_key;
       if (provider.api_key_env) spec.api_key_env = provider.api_key_env;

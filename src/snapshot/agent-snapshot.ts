@@ -5,6 +5,7 @@
  */
 import type { LiveWindow, SyncEvent, ToolCallRecord } from "../types/agent-events.ts";
 import type { AgentStatus, Usage } from "../types/agent-state.ts";
+import type { BudgetState } from "../types/budget.ts";
 import type { ModelDescriptor } from "../types/controls.ts";
 import type { McpServerStatus } from "../types/mcp-status.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
@@ -41,6 +42,8 @@ export interface AgentSnapshot {
   sandbox?: SandboxState;
   /** The agent's MCP servers (docs/mcp.md); absent until its first turn starts them. */
   mcp_servers?: McpServerStatus[];
+  /** Spending against the agent's limits (docs/usage.md); absent from a runtime that predates it. */
+  budget?: BudgetState;
   /** The `seq` of the newest event applied; 0 before any. */
   last_seq: number;
   runtime_epoch?: number;
@@ -79,6 +82,7 @@ export function snapshotFromSync(sync: SyncEvent): AgentSnapshot {
   if (sync.retry !== undefined) snapshot.retry = sync.retry;
   if (sync.sandbox !== undefined) snapshot.sandbox = sync.sandbox;
   if (sync.mcp_servers !== undefined) snapshot.mcp_servers = sync.mcp_servers;
+  if (sync.budget !== undefined) snapshot.budget = sync.budget;
   return snapshot;
 }
 
@@ -104,6 +108,7 @@ export function syncFromSnapshot(snapshot: AgentSnapshot): SyncEvent {
   if (snapshot.retry !== undefined) sync.retry = snapshot.retry;
   if (snapshot.sandbox !== undefined) sync.sandbox = snapshot.sandbox;
   if (snapshot.mcp_servers !== undefined) sync.mcp_servers = snapshot.mcp_servers;
+  if (snapshot.budget !== undefined) sync.budget = snapshot.budget;
   return sync;
 }
 

@@ -73,7 +73,14 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       return withRecords({ ...s, live_window }, recordsInWindow(s.tool_calls, live_window));
     }
     case "usage":
-      return { ...s, usage: addUsage(s.usage, event) };
+      // A priced call is spent against the budget too (protocol-additions §22).
+      return s.budget !== undefined && event.cost !== undefined
+        ? {
+            ...s,
+            usage: addUsage(s.usage, event),
+            budget: { ...s.budget, spent_usd: s.budget.spent_usd + event.cost },
+          }
+        : { ...s, usage: addUsage(s.usage, event) };
     case "permission_request":
     case "ui_request": {
       const others = s.pending_requests.filter((r) => r.request_id !== event.request_id);
@@ -89,6 +96,8 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
       return { ...s, mode: event.mode };
     case "sandbox_changed":
       return { ...s, sandbox: event.sandbox };
+    case "budget_changed":
+      return { ...s, budget: event.budget };
     case "mcp_status":
       return { ...s, mcp_servers: event.servers };
     case "model_changed": {
@@ -130,8 +139,10 @@ function addUsage(total: Usage, call: UsageEvent): Usage {
     output: total.output + call.output,
     cache_read: (total.cache_read ?? 0) + (call.cache_read ?? 0),
     cache_write: (total.cache_write ?? 0) + (call.cache_write ?? 0),
-    cost: (total.cost ?? 0) + (call.cost ?? 0),
   };
+  // An unpriced call leaves the cost unknown: it never counts as 0 (protocol-additions §22).
+  if (total.cost !== undefined || call.cost !== undefined) sum.cost = (total.cost ?? 0) + (call.cost ?? 0);
+  if (total.cost_unknown === true || call.cost_unknown === true) sum.cost_unknown = true;
   if (call.context_tokens !== undefined) sum.context_tokens = call.context_tokens;
   const model = call.model ?? total.model;
   if (model !== undefined) sum.model = model;

@@ -5,11 +5,13 @@ export class UsageTotals {
   input = 0;
   output = 0;
   cost: number | undefined;
+  cost_unknown: boolean | undefined;
 
-  add(usage: Pick<Usage, "input" | "output" | "cost">): void {
+  add(usage: Pick<Usage, "input" | "output" | "cost" | "cost_unknown">): void {
     this.input += usage.input;
     this.output += usage.output;
     if (usage.cost !== undefined) this.cost = (this.cost ?? 0) + usage.cost;
+    if (usage.cost_unknown === true) this.cost_unknown = true;
   }
 }
 
@@ -18,11 +20,21 @@ export function runSummary(totals: UsageTotals, elapsedMs: number, sessionId: st
 }
 
 /** Tokens, cost and time of one turn: what `shard attach` prints as each turn ends. */
-export function turnSummary(totals: Pick<Usage, "input" | "output" | "cost">, elapsedMs: number): string {
+export function turnSummary(
+  totals: Pick<Usage, "input" | "output" | "cost" | "cost_unknown">,
+  elapsedMs: number,
+): string {
   const tokens = `${totals.input.toLocaleString("en-US")} in · ${totals.output.toLocaleString("en-US")} out`;
-  const cost =
+  // An unpriced model's cost is unknown, never $0.
+  const known =
     totals.cost === undefined
       ? ""
-      : ` · $${totals.cost < 0.01 ? totals.cost.toFixed(4) : totals.cost.toFixed(2)}`;
+      : `$${totals.cost < 0.01 ? totals.cost.toFixed(4) : totals.cost.toFixed(2)}`;
+  const cost =
+    totals.cost_unknown === true
+      ? ` · ${known === "" ? "cost unknown" : `${known} + unknown`}`
+      : known === ""
+        ? ""
+        : ` · ${known}`;
   return `${tokens}${cost} · ${(elapsedMs / 1000).toFixed(1)} s`;
 }

@@ -5,6 +5,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { modelSwitchFields, reasoningSwitchFields } from "./agent-results.ts";
 import { AgentStatusSchema, UsageSchema } from "./agent-state.ts";
+import { BudgetStateSchema } from "./budget.ts";
 import { ModelDescriptorSchema } from "./controls.ts";
 import { eventSeq, routingAgentId } from "./envelope.ts";
 import { McpServerStatusSchema } from "./mcp-status.ts";
@@ -104,6 +105,8 @@ export const SyncEventSchema = Type.Object(
     sandbox: Type.Optional(SandboxStateSchema),
     /** Additive (protocol-additions §19): the agent's MCP servers, once the first turn starts them. */
     mcp_servers: Type.Optional(Type.Array(McpServerStatusSchema)),
+    /** Additive (protocol-additions §22): the agent's spending against its limits. */
+    budget: Type.Optional(BudgetStateSchema),
   },
   { $id: "SyncEvent" },
 );

@@ -7,7 +7,13 @@ export const UsageSchema = Type.Object(
     output: Type.Number(),
     cache_read: Type.Optional(Type.Number()),
     cache_write: Type.Optional(Type.Number()),
+    /** USD of the priced calls; absent when no call had a price. */
     cost: Type.Optional(Type.Number()),
+    /**
+     * Additive (protocol-additions §22): some call had no price in the catalog, so the cost is
+     * unknown (in part when `cost` is also present): shown as unknown, never as 0.
+     */
+    cost_unknown: Type.Optional(Type.Boolean()),
     context_tokens: Type.Optional(Type.Number()),
     model: Type.Optional(Type.String()),
   },

@@ -3,6 +3,7 @@
  * validator (src/wire) checks against and the JSON Schema export walks. Commands come from the
  * command table (command-table.ts); events are listed here.
  */
+
 import type { Static, TObject } from "@sinclair/typebox";
 import {
   HelloEventSchema,
@@ -15,6 +16,7 @@ import {
   SyncEventSchema,
 } from "./agent-events.ts";
 import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage.ts";
+import { BudgetChangedEventSchema } from "./budget.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
 import { McpStatusEventSchema } from "./mcp-status.ts";
 import {
@@ -74,6 +76,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ModelChangedEventSchema,
   ReasoningLevelChangedEventSchema,
   SandboxChangedEventSchema,
+  BudgetChangedEventSchema,
   McpStatusEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,

@@ -50,6 +50,12 @@ import {
   AuthRevokeResultSchema,
 } from "./auth.ts";
 import {
+  BudgetLimitsCommandSchema,
+  BudgetLimitsResultSchema,
+  SetBudgetCommandSchema,
+  SetBudgetResultSchema,
+} from "./budget.ts";
+import {
   CheckpointDiffCommandSchema,
   CheckpointDiffResultSchema,
   ListCheckpointsCommandSchema,
@@ -98,6 +104,7 @@ import {
   SubagentWaitCommandSchema,
   SubagentWaitResultSchema,
 } from "./subagent.ts";
+import { DaemonUsageCommandSchema, DaemonUsageResultSchema } from "./usage.ts";
 import {
   WorkspaceAttachCommandSchema,
   WorkspaceAttachResultSchema,
@@ -125,7 +132,8 @@ export type CommandOwner =
   | "subagents"
   | "auth"
   | "providers"
-  | "changes";
+  | "changes"
+  | "usage";
 
 interface CommandContract {
   readonly command: TObject;
@@ -156,6 +164,18 @@ export const COMMANDS = {
   set_sandbox: {
     command: SetSandboxCommandSchema,
     result: SetSandboxResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  set_budget: {
+    command: SetBudgetCommandSchema,
+    result: SetBudgetResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  budget_limits: {
+    command: BudgetLimitsCommandSchema,
+    result: BudgetLimitsResultSchema,
     owner: "runtime",
     addition: true,
   },
@@ -309,6 +329,12 @@ export const COMMANDS = {
     addition: true,
   },
 
+  "daemon.usage": {
+    command: DaemonUsageCommandSchema,
+    result: DaemonUsageResultSchema,
+    owner: "usage",
+    addition: true,
+  },
   "provider.status": {
     command: ProviderStatusCommandSchema,
     result: ProviderStatusResultSchema,

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "PROVIDER_ERROR",
   "TOOL_ERROR",
   "CONFLICT",
+  "BUDGET_EXCEEDED",
 ] as const;
 
 /** What each code tells a client (the generated reference, docs/protocol.md, lists them). */
@@ -35,6 +36,8 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<(typeof ERROR_CODES)[number], 
   PROVIDER_ERROR: "The model provider failed (an `error` event mid-turn).",
   TOOL_ERROR: "A tool failed outside its own result (an `error` event mid-turn).",
   CONFLICT: "The state does not allow it now (a turn is running, a stale precondition, a run still active).",
+  BUDGET_EXCEEDED:
+    "A spending limit is used up (the agent's budget, its subagent job's, the daemon's daily cap): the turn stopped at a provider boundary and prompts are refused until it is raised (`set_budget`).",
 };
 
 export const ErrorCodeSchema = Type.Union(

@@ -68,6 +68,11 @@ export const AgentCreateCommandSchema = Type.Object(
     sandbox_policy: Type.Optional(SandboxPolicySchema),
     /** Hosts reachable through the sandbox's filtering proxy (`example.org`, `*.example.org`). */
     network_allow: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Our addition (protocol-additions §22): USD the agent may spend over its session, like
+     * `shard agent --budget-usd`; past it the turn stops with BUDGET_EXCEEDED (`set_budget` raises it).
+     */
+    budget_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
   },
   { $id: "AgentCreateCommand" },
 );

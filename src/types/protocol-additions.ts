@@ -14,6 +14,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "turn_retry",
   "sandbox_changed",
   "mcp_status",
+  "budget_changed",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
@@ -23,8 +24,8 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   abort: ["source"],
   turn_end: ["end_reason", "aborted_by"],
   permission_request: ["preview", "sandbox"],
-  "subagent.create": ["timeout", "sandbox"],
-  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow"],
+  "subagent.create": ["timeout", "sandbox", "budget_usd"],
+  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow", "budget_usd"],
   error: ["data"],
   sync: [
     "session_id",
@@ -37,7 +38,9 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "retry",
     "sandbox",
     "mcp_servers",
+    "budget",
   ],
+  usage: ["cost_unknown", "turn_id"],
   tool_result: ["images", "message_id", "sandbox"],
   compaction: ["summary_message", "first_kept_message_id"],
   model_changed: ["reasoning_level"],

@@ -116,6 +116,37 @@ export const SandboxChangeEntrySchema = Type.Object(
 );
 export type SandboxChangeEntry = Static<typeof SandboxChangeEntrySchema>;
 
+/** The agent's own budget as last set (a flag, `agent.create`, `set_budget`); a resume keeps it. */
+export const BudgetChangeEntrySchema = Type.Object(
+  {
+    type: Type.Literal("budget_change"),
+    ...entryBase,
+    budget_usd: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+  },
+  { $id: "BudgetChangeEntry" },
+);
+export type BudgetChangeEntry = Static<typeof BudgetChangeEntrySchema>;
+
+/**
+ * One provider call's tokens and cost (the session's part of the cost ledger, docs/usage.md):
+ * `cost_usd` null when the model has no price. A resumed runtime sums them for its budget.
+ */
+export const UsageEntrySchema = Type.Object(
+  {
+    type: Type.Literal("usage"),
+    ...entryBase,
+    turn_id: Type.String({ minLength: 1 }),
+    model: Type.String({ minLength: 1 }),
+    input: Type.Number({ minimum: 0 }),
+    output: Type.Number({ minimum: 0 }),
+    cache_read: Type.Optional(Type.Number({ minimum: 0 })),
+    cache_write: Type.Optional(Type.Number({ minimum: 0 })),
+    cost_usd: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+  },
+  { $id: "UsageEntry" },
+);
+export type UsageEntry = Static<typeof UsageEntrySchema>;
+
 export const ModelChangeEntrySchema = Type.Object(
   { type: Type.Literal("model_change"), ...entryBase, model: Type.String({ minLength: 1 }) },
   { $id: "ModelChangeEntry" },
@@ -179,6 +210,8 @@ export const SessionEntrySchema = Type.Union(
     PermissionWaitEntrySchema,
     ModeChangeEntrySchema,
     SandboxChangeEntrySchema,
+    BudgetChangeEntrySchema,
+    UsageEntrySchema,
     ModelChangeEntrySchema,
     ReasoningChangeEntrySchema,
     CompactionEntrySchema,

@@ -146,6 +146,8 @@ export const UsageEventSchema = Type.Object(
     agent_id: routingAgentId,
     seq: eventSeq,
     ...UsageSchema.properties,
+    /** Additive (protocol-additions §22): the turn the call belongs to (the cost ledger's key). */
+    turn_id: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "UsageEvent" },
 );

@@ -58,7 +58,16 @@ export const RunSnapshotSchema = Type.Object(
     deadline: Type.Optional(Type.Number()),
     /** Only ever sent to the owning parent. */
     final_text: Type.Optional(Type.String()),
-    usage: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number() })),
+    usage: Type.Optional(
+      Type.Object({
+        input: Type.Number(),
+        output: Type.Number(),
+        /** Additive (protocol-additions §22): USD of the run's priced calls; absent when none was priced. */
+        cost: Type.Optional(Type.Number()),
+        /** Some call had no price: the cost is unknown (in part, when `cost` is there too). */
+        cost_unknown: Type.Optional(Type.Literal(true)),
+      }),
+    ),
     error: Type.Optional(Type.String()),
     started_at: Type.Optional(Type.Number()),
     ended_at: Type.Optional(Type.Number()),

@@ -48,6 +48,11 @@ export const SubagentCreateCommandSchema = Type.Object(
      * looser one than the parent's is clamped to the parent's (the result says so).
      */
     sandbox: Type.Optional(SandboxModeSchema),
+    /**
+     * Additive (protocol-additions §22): USD the whole job may spend, over all its runs; past it
+     * every run still going ends `failed` with BUDGET_EXCEEDED, and the parent's report says so.
+     */
+    budget_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
   },
   { $id: "SubagentCreateCommand" },
 );

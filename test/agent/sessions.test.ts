@@ -196,8 +196,9 @@ describe("session_op list", () => {
     expect(res.data.active).toBe(secondId);
     const byId = new Map(res.data.sessions.map((s: Msg) => [s.session_id, s]));
     expect(byId.size).toBe(3);
-    expect(byId.get(firstId)).toMatchObject({ title: "first session title", entry_count: 2, cwd });
-    expect(byId.get(secondId)).toMatchObject({ title: "second session title", entry_count: 4, cwd });
+    // Each turn is its prompt, its answer and the call's `usage` entry (the session's cost ledger).
+    expect(byId.get(firstId)).toMatchObject({ title: "first session title", entry_count: 3, cwd });
+    expect(byId.get(secondId)).toMatchObject({ title: "second session title", entry_count: 6, cwd });
     expect(byId.get(secondId)).not.toHaveProperty("fork");
     expect(byId.get(fork.data.session_id)).toMatchObject({
       title: "second session title",

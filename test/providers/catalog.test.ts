@@ -9,6 +9,7 @@ import {
   resolveModel,
   unknownModelMessage,
 } from "../../src/providers/catalog.ts";
+import { computeCost } from "../../src/providers/cost.ts";
 
 let home: string;
 beforeEach(() => {
@@ -71,7 +72,7 @@ describe("built-ins", () => {
       reasoning: true,
       thinking: "adaptive",
     });
-    expect(sonnet.cost.input).toBeGreaterThan(0);
+    expect(sonnet.cost?.input).toBeGreaterThan(0);
     expect(sonnet.context_window).toBe(1_000_000);
     for (const m of models) expect(m.api_key).toBeUndefined();
   });
@@ -136,7 +137,7 @@ describe("models.json", () => {
     expect(m.model).toBe("vendor/thinker");
     expect(m.api_key).toBe("literal-key");
     expect(m.reasoning_levels).toHaveLength(2);
-    expect(m.cost.cache_read).toBe(0.5);
+    expect(m.cost?.cache_read).toBe(0.5);
   });
 
   test("bad JSON is reported with the file and the built-ins still load", () => {
@@ -259,8 +260,11 @@ describe("resolveModel", () => {
       context_window: 128000,
       max_output: 8192,
       reasoning: false,
-      cost: { input: 0, output: 0 },
     });
+    // No price is known for it: its cost is unknown, not 0.
+    expect(
+      computeCost(resolveModel(catalog, "openai/llama3.2:3b")!, { input: 1000, output: 10 }),
+    ).toBeUndefined();
     expect(resolveModel(catalog, "anthropic/claude-future")?.api).toBe("anthropic-messages");
   });
 

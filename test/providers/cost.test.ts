@@ -22,4 +22,8 @@ describe("computeCost", () => {
   test("free local models cost nothing", () => {
     expect(computeCost({ cost: { input: 0, output: 0 } }, { input: 123_456, output: 7_890 })).toBe(0);
   });
+
+  test("a model without a price has an unknown cost, not 0", () => {
+    expect(computeCost({}, { input: 123_456, output: 7_890 })).toBeUndefined();
+  });
 });

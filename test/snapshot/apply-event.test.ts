@@ -241,6 +241,19 @@ describe("applyEvent", () => {
     expect(s.status).toBe("streaming");
   });
 
+  test("an unpriced call leaves the cost unknown, never 0; priced calls move the budget", () => {
+    const budget = { budget_usd: 5, spent_usd: 1 };
+    const s = applyEvents({ ...emptySnapshot(), budget }, [
+      { type: "usage", input: 10, output: 2, cost_unknown: true, model: "local/free" },
+    ]);
+    expect(s.usage.cost).toBeUndefined();
+    expect(s.usage.cost_unknown).toBe(true);
+    expect(s.budget).toEqual(budget);
+    const later = applyEvents(s, [{ type: "usage", input: 1, output: 1, cost: 0.5, model: "mock/chat" }]);
+    expect(later.usage).toMatchObject({ cost: 0.5, cost_unknown: true });
+    expect(later.budget).toEqual({ budget_usd: 5, spent_usd: 1.5 });
+  });
+
   test("never mutates its input, and a sync round-trips", () => {
     const start = deepFreeze<AgentSnapshot>({
       ...emptySnapshot(),

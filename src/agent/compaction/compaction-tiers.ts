@@ -44,12 +44,13 @@ export class Compaction {
 
   /** Builds the `usage` event for one provider call and remembers it for context accounting. */
   recordUsage(usage: ProviderUsage, spec: ModelSpec, messageId: string): UsageEvent {
+    const cost = computeCost(spec, usage);
     const full = {
       input: usage.input,
       output: usage.output,
       ...(usage.cache_read !== undefined ? { cache_read: usage.cache_read } : {}),
       ...(usage.cache_write !== undefined ? { cache_write: usage.cache_write } : {}),
-      cost: computeCost(spec, usage),
+      ...(cost !== undefined ? { cost } : { cost_unknown: true }),
       context_tokens: usage.input + (usage.cache_read ?? 0) + (usage.cache_write ?? 0) + usage.output,
       model: spec.id,
     };

@@ -45,6 +45,13 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   },
   set_mode: (runtime, _connection, c) => setMode(runtime, c.mode),
   set_sandbox: (runtime, _connection, c) => setSandbox(runtime, c.mode),
+  set_budget: (runtime, _connection, c) => ok(runtime.budgetSwitch.set(c.budget_usd)),
+  budget_limits: (runtime, _connection, c) => {
+    const before = JSON.stringify(runtime.budget.exceeded());
+    runtime.budget.setLimits(c.limits);
+    if (JSON.stringify(runtime.budget.exceeded()) !== before) runtime.emitBudget();
+    return ok({});
+  },
   list_modes: (runtime) => ok({ modes: runtime.modes.list(), active: runtime.modes.current.name }),
   list_models: (runtime) =>
     ok({ models: runtime.models.list(), active: describeModel(runtime.models.current) }),
@@ -168,6 +175,9 @@ function prompt(
       `steer: turn ${c.turn_id} is not running${runtime.activeTurnId ? ` (turn ${runtime.activeTurnId} is)` : ""}; the message was not queued`,
     );
   }
+  // A spent limit refuses new work until it is raised (docs/usage.md); queued input waits for it too.
+  const refusal = runtime.budget.refusal();
+  if (refusal !== undefined) return fail(refusal.code, refusal.message);
   if (runtime.turnActive) {
     if (!behavior) {
       return fail(

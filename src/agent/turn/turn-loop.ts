@@ -28,6 +28,8 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   /** Forced compaction after a context-overflow error; returns true when it freed room. */
   compactAfterOverflow: (signal: AbortSignal) => Promise<boolean>;
   onProviderUsage: (usage: ProviderUsage, spec: ModelSpec, messageId: string) => void;
+  /** A spent limit (docs/usage.md): the turn stops here, at the provider boundary, with it. */
+  budgetRefusal: () => WireError | undefined;
   onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
   /** Before tool calls run (the runtime's checkpoint, once per turn); never throws. */
   beforeTools: () => Promise<void>;
@@ -52,7 +54,7 @@ export async function runTurnLoop(
   signal: AbortSignal,
   resumed: readonly ParsedToolCall[] = [],
 ): Promise<TurnOutcome> {
-  const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, cost: 0 };
+  const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
   let overflowRetried = false;
   const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
   if (resumed.length > 0) await deps.beforeTools();
@@ -60,6 +62,8 @@ export async function runTurnLoop(
 
   for (;;) {
     if (signal.aborted) return { usage: total };
+    const refusal = deps.budgetRefusal();
+    if (refusal !== undefined) return { usage: total, error: refusal };
     await deps.beforeProviderCall(signal);
     const selected = deps.models.providerForNextCall();
     if (!selected.ok) return { usage: total, error: selected.error };
@@ -136,6 +140,8 @@ function addUsage(total: Usage, usage: ProviderUsage, spec: ModelSpec): void {
   total.output += usage.output;
   total.cache_read = (total.cache_read ?? 0) + (usage.cache_read ?? 0);
   total.cache_write = (total.cache_write ?? 0) + (usage.cache_write ?? 0);
-  total.cost = (total.cost ?? 0) + computeCost(spec, usage);
+  const cost = computeCost(spec, usage);
+  if (cost !== undefined) total.cost = (total.cost ?? 0) + cost;
+  else total.cost_unknown = true;
   total.model = spec.id;
 }

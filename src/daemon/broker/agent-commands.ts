@@ -20,6 +20,7 @@ const RESTORES: ReadonlySet<AgentCommand["type"]> = new Set([
   "set_model",
   "set_reasoning_level",
   "set_sandbox",
+  "set_budget",
   "session_op",
   "restore_checkpoint",
 ]);
@@ -39,6 +40,14 @@ export async function handleAgentCommand(
   }
   if (!ctx.registry.get(agentId)) {
     return reply({ code: "NOT_FOUND", message: `no agent ${agentId}; agent.list shows the agents` });
+  }
+  // The daemon's own limits are the daemon's to tell (docs/usage.md): no client sets them.
+  if (command.type === "budget_limits") {
+    return reply({
+      code: "PERMISSION_DENIED",
+      message:
+        "budget_limits: only the daemon tells a runtime its limits; raise an agent's budget with set_budget",
+    });
   }
   const channel = ctx.channel(agentId);
   const attachment = channel.attachments.get(client.id);

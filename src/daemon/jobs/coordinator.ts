@@ -45,7 +45,7 @@ interface LiveRun {
   error?: string;
   /** Tells the error that ended the turn from a warning during it. */
   errors: TurnErrorWatch;
-  usage: { input: number; output: number };
+  usage: { input: number; output: number; cost?: number; cost_unknown?: true };
   /** Set once the child's runtime serves this run: an older generation's exit is not its failure. */
   serving?: boolean;
   deadline?: ReturnType<typeof setTimeout>;
@@ -129,7 +129,17 @@ export class Coordinator {
         }
         break;
       case "usage":
-        live.usage = { input: live.usage.input + event.input, output: live.usage.output + event.output };
+        live.usage = {
+          input: live.usage.input + event.input,
+          output: live.usage.output + event.output,
+          // An unpriced call's cost is unknown, never 0 (docs/usage.md).
+          ...(event.cost !== undefined || live.usage.cost !== undefined
+            ? { cost: (live.usage.cost ?? 0) + (event.cost ?? 0) }
+            : {}),
+          ...(event.cost_unknown === true || live.usage.cost_unknown === true
+            ? { cost_unknown: true as const }
+            : {}),
+        };
         break;
       case "turn_end":
         if (failedTurn) live.error = failedTurn.message;

@@ -80,6 +80,7 @@ export function buildJob(
     job_id: newId("job"),
     parent_agent_id: parent.agent_id,
     strategy,
+    ...(command.budget_usd !== undefined ? { budget_usd: command.budget_usd } : {}),
     launch: {
       cwd: parent.cwd,
       ...(model !== undefined ? { model } : {}),

@@ -25,7 +25,14 @@ const RunRecordSchema = Type.Object({
   timeout_s: Type.Number({ exclusiveMinimum: 0 }),
   deadline: Type.Optional(Type.Number()),
   final_text: Type.Optional(Type.String()),
-  usage: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number() })),
+  usage: Type.Optional(
+    Type.Object({
+      input: Type.Number(),
+      output: Type.Number(),
+      cost: Type.Optional(Type.Number()),
+      cost_unknown: Type.Optional(Type.Literal(true)),
+    }),
+  ),
   error: Type.Optional(Type.String()),
   started_at: Type.Optional(Type.Number()),
   ended_at: Type.Optional(Type.Number()),
@@ -42,6 +49,8 @@ export const JobRecordSchema = Type.Object({
   job_id: Type.String({ pattern: idPattern("job") }),
   parent_agent_id: Type.String({ minLength: 1 }),
   strategy: JobStrategySchema,
+  /** USD the job's runs may spend together (docs/usage.md); the cost ledger counts it. */
+  budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
   /** Child launch settings, applied when each run's agent is materialized. */
   launch: Type.Object({
     cwd: Type.String({ minLength: 1 }),

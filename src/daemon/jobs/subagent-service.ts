@@ -76,6 +76,18 @@ export class SubagentService {
     clients.set(client.id, client);
   }
 
+  /** The run a child serves (its newest), for the cost ledger and the job's budget. */
+  runOf(agentId: string): { job_id: string; run_id: string; budget_usd?: number } | undefined {
+    const ref = this.catalog.latestRunOf(agentId);
+    if (!ref) return undefined;
+    const { job, run } = ref;
+    return {
+      job_id: job.job_id,
+      run_id: run.run_id,
+      ...(job.budget_usd !== undefined ? { budget_usd: job.budget_usd } : {}),
+    };
+  }
+
   childEvent(agentId: string, event: AgentEvent): void {
     this.steers.event(agentId, event);
     this.coordinator.childEvent(agentId, event);

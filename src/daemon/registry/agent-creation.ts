@@ -37,6 +37,12 @@ export function newManifest(
         'agent.create: field "sandbox": an adopted session keeps its recorded sandbox; send set_sandbox once it runs',
       );
     }
+    if (params.budget_usd !== undefined) {
+      return failure(
+        "INVALID_REQUEST",
+        'agent.create: field "budget_usd": an adopted session keeps its recorded budget; send set_budget once it runs',
+      );
+    }
     const adoptable = checkAdoptable(params.session_id, cwd.path, context);
     if (!adoptable.ok) return adoptable;
   }
@@ -72,6 +78,7 @@ export function newManifest(
     ...(params.ephemeral === true ? { ephemeral: true as const } : {}),
     ...(params.sandbox !== undefined ? { sandbox: params.sandbox } : {}),
     ...(params.sandbox_policy !== undefined ? { sandbox_policy: params.sandbox_policy } : {}),
+    ...(params.budget_usd !== undefined ? { budget_usd: params.budget_usd } : {}),
     ...(params.network_allow !== undefined && params.network_allow.length > 0
       ? { network_allow: [...new Set(params.network_allow)] }
       : {}),

@@ -55,6 +55,11 @@ export const AgentManifestSchema = Type.Object({
   sandbox: Type.Optional(SandboxModeSchema),
   sandbox_policy: Type.Optional(SandboxPolicySchema),
   network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /**
+   * USD the agent may spend (`agent.create`), applied when the session is created; the session
+   * records it and any `set_budget` after, so a later generation resumes with the session's.
+   */
+  budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
 });

@@ -3,7 +3,7 @@
  * manifest's model and mode; later ones resume it, so a `set_model`/`set_mode` the session
  * recorded wins over the creation-time choice. The sandbox mode likewise: the session records it
  * (and any `set_sandbox`), so a resume must not pass it again; its policy and hosts are not
- * recorded there and go to every generation.
+ * recorded there and go to every generation. The budget too: the session records it and `set_budget`.
  */
 import type { AgentManifest } from "./manifest.ts";
 
@@ -15,6 +15,7 @@ export function runtimeArgs(manifest: AgentManifest): string[] {
     if (manifest.model !== undefined) args.push("--model", manifest.model);
     if (manifest.mode !== undefined) args.push("--mode", manifest.mode);
     if (manifest.sandbox !== undefined) args.push("--sandbox", manifest.sandbox);
+    if (manifest.budget_usd !== undefined) args.push("--budget-usd", String(manifest.budget_usd));
   }
   if (manifest.tools !== undefined) args.push("--tools", manifest.tools.join(","));
   if (manifest.sandbox_policy !== undefined) args.push("--sandbox-policy", manifest.sandbox_policy);

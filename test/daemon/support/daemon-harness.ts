@@ -26,6 +26,7 @@ export interface HarnessOptions {
   maxSubagentRuns?: number;
   maxRuntimes?: number;
   inboundLimits?: InboundLimits;
+  dailyBudgetUsd?: number;
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -68,6 +69,7 @@ export class DaemonHarness {
       ...(options.maxSubagentRuns !== undefined ? { maxSubagentRuns: options.maxSubagentRuns } : {}),
       ...(options.maxRuntimes !== undefined ? { maxRuntimes: options.maxRuntimes } : {}),
       ...(options.inboundLimits !== undefined ? { inboundLimits: options.inboundLimits } : {}),
+      ...(options.dailyBudgetUsd !== undefined ? { dailyBudgetUsd: options.dailyBudgetUsd } : {}),
     });
     if (!started.ok) throw new Error(started.message);
     return new DaemonHarness(home, started.daemon);

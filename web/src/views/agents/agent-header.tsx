@@ -13,7 +13,7 @@ import { agentName } from "./agent-tree.ts";
 import { McpServers } from "./mcp-servers.tsx";
 import { SandboxControl } from "./sandbox-control.tsx";
 import { statusLabel } from "./status-label.ts";
-import { usageLabel } from "./usage-label.ts";
+import { budgetLabel, usageLabel } from "./usage-label.ts";
 
 export function AgentHeader(props: {
   room: ControlRoom;
@@ -46,7 +46,23 @@ export function AgentHeader(props: {
         </span>
         <span class="agent-meta path">{info()?.cwd}</span>
         <Show when={usageLabel(snapshot()?.usage ?? info()?.usage)}>
-          {(u) => <span class="agent-meta">{u()}</span>}
+          {(u) => (
+            <span class="agent-meta" data-testid="agent-header-usage">
+              {u()}
+            </span>
+          )}
+        </Show>
+        <Show when={budgetLabel(snapshot()?.budget)}>
+          {(b) => (
+            <span
+              class="agent-meta agent-budget"
+              data-testid="agent-budget"
+              data-exceeded={snapshot()?.budget?.exceeded !== undefined ? "true" : "false"}
+              role={snapshot()?.budget?.exceeded !== undefined ? "status" : undefined}
+            >
+              {b()}
+            </span>
+          )}
         </Show>
         <McpServers servers={snapshot()?.mcp_servers ?? info()?.mcp_servers} />
       </div>

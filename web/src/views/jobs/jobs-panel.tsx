@@ -10,6 +10,7 @@ import type { RunSnapshot } from "../../../../src/types/subagent-jobs.ts";
 import { failed, loaded } from "../../state/attempt.ts";
 import type { ControlRoom } from "../../state/control-room.ts";
 import { onlineKey } from "../../state/online-key.ts";
+import { cost } from "../agents/usage-label.ts";
 import { LoadError } from "../shell/load-error.tsx";
 import "./jobs.css";
 
@@ -50,6 +51,7 @@ export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
             <div class="job" data-testid="job" data-state={job.state}>
               <span class="agent-meta">
                 {job.strategy} job · {job.state}
+                <Show when={jobCost(job.runs)}>{(c) => <span data-testid="job-cost"> · {c()}</span>}</Show>
               </span>
               <ul>
                 <For each={job.runs}>
@@ -82,4 +84,14 @@ export function JobsPanel(props: { room: ControlRoom; agentId: string }) {
       </section>
     </Show>
   );
+}
+
+/** What a job's finished runs cost: unknown when a call had no price, never $0 for it. */
+function jobCost(runs: readonly RunSnapshot[]): string | undefined {
+  const used = runs.flatMap((r) => (r.usage !== undefined ? [r.usage] : []));
+  if (used.length === 0) return undefined;
+  const known = used.reduce((sum, u) => sum + (u.cost ?? 0), 0);
+  const priced = used.some((u) => u.cost !== undefined);
+  if (used.some((u) => u.cost_unknown === true)) return priced ? `${cost(known)} + unknown` : "cost unknown";
+  return priced ? cost(known) : undefined;
 }

@@ -48,6 +48,11 @@ export const SubagentCreateCommandSchema = Type.Object(
      * looser one than the parent's is clamped to the parent's (the result says so).
      */
     sandbox: Type.Optional(SandboxModeSchema),
+    /**
+     * Additive (protocol-additions §22): a W3C trace-context `traceparent`; each child runtime
+     * starts with it as TRACEPARENT, so its spans are children of this span (docs/telemetry.md).
+     */
+    traceparent: Type.Optional(Type.String({ pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$" })),
   },
   { $id: "SubagentCreateCommand" },
 );

@@ -56,9 +56,6 @@ export function telemetryChoice(env: Record<string, string | undefined>): Teleme
   };
 }
 
-/** A W3C trace-context `traceparent` (version 00), as the subagent create field accepts it. */
-export const TRACEPARENT_PATTERN = TRACEPARENT.source;
-
 function positiveInt(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   const n = Number(text);

@@ -21,6 +21,7 @@ import { syncFromSnapshot } from "../snapshot/agent-snapshot.ts";
 import { recordsInWindow } from "../snapshot/tool-call-records.ts";
 import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
+import type { TelemetrySpan } from "../telemetry/telemetry.ts";
 import { toolAllowed } from "../tools/tool-pattern.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { AgentStatus, Usage } from "../types/agent-state.ts";
@@ -48,6 +49,7 @@ import { AgentState } from "./state.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { ParsedToolCall } from "./turn/assistant-builder.ts";
 import type { TurnError } from "./turn/turn-loop.ts";
+import { endTurnSpan, startTurnSpan } from "./turn/turn-telemetry.ts";
 import { type UserInput, userMessage } from "./turn/user-message.ts";
 
 export interface RuntimeOptions {
@@ -372,7 +374,14 @@ export class AgentRuntime {
     this.state.setTurnActive(true);
     this.emit({ type: "turn_start", turn_id: id });
     if (first) this.emit({ type: "message_complete", message_id: first.id, message: first });
-    this.background = this.playTurn(id, promptId, abort, resumed).finally(release);
+    const span = startTurnSpan({
+      sessionId: this.session.sessionId,
+      turnId: id,
+      model: this.models.current.id,
+      mode: this.modes.current.name,
+      ...(first ? { prompt: first } : {}),
+    });
+    this.background = this.playTurn(id, promptId, abort, resumed, span).finally(release);
   }
 
   private async playTurn(
@@ -380,6 +389,7 @@ export class AgentRuntime {
     promptId: string,
     abort: AbortController,
     resumed: ParsedToolCall[],
+    span: TelemetrySpan,
   ): Promise<void> {
     let usage: Usage = { input: 0, output: 0 };
     let error: TurnError | undefined;
@@ -399,7 +409,7 @@ export class AgentRuntime {
       );
       // A resumed turn runs its calls before any provider call: they need the tools now.
       this.refreshOffered();
-      const outcome = await runTurnLoop(this.turnDeps(turnId, promptId), abort.signal, resumed);
+      const outcome = await runTurnLoop(this.turnDeps(turnId, promptId, span), abort.signal, resumed);
       usage = outcome.usage;
       error = outcome.error;
     } catch (err) {
@@ -429,7 +439,9 @@ export class AgentRuntime {
         });
     }
     const endedBy = this.turn?.id === turnId ? this.turn.abortedBy : undefined;
-    this.emit({ type: "turn_end", turn_id: turnId, usage, ...this.endReason(error, abort.signal, endedBy) });
+    const ended = this.endReason(error, abort.signal, endedBy);
+    endTurnSpan(span, usage, ended.end_reason ?? "completed", error?.code);
+    this.emit({ type: "turn_end", turn_id: turnId, usage, ...ended });
     this.turn = undefined;
     this.state.setTurnActive(false);
     if (this.closed || this.state.status === "error") return;
@@ -525,7 +537,7 @@ export class AgentRuntime {
     this.options.sandbox?.close();
   }
 
-  private turnDeps(turnId: string, promptId: string) {
+  private turnDeps(turnId: string, promptId: string, span: TelemetrySpan) {
     // Built once per turn (it reads AGENTS.md files and skill folders), again only if the mode changes.
     let prompt: { mode: string; text: string } | undefined;
     const systemPrompt = () => {
@@ -534,6 +546,7 @@ export class AgentRuntime {
       return prompt.text;
     };
     return {
+      span,
       tools: this.offered,
       gate: this.options.gate,
       ask: (ask: PermissionAsk, signal: AbortSignal) => this.requests.permission(ask, signal),

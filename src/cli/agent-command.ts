@@ -16,6 +16,7 @@ import { loadModelsFile } from "../providers/models-file.ts";
 import { isValidHost, type SandboxRequest } from "../sandbox/sandbox-settings.ts";
 import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { startTelemetry, stopTelemetry } from "../telemetry/telemetry.ts";
 import { terminalLine } from "../terminal/terminal-text.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../types/sandbox.ts";
 import { encodeJsonLine } from "../wire/jsonl-encoder.ts";
@@ -174,6 +175,10 @@ export async function agentCommand(argv: string[]): Promise<number> {
     return reportUsageError("agent", err.message);
   }
   await discoverModelIfNeeded(config);
+  // OpenTelemetry loads only when the OTEL_* variables ask for it (docs/telemetry.md).
+  await startTelemetry(process.env, "agent", pkg.version, (message) =>
+    process.stderr.write(`shard agent: warning: ${terminalLine(message)}\n`),
+  );
   const out = new BatchedWriter((s) => process.stdout.write(s));
   // A client drives this runtime: a question the last one left open is asked again.
   const created = createRuntime({ ...config, askOpenPermissionsAgain: true });
@@ -223,6 +228,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.off("SIGTERM", onSigterm);
     process.off("SIGINT", onSigint);
     process.off("SIGHUP", onSighup);
+    // The last spans and metrics; bounded, so a dead collector cannot hold the exit.
+    await stopTelemetry();
   }
   return stopCode;
 }

@@ -1,5 +1,6 @@
 /** `shard daemon`: the registry, broker and transports in one process (src/daemon). */
 
+import pkg from "../../package.json" with { type: "json" };
 import {
   DEFAULT_HEADLESS_TIMEOUT_MS,
   DEFAULT_IDLE_RUNTIME_TIMEOUT_S,
@@ -11,6 +12,7 @@ import {
 } from "../daemon/daemon.ts";
 import { type WebConfig, webConfigFromFlags } from "../daemon/http/web-config.ts";
 import { shardHome } from "../support/shard-home.ts";
+import { startTelemetry, stopTelemetry } from "../telemetry/telemetry.ts";
 import { writeEnrollmentQr } from "../terminal/enrollment-qr.ts";
 import { DAEMON_OPTIONS } from "./daemon-options.ts";
 import { budgetFrom, parseFlags, reportUsageError, UsageError } from "./flags.ts";
@@ -125,6 +127,10 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const done = new Promise<void>((resolve) => {
     stopped = resolve;
   });
+  // Before any runtime starts, so the live-runtimes gauge counts every one (docs/telemetry.md).
+  await startTelemetry(process.env, "daemon", pkg.version, (message) =>
+    process.stderr.write(`shard daemon: warning: ${message}\n`),
+  );
   const started = await startDaemon({
     home: shardHome(process.env),
     port,
@@ -138,6 +144,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   });
   if (!started.ok) {
     process.stderr.write(`shard daemon: ${started.message}\n`);
+    await stopTelemetry();
     return 1;
   }
   const { daemon } = started;
@@ -154,5 +161,6 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   await done;
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
+  await stopTelemetry();
   return 0;
 }

@@ -9,6 +9,7 @@ import { createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { handleInbound } from "../agent/protocol/commands.ts";
 import type { Connection } from "../contracts/connection.ts";
 import { TurnErrorWatch } from "../snapshot/turn-error.ts";
+import { startTelemetry, stopTelemetry } from "../telemetry/telemetry.ts";
 import { RunRenderer } from "../terminal/run-renderer.ts";
 import { runSummary, UsageTotals } from "../terminal/run-summary.ts";
 import { onOwnLine, Spinner } from "../terminal/spinner.ts";
@@ -74,6 +75,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 
   await discoverModelIfNeeded(config);
+  // OpenTelemetry loads only when the OTEL_* variables ask for it (docs/telemetry.md).
+  await startTelemetry(process.env, "run", config.serverVersion, (message) =>
+    process.stderr.write(`shard run: warning: ${terminalLine(message)}\n`),
+  );
   const created = createRuntime(config);
   if (!created.ok) {
     const usage = usageErrorOf(created, flags);
@@ -204,6 +209,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   await finished;
   spinner?.stop();
   await runtime.close();
+  // The last spans and metrics, bounded (a dead collector cannot hold the exit).
+  await stopTelemetry();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   process.off("SIGHUP", onSignal);

@@ -33,6 +33,11 @@ export interface ToolContext {
    * Absent when no gate ran (a tool used on its own); the tool then resolves the path itself.
    */
   judgedPaths?: ReadonlyMap<string, string>;
+  /**
+   * This call's span as a W3C `traceparent` (present only while OpenTelemetry export is on):
+   * the `subagent` tool hands it to the children so their spans join this trace.
+   */
+  traceparent?: string;
 }
 
 export interface ToolResult {

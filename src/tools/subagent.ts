@@ -85,7 +85,7 @@ export function createSubagentTool(options: SubagentToolOptions): Tool<typeof Su
     paths: () => [],
     render: (args) => ({ kind: "text", text: describe(args) }),
     async execute(args, ctx) {
-      const command = toCommand(args, options.agentId);
+      const command = toCommand(args, options.agentId, ctx.traceparent);
       if (typeof command === "string") return errorResult(command);
       const answer = await daemonCall(options.socketPath, command, ctx.signal);
       if (!answer.ok) return errorResult(`${command.type} failed: ${answer.error.message}`);
@@ -99,7 +99,7 @@ type SubagentType = CommandTypeOwnedBy<"subagents">;
 type Command = { [T in SubagentType]: CallOf<T> }[SubagentType];
 
 /** The daemon command for the call, or what is missing. */
-function toCommand(args: SubagentArgs, parent: string): Command | string {
+function toCommand(args: SubagentArgs, parent: string, traceparent: string | undefined): Command | string {
   const base = { parent_agent_id: parent };
   const need = (field: keyof SubagentArgs) => `subagent ${args.action}: "${field}" is required`;
   switch (args.action) {
@@ -114,6 +114,8 @@ function toCommand(args: SubagentArgs, parent: string): Command | string {
         strategy: args.strategy ?? "parallel",
         ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
         ...(args.sandbox !== undefined ? { sandbox: args.sandbox } : {}),
+        // The children's spans join this tool call's trace (docs/telemetry.md); absent when export is off.
+        ...(traceparent !== undefined ? { traceparent } : {}),
       };
     case "wait":
       if (!args.handles) return need("handles");

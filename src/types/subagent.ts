@@ -53,6 +53,11 @@ export const SubagentCreateCommandSchema = Type.Object(
      * every run still going ends `failed` with BUDGET_EXCEEDED, and the parent's report says so.
      */
     budget_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+    /**
+     * Additive (protocol-additions §23): a W3C trace-context `traceparent`; each child runtime
+     * starts with it as TRACEPARENT, so its spans are children of this span (docs/telemetry.md).
+     */
+    traceparent: Type.Optional(Type.String({ pattern: "^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$" })),
   },
   { $id: "SubagentCreateCommand" },
 );

@@ -4,15 +4,27 @@
  * tool result so the history never holds a call without its result.
  */
 import { Value } from "@sinclair/typebox/value";
-import type { ModePolicy, PermissionAsker, PermissionGate } from "../../contracts/permission-gate.ts";
+import type {
+  ModePolicy,
+  PermissionAnswer,
+  PermissionAsker,
+  PermissionGate,
+} from "../../contracts/permission-gate.ts";
 import type { AnyTool, ToolContext, ToolResult } from "../../contracts/tool.ts";
 import { toolResultMessage } from "../../snapshot/live-window.ts";
 import { describeError } from "../../support/describe-error.ts";
+import type { TelemetrySpan } from "../../telemetry/telemetry.ts";
 import { errorResult } from "../../tools/tool-result.ts";
 import type { UnsequencedAgentEvent } from "../../types/catalog.ts";
 import type { Message } from "../../types/messages.ts";
 import type { ParsedToolCall } from "./assistant-builder.ts";
 import { toolResultEvent } from "./tool-result-message.ts";
+import {
+  endToolCallSpan,
+  recordPermissionWait,
+  startToolCallSpan,
+  type ToolOutcome,
+} from "./turn-telemetry.ts";
 
 export interface ToolRunnerDeps {
   tools: ReadonlyMap<string, AnyTool>;
@@ -27,6 +39,8 @@ export interface ToolRunnerDeps {
   /** Records that the call's permission question was asked / answered (on disk on return). */
   recordPermissionWait: (toolCallId: string, phase: "asked" | "answered") => void;
   newId: (prefix: string) => string;
+  /** The turn's span: each tool call's span goes under it (src/telemetry; a no-op when export is off). */
+  span?: TelemetrySpan;
 }
 
 /**
@@ -41,7 +55,9 @@ export async function runToolCall(
   signal: AbortSignal,
 ): Promise<void> {
   const { block } = call;
-  const result = await decideAndExecute(call, deps, signal);
+  const span = startToolCallSpan(deps.span, block);
+  const { result, outcome } = await decideAndExecute(call, deps, signal, span);
+  endToolCallSpan(span, block.name, result, outcome);
   const messageId = deps.newId("msg");
   const event = toolResultEvent(messageId, block.id, result);
   deps.persist(toolResultMessage(event, messageId), result.duration_ms);
@@ -70,27 +86,37 @@ async function decideAndExecute(
   call: ParsedToolCall,
   deps: ToolRunnerDeps,
   signal: AbortSignal,
-): Promise<ToolResult> {
+  span: TelemetrySpan,
+): Promise<{ result: ToolResult; outcome: ToolOutcome }> {
   const { block } = call;
-  if (signal.aborted) return abortedResult();
+  if (signal.aborted) return { result: abortedResult(), outcome: "aborted" };
   const tool = deps.tools.get(block.name);
   if (!tool) {
-    return errorResult(`unknown tool "${block.name}". Available tools: ${[...deps.tools.keys()].join(", ")}`);
+    const available = [...deps.tools.keys()].join(", ");
+    return {
+      result: errorResult(`unknown tool "${block.name}". Available tools: ${available}`),
+      outcome: "unknown_tool",
+    };
   }
-  if (call.argsError) return errorResult(`${block.name}: ${call.argsError}`);
+  if (call.argsError)
+    return { result: errorResult(`${block.name}: ${call.argsError}`), outcome: "invalid_arguments" };
   if (!Value.Check(tool.parameters, block.args)) {
     const first = Value.Errors(tool.parameters, block.args).First();
     const field = first?.path ? first.path.slice(1).replaceAll("/", ".") : "(arguments)";
-    return errorResult(
-      `${block.name}: invalid argument "${field}": ${first?.message ?? "does not match the schema"}`,
-    );
+    const problem = first?.message ?? "does not match the schema";
+    return {
+      result: errorResult(`${block.name}: invalid argument "${field}": ${problem}`),
+      outcome: "invalid_arguments",
+    };
   }
   // The question is on record while it is open: a runtime killed now never ran the call, and a
   // resumed one asks again (src/agent/resume/open-permission-asks.ts).
   const ask: PermissionAsker = async (question, askSignal) => {
     deps.recordPermissionWait(block.id, "asked");
+    const asked = performance.now();
     const answer = await deps.ask(question, askSignal);
     deps.recordPermissionWait(block.id, "answered");
+    recordPermissionWait(block.name, performance.now() - asked, answerKind(answer));
     return answer;
   };
   const decision = await deps.gate.decide(
@@ -98,10 +124,10 @@ async function decideAndExecute(
     ask,
   );
   if (!decision.allowed) {
-    if (signal.aborted) return abortedResult();
-    return errorResult(`permission denied: ${decision.reason}`);
+    if (signal.aborted) return { result: abortedResult(), outcome: "aborted" };
+    return { result: errorResult(`permission denied: ${decision.reason}`), outcome: "denied" };
   }
-  if (signal.aborted) return abortedResult();
+  if (signal.aborted) return { result: abortedResult(), outcome: "aborted" };
   let render: ReturnType<NonNullable<AnyTool["render"]>>;
   try {
     render = tool.render?.(block.args);
@@ -117,6 +143,7 @@ async function decideAndExecute(
     ...(render ? { render } : {}),
   });
   const started = performance.now();
+  const traceparent = span.traceparent();
   try {
     const execution = tool.execute(block.args, {
       cwd: deps.cwd,
@@ -125,15 +152,27 @@ async function decideAndExecute(
       askUser: deps.askUser,
       onUpdate: liveOutput(block.id, deps.emit),
       ...(decision.judgedPaths ? { judgedPaths: decision.judgedPaths } : {}),
+      ...(traceparent !== undefined ? { traceparent } : {}),
     });
-    const result = await settleOrAbandon(execution, signal, block.name);
-    return result.duration_ms === undefined
-      ? { ...result, duration_ms: Math.round(performance.now() - started) }
-      : result;
+    const settled = await settleOrAbandon(execution, signal, block.name);
+    const result =
+      settled.duration_ms === undefined
+        ? { ...settled, duration_ms: Math.round(performance.now() - started) }
+        : settled;
+    return { result, outcome: signal.aborted ? "aborted" : result.is_error ? "error" : "ok" };
   } catch (err) {
     // The contract says tools never throw; if one does, the turn still goes on.
-    return { ...errorResult(`${block.name} crashed: ${describeError(err)}`), duration_ms: 0 };
+    return {
+      result: { ...errorResult(`${block.name} crashed: ${describeError(err)}`), duration_ms: 0 },
+      outcome: "error",
+    };
   }
+}
+
+/** The answer for the permission-wait metric: the decision or choice id (the gate's own ids), or `cancelled`. */
+function answerKind(answer: PermissionAnswer): string {
+  if (answer.kind === "decision") return answer.decision;
+  return answer.kind === "choice" ? answer.choice_id : "cancelled";
 }
 
 /** The tool's result, or an error result once it outlives an abort by ABORT_GRACE_MS. */

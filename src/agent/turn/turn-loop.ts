@@ -12,6 +12,7 @@ import type { WireError } from "../../wire/errors.ts";
 import type { ModelController } from "../models/model-controller.ts";
 import { AssistantBuilder, type ParsedToolCall } from "./assistant-builder.ts";
 import { recordUnexecutedToolCall, runToolCall, type ToolRunnerDeps } from "./tool-runner.ts";
+import { endProviderCallSpan, startProviderCallSpan } from "./turn-telemetry.ts";
 
 export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   models: ModelController;
@@ -73,6 +74,9 @@ export async function runTurnLoop(
     let failure: Extract<ProviderEvent, { type: "error" }> | undefined;
     let usage: ProviderUsage | undefined;
     const effort = deps.models.effort();
+    const callSpan = startProviderCallSpan(deps.span, spec);
+    const callStarted = performance.now();
+    let retries = 0;
     const stream = provider.stream({
       model: spec.model,
       system: deps.systemPrompt(),
@@ -85,9 +89,18 @@ export async function runTurnLoop(
     for await (const event of stream) {
       if (event.type === "error") failure = event;
       else if (event.type === "usage") usage = event.usage;
-      else if (event.type === "retry") deps.onRetry(event);
-      else builder.apply(event);
+      else if (event.type === "retry") {
+        retries += 1;
+        deps.onRetry(event);
+      } else builder.apply(event);
     }
+    endProviderCallSpan(callSpan, spec, {
+      usage,
+      retries,
+      latencyMs: performance.now() - callStarted,
+      failure,
+      aborted: signal.aborted || failure?.kind === "aborted",
+    });
 
     if (failure?.kind === "context_overflow" && builder.isEmpty() && !overflowRetried) {
       overflowRetried = true;

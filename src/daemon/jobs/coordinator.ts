@@ -252,6 +252,7 @@ export class Coordinator {
           ...(sandbox !== undefined && sandbox.network_allow.length > 0
             ? { network_allow: sandbox.network_allow }
             : {}),
+          ...(launch.traceparent !== undefined ? { traceparent: launch.traceparent } : {}),
         },
         run.agent_id,
       );

@@ -88,6 +88,7 @@ export function buildJob(
       ...(sandbox.mode !== undefined ? { sandbox: sandbox.mode } : {}),
       sandbox_policy: sandbox.policy,
       ...(sandbox.network_allow.length > 0 ? { network_allow: sandbox.network_allow } : {}),
+      ...(command.traceparent !== undefined ? { traceparent: command.traceparent } : {}),
     },
     runs: tasks.map((t, index) => ({
       run_id: newId("run"),

@@ -60,6 +60,8 @@ export const JobRecordSchema = Type.Object({
     sandbox: Type.Optional(SandboxModeSchema),
     sandbox_policy: Type.Optional(SandboxPolicySchema),
     network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** The creating tool call's span (W3C traceparent): the children's TRACEPARENT. */
+    traceparent: Type.Optional(Type.String({ minLength: 1 })),
   }),
   runs: Type.Array(RunRecordSchema, { minItems: 1 }),
   /** The chain step that runs (or ran) last. */

@@ -11,7 +11,8 @@ import { type Failure, failure } from "../../wire/errors.ts";
 import type { AgentManifest } from "./manifest.ts";
 import { lookUpSession } from "./session-lookup.ts";
 
-export type CreateParams = Omit<AgentCreateCommand, "type" | "id">;
+/** `traceparent`: the daemon's own (a subagent job's creating span), never a client's agent.create field. */
+export type CreateParams = Omit<AgentCreateCommand, "type" | "id"> & { traceparent?: string };
 
 export interface CreationContext {
   home: string;
@@ -76,6 +77,7 @@ export function newManifest(
     ...(params.definition_name !== undefined ? { definition_name: params.definition_name } : {}),
     ...(params.display_name !== undefined ? { display_name: params.display_name } : {}),
     ...(params.ephemeral === true ? { ephemeral: true as const } : {}),
+    ...(params.traceparent !== undefined ? { traceparent: params.traceparent } : {}),
     ...(params.sandbox !== undefined ? { sandbox: params.sandbox } : {}),
     ...(params.sandbox_policy !== undefined ? { sandbox_policy: params.sandbox_policy } : {}),
     ...(params.budget_usd !== undefined ? { budget_usd: params.budget_usd } : {}),

@@ -62,6 +62,8 @@ export const AgentManifestSchema = Type.Object({
   budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
+  /** A managed child's parent span (W3C traceparent): its runtimes get it as TRACEPARENT (docs/telemetry.md). */
+  traceparent: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type AgentManifest = Static<typeof AgentManifestSchema>;
 

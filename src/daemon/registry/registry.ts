@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../providers/catalog.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";
+import { telemetry } from "../../telemetry/telemetry.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
@@ -29,6 +30,9 @@ import {
 import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
+
+/** The live-runtimes metric has no attributes: one series per daemon (docs/telemetry.md). */
+const LIVE_RUNTIME = {};
 
 export interface GenerationEnded {
   exit: RuntimeExit;
@@ -557,7 +561,13 @@ export class Registry {
         argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
         cwd: record.manifest.cwd,
         // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
-        env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },
+        // TRACEPARENT: a subagent's spans go under the tool call that launched it (docs/telemetry.md).
+        env: {
+          ...this.options.env,
+          SHARD_HOME: this.options.home,
+          SHARD_AGENT_ID: agentId,
+          ...(record.manifest.traceparent !== undefined ? { TRACEPARENT: record.manifest.traceparent } : {}),
+        },
         logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
@@ -573,9 +583,11 @@ export class Registry {
     }
     record.process = process;
     const untrack = this.groups.track(process.pid, `shard agent ${agentId}`);
+    telemetry().add("shard.runtimes.live", 1, LIVE_RUNTIME);
     void process.whenExited.then(() => {
       untrack();
       this.slots.release();
+      telemetry().add("shard.runtimes.live", -1, LIVE_RUNTIME);
     });
     return process.ready;
   }

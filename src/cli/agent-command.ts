@@ -5,6 +5,7 @@ import { Value } from "@sinclair/typebox/value";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
+import { claimOwnerTag, OWNER_TAG } from "../placements/owner-tag.ts";
 import {
   discoverLocalServer,
   discoverOpenAiModel,
@@ -39,6 +40,9 @@ Options:
                                 asking; ask: every bash call asks
   --allow-host HOST             a host the sandboxed commands may reach through the proxy
                                 (repeat it; *.example.com for subdomains)
+  --owner-tag TAG               set by a daemon that runs this agent on a placement: a runtime
+                                still live under the same tag is an orphan and is killed first
+                                (docs/placements.md)
 `;
 
 export interface CommonFlags {
@@ -151,9 +155,9 @@ function hasCustomModels(config: RuntimeConfig): boolean {
 
 export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
-  let flags: CommonFlags;
+  let flags: CommonFlags & { "owner-tag"?: string };
   try {
-    const { values } = parseFlags(argv, AGENT_FLAG_OPTIONS, false);
+    const { values } = parseFlags(argv, { ...AGENT_FLAG_OPTIONS, "owner-tag": { type: "string" } }, false);
     if (values.help) {
       process.stdout.write(AGENT_HELP);
       return 0;
@@ -164,6 +168,21 @@ export async function agentCommand(argv: string[]): Promise<number> {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("agent", err.message);
   }
+  const ownerTag = flags["owner-tag"];
+  if (ownerTag !== undefined && !OWNER_TAG.test(ownerTag))
+    return reportUsageError("agent", "--owner-tag: use 1-80 letters, digits, _ or -");
+  // Before the session opens: an orphan under the same tag holds its lock.
+  const claim = ownerTag === undefined ? undefined : claimOwnerTag(config.home, ownerTag);
+  if (claim?.swept !== undefined)
+    process.stderr.write(`shard agent: killed orphaned runtime ${claim.swept} (owner tag ${ownerTag})\n`);
+  try {
+    return await serveAgent(config, flags);
+  } finally {
+    claim?.release();
+  }
+}
+
+async function serveAgent(config: RuntimeConfig, flags: CommonFlags): Promise<number> {
   await discoverModelIfNeeded(config);
   const out = new BatchedWriter((s) => process.stdout.write(s));
   // A client drives this runtime: a question the last one left open is asked again.

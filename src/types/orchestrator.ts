@@ -68,6 +68,12 @@ export const AgentCreateCommandSchema = Type.Object(
     sandbox_policy: Type.Optional(SandboxPolicySchema),
     /** Hosts reachable through the sandbox's filtering proxy (`example.org`, `*.example.org`). */
     network_allow: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Our addition (docs/protocol-additions.md §22): where the runtime runs, a placement of
+     * `$SHARD_HOME/placements.json` (docs/placements.md); default `local`, this machine. On
+     * another placement `cwd` is a path on that placement's filesystem.
+     */
+    placement: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "AgentCreateCommand" },
 );

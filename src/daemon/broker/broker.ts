@@ -357,14 +357,13 @@ export class Broker implements BrokerContext, RegistryEvents {
       channel.requests.reset();
       channel.delegates.clear();
       channel.runtimeEnded();
-      this.setActivity(
-        channel,
-        { phase: ended.expected ? "idle" : "error" },
-        ended.expected ? "idle" : "error",
-      );
-      this.forwarder.runtimeEnded(agentId, ended.exit.reason);
-      this.hooks?.runtimeEnded(agentId, ended.exit.reason);
-      if (!ended.expected) {
+      // A dropped link to a placement stops the agent (docs/placements.md): nothing failed in it.
+      const calm = ended.expected || ended.linkLost !== undefined;
+      this.setActivity(channel, { phase: calm ? "idle" : "error" }, calm ? "idle" : "error");
+      const reason = ended.linkLost ?? ended.exit.reason;
+      this.forwarder.runtimeEnded(agentId, reason);
+      this.hooks?.runtimeEnded(agentId, reason);
+      if (!calm) {
         this.broadcast({
           type: "agent_exited",
           agent_id: agentId,

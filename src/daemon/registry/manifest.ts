@@ -55,6 +55,8 @@ export const AgentManifestSchema = Type.Object({
   sandbox: Type.Optional(SandboxModeSchema),
   sandbox_policy: Type.Optional(SandboxPolicySchema),
   network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** Where its runtimes run (docs/placements.md): a placements.json name; absent is `local`. */
+  placement: Type.Optional(Type.String({ minLength: 1 })),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
 });

@@ -373,7 +373,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         });
       }
     }
-    this.announce(agentId);
+    this.announce(agentId, ended?.linkLost);
   }
 
   private reportActivity(channel: AgentChannel, event: AgentEvent): void {
@@ -394,18 +394,20 @@ export class Broker implements BrokerContext, RegistryEvents {
     });
   }
 
-  private announce(agentId: string): void {
+  /** `detail`: why, when a person needs it (a dropped link to a placement names the host). */
+  private announce(agentId: string, detail?: string): void {
     const agent = this.registry.get(agentId);
     if (!agent) return;
     const status = agentStatus(agent, this.channels.get(agentId));
     const key = `${status}/${agent.runtimeState}`;
-    if (this.announced.get(agentId) === key) return;
+    if (this.announced.get(agentId) === key && detail === undefined) return;
     this.announced.set(agentId, key);
     this.broadcast({
       type: "agent_status_changed",
       agent_id: agentId,
       status,
       runtime_state: agent.runtimeState,
+      ...(detail !== undefined ? { detail } : {}),
     });
   }
 

@@ -5,12 +5,14 @@
  * RUNTIME_START_FAILED, and a stale remote binary refused at hello.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../agent/support/agent-process.ts";
+import pkg from "../../package.json" with { type: "json" };
+import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
 import { askBash } from "../daemon/support/ask-bash.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
+import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
 import { hasSshd, type Sshd, startSshd } from "./support/sshd.ts";
@@ -175,6 +177,39 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     const agentId = String(res.error.data?.agent_id);
     const info = await infoOf(client, agentId);
     expect(info.placement).toBe("gone");
+  });
+
+  test("shard placement install copies the binary over ssh and reports its version; an agent runs from it", async () => {
+    const harness = await startHarness();
+    const remote = remoteShard(llm().url);
+    const target = join(tempDir("installed"), "bin", "shard");
+    writePlacements(harness.home, { box: sshPlacement(target) });
+    const proc = Bun.spawn(
+      [process.execPath, SHARD_MAIN, "placement", "install", "box", "--binary", remote.shard],
+      {
+        env: { ...CHILD_ENV, SHARD_HOME: harness.home },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [code, out, err] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
+    expect(err).toBe("");
+    expect(out).toBe(`installed ${target} on "box": shard ${pkg.version}\n`);
+    expect(code).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe(readFileSync(remote.shard, "utf8"));
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    const client = await harness.unixClient();
+    const created = await client.ok({
+      type: "agent.create",
+      cwd: remote.cwd,
+      model: "mock/chat",
+      placement: "box",
+    });
+    expect((await infoOf(client, String(created.agent_id))).runtime_state).toBe("running");
   });
 
   test("a remote binary of another version is refused at hello, naming shard placement install", async () => {

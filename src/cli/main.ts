@@ -45,6 +45,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "delete an agent of the daemon for good (--session: its session too)",
     run: async (argv) => (await import("./rm-command.ts")).rmCommand(argv),
   },
+  session: {
+    summary: "copy a session file out of or into $SHARD_HOME (used by the daemon's placements)",
+    run: async (argv) => (await import("./session-command.ts")).sessionCommand(argv),
+  },
   run: {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',
     run: async (argv) => (await import("./run-command.ts")).runCommand(argv),

@@ -5,9 +5,10 @@
  * RUNTIME_START_FAILED, and a stale remote binary refused at hello.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { mirrorPath } from "../../src/daemon/registry/session-mirror.ts";
 import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
 import { askBash } from "../daemon/support/ask-bash.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
@@ -35,6 +36,31 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
+/**
+ * A command whose answer waits for a runtime start over ssh (create, or a prompt that restores):
+ * the bound is generous because CI's two shared cores make a start take seconds; nothing
+ * asserts on time.
+ */
+let sent = 0;
+async function startingOk(client: DaemonClient, message: Msg): Promise<Msg> {
+  sent += 1;
+  const id = `start-${sent}`;
+  const from = client.messages.length;
+  client.send({ ...message, id });
+  const res = await client.waitFor((m) => m.type === "response" && m.id === id, from, 80_000);
+  if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
+/** Waits for a condition the daemon makes true in the background (bounded, polled). */
+async function until(condition: () => boolean, timeoutMs = 80_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await Bun.sleep(50);
+  }
+}
+
 function server(): Sshd {
   if (!sshd) throw new Error("sshd is not running");
   return sshd;
@@ -54,7 +80,7 @@ async function sshAgent(): Promise<{
   const remote = remoteShard(llm().url);
   writePlacements(harness.home, { box: sshPlacement(remote.shard) });
   const client = await harness.unixClient();
-  const created = await client.ok({
+  const created = await startingOk(client, {
     type: "agent.create",
     cwd: remote.cwd,
     model: "mock/chat",
@@ -146,13 +172,43 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     llm().release("drop");
     llm().enqueue({ steps: [{ text: "back again" }] });
     const again = client.messages.length;
-    await client.ok({ type: "prompt", agent_id: agentId, message: "second prompt" });
+    await startingOk(client, { type: "prompt", agent_id: agentId, message: "second prompt" });
     await client.waitAgent(agentId, "turn_end", again);
     expect(textOf(client, agentId, again)).toContain("back again");
     // The resumed session carried the first prompt to the model.
     const last = llm().requests.at(-1);
     expect(JSON.stringify(last?.body)).toContain("first prompt, remember me");
     expect((await infoOf(client, agentId)).agent_id).toBe(agentId);
+  });
+
+  test("the daemon keeps a copy of the session: a host that lost it resumes from the daemon's", async () => {
+    const { harness, client, remote, agentId } = await sshAgent();
+    llm().enqueue({ steps: [{ text: "noted" }] });
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: agentId, message: "first prompt, keep me" });
+    await client.waitAgent(agentId, "turn_end", from);
+    await client.ok({ type: "agent.terminate", agent_id: agentId });
+    await client.waitFor(
+      (m) => m.type === "agent_status_changed" && m.agent_id === agentId && m.runtime_state === "stopped",
+      from,
+    );
+    const sessionId = readdirSync(join(remote.home, "sessions"))[0] ?? "";
+    const copy = mirrorPath(harness.home, "box", sessionId);
+    // The daemon pulls its copy after the turn_end it forwarded; wait until it has landed.
+    await until(() => existsSync(copy) && readFileSync(copy, "utf8").includes("first prompt, keep me"));
+    // The host loses its files (a new machine, a container without a volume).
+    rmSync(join(remote.home, "sessions"), { recursive: true });
+    llm().enqueue({ steps: [{ text: "still here" }] });
+    const again = client.messages.length;
+    await startingOk(client, { type: "prompt", agent_id: agentId, message: "second prompt" });
+    await client.waitAgent(agentId, "turn_end", again);
+    expect(textOf(client, agentId, again)).toContain("still here");
+    expect(JSON.stringify(llm().requests.at(-1)?.body)).toContain("first prompt, keep me");
+    expect(existsSync(copy)).toBe(true);
+    // The session on the host is the daemon's copy, continued.
+    const onHost = readFileSync(join(remote.home, "sessions", sessionId, "session.jsonl"), "utf8");
+    expect(onHost).toContain("first prompt, keep me");
+    expect(onHost).toContain("second prompt");
   });
 
   test("a start while the host is unreachable is RUNTIME_START_FAILED naming the host; the agent stays", async () => {
@@ -203,7 +259,7 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     expect(readFileSync(target, "utf8")).toBe(readFileSync(remote.shard, "utf8"));
     expect(statSync(target).mode & 0o777).toBe(0o755);
     const client = await harness.unixClient();
-    const created = await client.ok({
+    const created = await startingOk(client, {
       type: "agent.create",
       cwd: remote.cwd,
       model: "mock/chat",

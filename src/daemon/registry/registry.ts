@@ -34,6 +34,7 @@ import {
   type StartFailure,
 } from "./runtime-process.ts";
 import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
+import { SessionMirror } from "./session-mirror.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
 
@@ -129,10 +130,13 @@ export class Registry {
   private readonly slots = new Map<string, RuntimeSlots>();
   private uses = 0;
   private stoppingDaemon = false;
+  /** The daemon's copy of sessions on other placements (session-mirror.ts has the rule). */
+  private readonly mirror: SessionMirror;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
     this.groups = new ProcessRegistry(processGroupsDir(options.home));
+    this.mirror = new SessionMirror({ home: options.home, env: options.env, log: options.log });
   }
 
   /** The slots of `placement`, made at its first start with its cap. */
@@ -574,11 +578,16 @@ export class Registry {
         failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: ${launched.reason}`),
       );
     const name = placementName(record.manifest);
-    const slots = this.slotsOf(name, launched.placement?.max_runtimes ?? this.options.maxRuntimes);
-    const go = (grant: SlotGrant) =>
-      this.spawn(agentId, record, grant, slots, launched.launch, launched.placement);
-    const grant = slots.acquire();
-    return grant instanceof Promise ? grant.then(go) : go(grant);
+    const placement = launched.placement;
+    const slots = this.slotsOf(name, placement?.max_runtimes ?? this.options.maxRuntimes);
+    const go = (grant: SlotGrant) => this.spawn(agentId, record, grant, slots, launched.launch, placement);
+    const acquire = () => {
+      const grant = slots.acquire();
+      return grant instanceof Promise ? grant.then(go) : go(grant);
+    };
+    if (placement === undefined) return acquire();
+    // The daemon's copy of the session goes back first, in case the placement lost its own.
+    return this.mirror.push(agentId, placement, record.manifest.session_id).then(acquire);
   }
 
   private spawn(
@@ -607,7 +616,11 @@ export class Registry {
         logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
-        onMessage: (message, line) => this.options.events.message(agentId, message, line),
+        onMessage: (message, line) => {
+          if (placement !== undefined && message.type === "turn_end")
+            this.mirror.pull(agentId, placement, record.manifest.session_id);
+          this.options.events.message(agentId, message, line);
+        },
         onDeltaLine: (line, seqAt, ascii) => this.options.events.deltaLine(agentId, line, seqAt, ascii),
         onOutputEnd: () => this.options.events.outputEnd(agentId),
         onExit: (exit) => this.onExit(record, process, exit),
@@ -746,6 +759,8 @@ export class Registry {
   private onExit(record: AgentRecord, process: RuntimeProcess, exit: RuntimeExit): void {
     if (record.process !== process) return;
     record.process = undefined;
+    if (record.placement !== undefined)
+      this.mirror.pull(record.manifest.agent_id, record.placement, record.manifest.session_id);
     record.active = false;
     if (record.idleTimer) clearTimeout(record.idleTimer);
     record.idleTimer = undefined;

@@ -6,13 +6,15 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { NamedPlacement } from "../../placements/placement-config.ts";
+import { LOCAL_PLACEMENT, type NamedPlacement } from "../../placements/placement-config.ts";
+import { loadPlacements } from "../../placements/placements-file.ts";
 import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../providers/catalog.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
+import type { PlacementInfo } from "../../types/placements.ts";
 import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
@@ -151,6 +153,25 @@ export class Registry {
       this.slots.set(placement, slots);
     }
     return slots;
+  }
+
+  /** Every placement with its live runtimes and cap (`placement.list`), this machine first. */
+  placements(): PlacementInfo[] {
+    const live = (name: string) => this.slots.get(name)?.live ?? 0;
+    const file = loadPlacements(this.options.home);
+    const infos: PlacementInfo[] = [
+      { name: LOCAL_PLACEMENT, kind: "local", live: live(LOCAL_PLACEMENT), max: this.options.maxRuntimes },
+    ];
+    for (const [name, placement] of file.placements)
+      infos.push({
+        name,
+        kind: placement.kind,
+        live: live(name),
+        max: placement.max_runtimes ?? this.options.maxRuntimes,
+      });
+    for (const [name, problem] of file.problems)
+      if (name !== "") infos.push({ name, live: 0, max: this.options.maxRuntimes, problem });
+    return infos;
   }
 
   /** Live runtimes and the cap of each placement that has had one (capacity, docs/placements.md). */

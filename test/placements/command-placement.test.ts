@@ -60,6 +60,47 @@ describe("command placement", () => {
     expect(local?.placement).toBe("local");
   });
 
+  test("each placement has its own runtime cap: a full one stops its own oldest idle runtime, never another placement's", async () => {
+    const harness = await startHarness({ maxRuntimes: 1 });
+    const remote = remoteShard(llm().url);
+    writePlacements(harness.home, {
+      pod: { kind: "command", argv: [execScript(), "-i", "pod-0", "--", remote.shard, "agent"] },
+    });
+    const client = await harness.unixClient();
+    const local = await harness.createAgent(client);
+    const first = await client.ok({
+      type: "agent.create",
+      cwd: remote.cwd,
+      model: "mock/chat",
+      placement: "pod",
+    });
+    const firstId = String(first.agent_id);
+    const state = async (id: string) => {
+      const list = await client.ok({ type: "agent.list" });
+      return (Array.isArray(list.agents) ? list.agents : []).find(
+        (a: { agent_id?: string }) => a.agent_id === id,
+      )?.runtime_state;
+    };
+    // --max-runtimes 1 and one runtime here already: the pod still had room.
+    expect(await state(local)).toBe("running");
+    expect(await state(firstId)).toBe("running");
+    const places = await client.ok({ type: "placement.list" });
+    expect(places.placements).toEqual([
+      { name: "local", kind: "local", live: 1, max: 1 },
+      { name: "pod", kind: "command", live: 1, max: 1 },
+    ]);
+    // A second pod agent: the pod's idle runtime makes room, the local one is untouched.
+    const second = await client.ok({
+      type: "agent.create",
+      cwd: remote.cwd,
+      model: "mock/chat",
+      placement: "pod",
+    });
+    expect(await state(String(second.agent_id))).toBe("running");
+    expect(await state(firstId)).toBe("stopped");
+    expect(await state(local)).toBe("running");
+  });
+
   test("an unknown placement or a bad entry is refused at agent.create with the reason; nothing is kept", async () => {
     const harness = await startHarness();
     writePlacements(harness.home, {

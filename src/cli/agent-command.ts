@@ -5,6 +5,7 @@ import { Value } from "@sinclair/typebox/value";
 import pkg from "../../package.json" with { type: "json" };
 import { type CreateRuntimeFailure, createRuntime, type RuntimeConfig } from "../agent/create-runtime.ts";
 import { createStdioConnection, serveStdio } from "../agent/protocol/stdio-connection.ts";
+import { claimOwnerTag, OWNER_TAG } from "../placements/owner-tag.ts";
 import {
   discoverLocalServer,
   discoverOpenAiModel,
@@ -44,6 +45,9 @@ Options:
                                 (read once at start; \`shard acp\` passes the editor's servers so)
   --budget-usd AMOUNT           stop at the provider boundary once the agent has spent this many
                                 US dollars; raise it with set_budget (docs/usage.md)
+  --owner-tag TAG               set by a daemon that runs this agent on a placement: a runtime
+                                still live under the same tag is an orphan and is killed first
+                                (docs/placements.md)
 `;
 
 export interface CommonFlags {
@@ -161,9 +165,9 @@ function hasCustomModels(config: RuntimeConfig): boolean {
 
 export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
-  let flags: CommonFlags;
+  let flags: CommonFlags & { "owner-tag"?: string };
   try {
-    const { values } = parseFlags(argv, AGENT_FLAG_OPTIONS, false);
+    const { values } = parseFlags(argv, { ...AGENT_FLAG_OPTIONS, "owner-tag": { type: "string" } }, false);
     if (values.help) {
       process.stdout.write(AGENT_HELP);
       return 0;
@@ -174,6 +178,21 @@ export async function agentCommand(argv: string[]): Promise<number> {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("agent", err.message);
   }
+  const ownerTag = flags["owner-tag"];
+  if (ownerTag !== undefined && !OWNER_TAG.test(ownerTag))
+    return reportUsageError("agent", "--owner-tag: use 1-80 letters, digits, _ or -");
+  // Before the session opens: an orphan under the same tag holds its lock.
+  const claim = ownerTag === undefined ? undefined : claimOwnerTag(config.home, ownerTag);
+  if (claim?.swept !== undefined)
+    process.stderr.write(`shard agent: killed orphaned runtime ${claim.swept} (owner tag ${ownerTag})\n`);
+  try {
+    return await serveAgent(config, flags);
+  } finally {
+    claim?.release();
+  }
+}
+
+async function serveAgent(config: RuntimeConfig, flags: CommonFlags): Promise<number> {
   await discoverModelIfNeeded(config);
   // OpenTelemetry loads only when the OTEL_* variables ask for it (docs/telemetry.md).
   await startTelemetry(process.env, "agent", pkg.version, (message) =>

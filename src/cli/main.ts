@@ -41,9 +41,17 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "list the MCP servers of $SHARD_HOME/mcp.json, or start one and list its tools",
     run: async (argv) => (await import("./mcp-command.ts")).mcpCommand(argv),
   },
+  placement: {
+    summary: "list the placements (ssh hosts, containers) or install shard on one",
+    run: async (argv) => (await import("./placement-command.ts")).placementCommand(argv),
+  },
   rm: {
     summary: "delete an agent of the daemon for good (--session: its session too)",
     run: async (argv) => (await import("./rm-command.ts")).rmCommand(argv),
+  },
+  session: {
+    summary: "copy a session file out of or into $SHARD_HOME (used by the daemon's placements)",
+    run: async (argv) => (await import("./session-command.ts")).sessionCommand(argv),
   },
   run: {
     summary: 'one-shot: run a prompt and print the answer (shard run "list the files here")',

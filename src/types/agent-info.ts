@@ -53,6 +53,8 @@ export const AgentInfoSchema = Type.Object(
     sandbox: Type.Optional(SandboxStateSchema),
     /** Additive (protocol-additions §19): its MCP servers, from the running runtime's snapshot. */
     mcp_servers: Type.Optional(Type.Array(McpServerStatusSchema)),
+    /** Additive (protocol-additions §24): where its runtime runs, `local` or a placement's name. */
+    placement: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "AgentInfo" },
 );

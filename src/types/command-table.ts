@@ -82,6 +82,7 @@ import {
   DaemonShutdownResultSchema,
 } from "./orchestrator.ts";
 import { PermissionResponseSchema, UiResponseSchema } from "./permissions.ts";
+import { PlacementListCommandSchema, PlacementListResultSchema } from "./placements.ts";
 import { ProviderStatusCommandSchema, ProviderStatusResultSchema } from "./provider-status.ts";
 import { SessionOpCommandSchema, SessionOpResultSchema } from "./session-op.ts";
 import {
@@ -215,6 +216,12 @@ export const COMMANDS = {
     owner: "registry",
   },
   "agent.kill": { command: AgentKillCommandSchema, result: AgentKillResultSchema, owner: "registry" },
+  "placement.list": {
+    command: PlacementListCommandSchema,
+    result: PlacementListResultSchema,
+    owner: "registry",
+    addition: true,
+  },
   "agent.status": { command: AgentStatusCommandSchema, result: AgentStatusResultSchema, owner: "registry" },
   "agent.rename": {
     command: AgentRenameCommandSchema,

@@ -73,6 +73,12 @@ export const AgentCreateCommandSchema = Type.Object(
      * `shard agent --budget-usd`; past it the turn stops with BUDGET_EXCEEDED (`set_budget` raises it).
      */
     budget_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
+    /**
+     * Our addition (docs/protocol-additions.md §24): where the runtime runs, a placement of
+     * `$SHARD_HOME/placements.json` (docs/placements.md); default `local`, this machine. On
+     * another placement `cwd` is a path on that placement's filesystem.
+     */
+    placement: Type.Optional(Type.String({ minLength: 1 })),
   },
   { $id: "AgentCreateCommand" },
 );

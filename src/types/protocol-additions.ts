@@ -25,7 +25,7 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   turn_end: ["end_reason", "aborted_by"],
   permission_request: ["preview", "sandbox"],
   "subagent.create": ["timeout", "sandbox", "budget_usd"],
-  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow", "budget_usd"],
+  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow", "budget_usd", "placement"],
   error: ["data"],
   sync: [
     "session_id",

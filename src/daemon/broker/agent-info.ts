@@ -1,6 +1,8 @@
 /**
  * The registry view of one agent (docs/protocol.md, `AgentInfo`): durable manifest + live snapshot.
  */
+
+import { LOCAL_PLACEMENT } from "../../placements/placement-config.ts";
 import type { AgentInfo } from "../../types/agent-info.ts";
 import type { AgentStatus } from "../../types/agent-state.ts";
 import { askedSandbox } from "../registry/asked-sandbox.ts";
@@ -40,6 +42,7 @@ export function agentInfo(
   if (manifest.definition_name !== undefined) info.definition_name = manifest.definition_name;
   if (manifest.display_name !== undefined) info.display_name = manifest.display_name;
   if (live?.mcp_servers !== undefined) info.mcp_servers = live.mcp_servers;
+  info.placement = manifest.placement ?? LOCAL_PLACEMENT;
   info.sandbox = live?.sandbox ?? askedSandbox(manifest, defaults.env, defaults.home);
   return info;
 }

@@ -389,14 +389,13 @@ export class Broker implements BrokerContext, RegistryEvents {
       channel.requests.reset();
       channel.delegates.clear();
       channel.runtimeEnded();
-      this.setActivity(
-        channel,
-        { phase: ended.expected ? "idle" : "error" },
-        ended.expected ? "idle" : "error",
-      );
-      this.forwarder.runtimeEnded(agentId, ended.exit.reason);
-      this.hooks?.runtimeEnded(agentId, ended.exit.reason);
-      if (!ended.expected) {
+      // A dropped link to a placement stops the agent (docs/placements.md): nothing failed in it.
+      const calm = ended.expected || ended.linkLost !== undefined;
+      this.setActivity(channel, { phase: calm ? "idle" : "error" }, calm ? "idle" : "error");
+      const reason = ended.linkLost ?? ended.exit.reason;
+      this.forwarder.runtimeEnded(agentId, reason);
+      this.hooks?.runtimeEnded(agentId, reason);
+      if (!calm) {
         this.broadcast({
           type: "agent_exited",
           agent_id: agentId,
@@ -406,7 +405,7 @@ export class Broker implements BrokerContext, RegistryEvents {
         });
       }
     }
-    this.announce(agentId);
+    this.announce(agentId, ended?.linkLost);
   }
 
   private reportActivity(channel: AgentChannel, event: AgentEvent): void {
@@ -427,18 +426,20 @@ export class Broker implements BrokerContext, RegistryEvents {
     });
   }
 
-  private announce(agentId: string): void {
+  /** `detail`: why, when a person needs it (a dropped link to a placement names the host). */
+  private announce(agentId: string, detail?: string): void {
     const agent = this.registry.get(agentId);
     if (!agent) return;
     const status = agentStatus(agent, this.channels.get(agentId));
     const key = `${status}/${agent.runtimeState}`;
-    if (this.announced.get(agentId) === key) return;
+    if (this.announced.get(agentId) === key && detail === undefined) return;
     this.announced.set(agentId, key);
     this.broadcast({
       type: "agent_status_changed",
       agent_id: agentId,
       status,
       runtime_state: agent.runtimeState,
+      ...(detail !== undefined ? { detail } : {}),
     });
   }
 

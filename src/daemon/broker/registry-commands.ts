@@ -23,6 +23,7 @@ const DAEMON_ONLY_CREATE_FIELDS = ["parent_agent_id", "depth", "launch_policy", 
 export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
   return {
     "agent.list": () => answer({ agents: allInfo(ctx) }),
+    "placement.list": () => answer({ placements: ctx.registry.placements() }),
     "agent.status": (_client, command) => {
       if (command.agent_id === undefined) return answer({ agents: allInfo(ctx) });
       const info = ctx.agentInfo(command.agent_id);

@@ -25,6 +25,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   permission_response: true,
   ui_response: true,
   "agent.list": true,
+  "placement.list": true,
   "agent.changes": true,
   "agent.rename": false,
   "agent.delete": false,

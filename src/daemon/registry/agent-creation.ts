@@ -4,6 +4,8 @@
  * once per session, from its own project, and only if it can be restored.
  */
 import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, normalize } from "node:path";
+import { LOCAL_PLACEMENT } from "../../placements/placement-config.ts";
 import { isValidHost } from "../../sandbox/sandbox-settings.ts";
 import { newId } from "../../support/ids.ts";
 import type { AgentCreateCommand } from "../../types/orchestrator.ts";
@@ -20,6 +22,8 @@ export interface CreationContext {
   adoptedBy(sessionId: string): string | undefined;
   /** Why `model` names no model the runtime could run, or undefined when it names one. */
   modelProblem(model: string): string | undefined;
+  /** Why `placement` cannot run a runtime (unknown, or a bad placements.json entry), or undefined. */
+  placementProblem(placement: string): string | undefined;
 }
 
 export function newManifest(
@@ -28,6 +32,8 @@ export function newManifest(
   /** Preallocated by the daemon (a subagent run names its child before it exists); never a client's. */
   agentId: string = newId("agent"),
 ): { ok: true; manifest: AgentManifest } | Failure {
+  const placement = params.placement === LOCAL_PLACEMENT ? undefined : params.placement;
+  if (placement !== undefined) return remoteManifest(params, placement, context, agentId);
   const cwd = canonicalDirectory(params.cwd);
   if (!cwd.ok) return cwd;
   if (params.session_id !== undefined) {
@@ -59,10 +65,57 @@ export function newManifest(
   const modelProblem = model === undefined ? undefined : context.modelProblem(model);
   if (modelProblem !== undefined)
     return failure("INVALID_REQUEST", `agent.create: field "model": ${modelProblem}`);
-  const manifest: AgentManifest = {
+  return { ok: true, manifest: buildManifest(params, agentId, cwd.path, model) };
+}
+
+/**
+ * On another placement the cwd, the session and the model catalog live on that placement: the
+ * cwd must be absolute (it is not looked at here), a session is created there, never adopted
+ * from this machine, and the model is checked by the runtime that will run it.
+ */
+function remoteManifest(
+  params: CreateParams,
+  placement: string,
+  context: CreationContext,
+  agentId: string,
+): { ok: true; manifest: AgentManifest } | Failure {
+  const problem = context.placementProblem(placement);
+  if (problem !== undefined) return failure("INVALID_REQUEST", `agent.create: field "placement": ${problem}`);
+  if (!isAbsolute(params.cwd))
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "cwd": on placement "${placement}" it must be an absolute path there`,
+    );
+  if (params.session_id !== undefined)
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "session_id": only a local agent adopts a session; placement "${placement}" starts a new one`,
+    );
+  const badHost = params.network_allow?.find((host) => !isValidHost(host));
+  if (badHost !== undefined)
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "network_allow": "${badHost}" is not a host name (example.com or *.example.com)`,
+    );
+  const manifest = buildManifest(
+    params,
+    agentId,
+    normalize(params.cwd),
+    modelId(params.model, params.provider),
+  );
+  return { ok: true, manifest: { ...manifest, placement } };
+}
+
+function buildManifest(
+  params: CreateParams,
+  agentId: string,
+  cwd: string,
+  model: string | undefined,
+): AgentManifest {
+  return {
     version: 1,
     agent_id: agentId,
-    cwd: cwd.path,
+    cwd,
     created_at: Date.now(),
     headless_policy: params.headless_policy ?? "deny",
     ...(params.session_id !== undefined ? { session_id: params.session_id } : {}),
@@ -85,7 +138,6 @@ export function newManifest(
       ? { network_allow: [...new Set(params.network_allow)] }
       : {}),
   };
-  return { ok: true, manifest };
 }
 
 function checkAdoptable(sessionId: string, cwd: string, context: CreationContext): { ok: true } | Failure {

@@ -60,6 +60,8 @@ export const AgentManifestSchema = Type.Object({
    * records it and any `set_budget` after, so a later generation resumes with the session's.
    */
   budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
+  /** Where its runtimes run (docs/placements.md): a placements.json name; absent is `local`. */
+  placement: Type.Optional(Type.String({ minLength: 1 })),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
   /** A managed child's parent span (W3C traceparent): its runtimes get it as TRACEPARENT (docs/telemetry.md). */

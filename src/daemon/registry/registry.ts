@@ -6,6 +6,8 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { LOCAL_PLACEMENT, type NamedPlacement } from "../../placements/placement-config.ts";
+import { loadPlacements } from "../../placements/placements-file.ts";
 import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../providers/catalog.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { storageFault } from "../../support/storage-fault.ts";
@@ -13,13 +15,21 @@ import { telemetry } from "../../telemetry/telemetry.ts";
 import { ProcessRegistry, processGroupsDir } from "../../tools/process-registry.ts";
 import type { RuntimeState } from "../../types/agent-info.ts";
 import type { AgentCommand } from "../../types/command-table.ts";
+import type { PlacementInfo } from "../../types/placements.ts";
 import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
-import { runtimeArgs } from "./runtime-args.ts";
+import {
+  describePlacement,
+  findPlacement,
+  type Launch,
+  launchFor,
+  linkLost,
+  placementName,
+} from "./placement-launch.ts";
 import {
   type RuntimeExit,
   type RuntimeMessage,
@@ -28,6 +38,7 @@ import {
   type StartFailure,
 } from "./runtime-process.ts";
 import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
+import { SessionMirror } from "./session-mirror.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
 
@@ -38,6 +49,11 @@ export interface GenerationEnded {
   exit: RuntimeExit;
   /** False when nobody asked for it (a crash): the broker reports `agent_exited`. */
   expected: boolean;
+  /**
+   * The link to a remote placement dropped (docs/placements.md): the agent is `stopped`, not
+   * `failed`; the next start reconnects and resumes its session.
+   */
+  linkLost?: string;
 }
 
 export interface RegistryEvents {
@@ -62,7 +78,10 @@ export interface RegistryOptions {
   startTimeoutMs: number;
   /** Inactive runtimes stop after this long; 0 keeps them. */
   idleTimeoutMs: number;
-  /** Live runtimes at most (`--max-runtimes`): past it the oldest idle one is stopped. */
+  /**
+   * Live runtimes at most (`--max-runtimes`), per placement (a placement's `max_runtimes`
+   * overrides it): past it the oldest idle one there is stopped.
+   */
   maxRuntimes: number;
   events: RegistryEvents;
   log(line: string): void;
@@ -92,6 +111,8 @@ export interface DurableAgent {
 
 interface AgentRecord extends DurableAgent {
   process?: RuntimeProcess;
+  /** The placement the live (or last) generation runs on; undefined on this machine. */
+  placement?: NamedPlacement;
   starting?: Promise<RuntimeReady | StartFailure>;
   stopping?: StopReason;
   terminateWhenIdle: boolean;
@@ -114,17 +135,55 @@ export class Registry {
   private readonly manifests: ManifestStore;
   /** Runtime process groups on record, so a daemon killed -9 leaves nothing the next one misses. */
   private readonly groups: ProcessRegistry;
-  private readonly slots: RuntimeSlots;
+  /** Runtime slots per placement name (docs/placements.md, capacity). */
+  private readonly slots = new Map<string, RuntimeSlots>();
   private uses = 0;
   private stoppingDaemon = false;
+  /** The daemon's copy of sessions on other placements (session-mirror.ts has the rule). */
+  private readonly mirror: SessionMirror;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
     this.groups = new ProcessRegistry(processGroupsDir(options.home));
-    this.slots = new RuntimeSlots(options.maxRuntimes, {
-      departing: () => this.departing(),
-      stopOldestIdle: () => this.stopOldestIdle(),
-    });
+    this.mirror = new SessionMirror({ home: options.home, env: options.env, log: options.log });
+  }
+
+  /** The slots of `placement`, made at its first start with its cap. */
+  private slotsOf(placement: string, max: number): RuntimeSlots {
+    let slots = this.slots.get(placement);
+    if (!slots) {
+      slots = new RuntimeSlots(max, {
+        departing: () => this.departing(placement),
+        stopOldestIdle: () => this.stopOldestIdle(placement),
+      });
+      if (this.stoppingDaemon) slots.close();
+      this.slots.set(placement, slots);
+    }
+    return slots;
+  }
+
+  /** Every placement with its live runtimes and cap (`placement.list`), this machine first. */
+  placements(): PlacementInfo[] {
+    const live = (name: string) => this.slots.get(name)?.live ?? 0;
+    const file = loadPlacements(this.options.home);
+    const infos: PlacementInfo[] = [
+      { name: LOCAL_PLACEMENT, kind: "local", live: live(LOCAL_PLACEMENT), max: this.options.maxRuntimes },
+    ];
+    for (const [name, placement] of file.placements)
+      infos.push({
+        name,
+        kind: placement.kind,
+        live: live(name),
+        max: placement.max_runtimes ?? this.options.maxRuntimes,
+      });
+    for (const [name, problem] of file.problems)
+      if (name !== "") infos.push({ name, live: 0, max: this.options.maxRuntimes, problem });
+    return infos;
+  }
+
+  /** Live runtimes and the cap of each placement that has had one (capacity, docs/placements.md). */
+  capacity(): { placement: string; live: number; max: number }[] {
+    return [...this.slots].map(([placement, slots]) => ({ placement, live: slots.live, max: slots.max }));
   }
 
   /**
@@ -227,6 +286,10 @@ export class Registry {
         home: this.options.home,
         adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
         modelProblem: (model) => this.modelProblem(model),
+        placementProblem: (name) => {
+          const found = findPlacement(this.options.home, name);
+          return found.ok ? undefined : found.reason;
+        },
       },
       agentId,
     );
@@ -476,7 +539,7 @@ export class Registry {
    * idle one stops now, and a running turn gets SHUTDOWN_GRACE_MS to finish before it is killed.
    */
   async shutdown(force: boolean): Promise<void> {
-    this.slots.close();
+    for (const slots of this.slots.values()) slots.close();
     this.stoppingDaemon = true;
     const exits: Promise<unknown>[] = [];
     const finishing: string[] = [];
@@ -529,27 +592,46 @@ export class Registry {
    * oldest idle runtime and wait for it), then the process.
    */
   private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
-    if (record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
+    // A remote placement's tree is not on this machine: no baseline (src/daemon/changes).
+    const local = record.manifest.placement === undefined;
+    if (local && record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
       return this.ensureBaseline(record).then(() => this.startProcess(agentId, record));
     return this.startProcess(agentId, record);
   }
 
   private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
-    const grant = this.slots.acquire();
-    if (grant instanceof Promise) return grant.then((g) => this.spawn(agentId, record, g));
-    return this.spawn(agentId, record, grant);
+    const launched = launchFor(record.manifest, this.options);
+    if (!launched.ok)
+      return Promise.resolve(
+        failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: ${launched.reason}`),
+      );
+    const name = placementName(record.manifest);
+    const placement = launched.placement;
+    const slots = this.slotsOf(name, placement?.max_runtimes ?? this.options.maxRuntimes);
+    const go = (grant: SlotGrant) => this.spawn(agentId, record, grant, slots, launched.launch, placement);
+    const acquire = () => {
+      const grant = slots.acquire();
+      return grant instanceof Promise ? grant.then(go) : go(grant);
+    };
+    if (placement === undefined) return acquire();
+    // The daemon's copy of the session goes back first, in case the placement lost its own.
+    return this.mirror.push(agentId, placement, record.manifest.session_id).then(acquire);
   }
 
   private spawn(
     agentId: string,
     record: AgentRecord,
     grant: SlotGrant,
+    slots: RuntimeSlots,
+    launch: Launch,
+    placement: NamedPlacement | undefined,
   ): Promise<RuntimeReady | StartFailure> {
-    if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason));
+    if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason, slots, placement));
     if (record.deleting) {
-      this.slots.release();
+      slots.release();
       return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} was deleted before it started`));
     }
+    record.placement = placement;
     record.epoch += 1;
     const epoch = record.epoch;
     record.stopping = undefined;
@@ -558,27 +640,22 @@ export class Registry {
     let process: RuntimeProcess;
     try {
       process = new RuntimeProcess({
-        argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
-        cwd: record.manifest.cwd,
-        // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
-        // TRACEPARENT: a subagent's spans go under the tool call that launched it (docs/telemetry.md).
-        env: {
-          ...this.options.env,
-          SHARD_HOME: this.options.home,
-          SHARD_AGENT_ID: agentId,
-          ...(record.manifest.traceparent !== undefined ? { TRACEPARENT: record.manifest.traceparent } : {}),
-        },
+        ...launch,
         logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
-        onMessage: (message, line) => this.options.events.message(agentId, message, line),
+        onMessage: (message, line) => {
+          if (placement !== undefined && message.type === "turn_end")
+            this.mirror.pull(agentId, placement, record.manifest.session_id);
+          this.options.events.message(agentId, message, line);
+        },
         onDeltaLine: (line, seqAt, ascii) => this.options.events.deltaLine(agentId, line, seqAt, ascii),
         onDeltaRun: (text, from, bytes) => this.options.events.deltaRun(agentId, text, from, bytes),
         onOutputEnd: () => this.options.events.outputEnd(agentId),
         onExit: (exit) => this.onExit(record, process, exit),
       });
     } catch (err) {
-      this.slots.release();
+      slots.release();
       throw err;
     }
     record.process = process;
@@ -586,7 +663,7 @@ export class Registry {
     telemetry().add("shard.runtimes.live", 1, LIVE_RUNTIME);
     void process.whenExited.then(() => {
       untrack();
-      this.slots.release();
+      slots.release();
       telemetry().add("shard.runtimes.live", -1, LIVE_RUNTIME);
     });
     return process.ready;
@@ -600,33 +677,53 @@ export class Registry {
     await recorded.anchor?.();
   }
 
-  private noSlot(agentId: string, reason: "full" | "closed"): Failure {
+  private noSlot(
+    agentId: string,
+    reason: "full" | "closed",
+    slots: RuntimeSlots,
+    placement: NamedPlacement | undefined,
+  ): Failure {
     if (reason === "closed") return shuttingDownFailure(`agent ${agentId} cannot start`);
-    const max = this.slots.max;
+    const max = slots.max;
+    const where = placement === undefined ? "" : ` on placement "${placement.name}"`;
+    const cap =
+      placement?.max_runtimes !== undefined
+        ? `its max_runtimes in placements.json`
+        : `shard daemon --max-runtimes ${max}, per placement`;
+    const room = this.capacity()
+      .filter((c) => c.live < c.max)
+      .map((c) => c.placement);
+    const others = room.length > 0 ? `; placements with room: ${room.join(", ")}` : "";
     return failure(
       "RUNTIME_START_FAILED",
-      `agent ${agentId} was not started: ${max} runtimes are live, the cap (shard daemon --max-runtimes ${max}), and none is idle to stop; retry once one is idle, stop one (agent.terminate), or restart the daemon with a higher --max-runtimes`,
+      `agent ${agentId} was not started: ${max} runtimes are live${where}, the cap (${cap}), and none is idle to stop; retry once one is idle, stop one (agent.terminate), or restart the daemon with a higher --max-runtimes${others}`,
     );
   }
 
-  private departing(): number {
+  private departing(placement: string): number {
     let count = 0;
     for (const record of this.agents.values())
-      if (record.process && !record.process.exited && record.stopping !== undefined) count += 1;
+      if (
+        record.process &&
+        !record.process.exited &&
+        record.stopping !== undefined &&
+        placementName(record.manifest) === placement
+      )
+        count += 1;
     return count;
   }
 
   /** Past the cap: the runtime idle the longest stops (its agent stays, like an idle-timeout reap). */
-  private stopOldestIdle(): boolean {
+  private stopOldestIdle(placement: string): boolean {
     let oldest: AgentRecord | undefined;
     for (const record of this.agents.values()) {
-      if (!this.isIdle(record)) continue;
+      if (!this.isIdle(record) || placementName(record.manifest) !== placement) continue;
       if (!oldest || record.lastUsed < oldest.lastUsed) oldest = record;
     }
     const process = oldest?.process;
     if (!oldest || !process) return false;
     this.options.log(
-      `agent ${oldest.manifest.agent_id}: idle runtime stopped to make room (--max-runtimes ${this.slots.max})`,
+      `agent ${oldest.manifest.agent_id}: idle runtime stopped to make room on placement ${placement} (--max-runtimes ${this.slots.get(placement)?.max})`,
     );
     this.stop(oldest, "reap");
     const timer = setTimeout(() => process.kill("SIGKILL"), ROOM_KILL_AFTER_MS);
@@ -703,18 +800,28 @@ export class Registry {
   private onExit(record: AgentRecord, process: RuntimeProcess, exit: RuntimeExit): void {
     if (record.process !== process) return;
     record.process = undefined;
+    if (record.placement !== undefined)
+      this.mirror.pull(record.manifest.agent_id, record.placement, record.manifest.session_id);
     record.active = false;
     if (record.idleTimer) clearTimeout(record.idleTimer);
     record.idleTimer = undefined;
     const expected = record.stopping !== undefined;
     record.stopping = undefined;
     record.terminateWhenIdle = false;
-    const state: RuntimeState = expected ? "stopped" : "failed";
+    const lost =
+      !expected && record.placement !== undefined && linkLost(record.placement, exit.code)
+        ? `lost its link to ${describePlacement(record.placement)}`
+        : undefined;
+    const state: RuntimeState = expected || lost !== undefined ? "stopped" : "failed";
     this.options.log(
-      `agent ${record.manifest.agent_id}: runtime ${exit.reason}${expected ? "" : " unexpectedly"}`,
+      `agent ${record.manifest.agent_id}: runtime ${exit.reason}${lost !== undefined ? `: ${lost}` : expected ? "" : " unexpectedly"}`,
     );
     record.runtimeState = state;
-    this.options.events.stateChanged(record.manifest.agent_id, state, { exit, expected });
+    this.options.events.stateChanged(record.manifest.agent_id, state, {
+      exit,
+      expected,
+      ...(lost !== undefined ? { linkLost: lost } : {}),
+    });
   }
 
   private setState(record: AgentRecord, state: RuntimeState): void {

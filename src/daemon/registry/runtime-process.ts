@@ -45,6 +45,10 @@ export interface RuntimeProcessOptions {
   env: Record<string, string | undefined>;
   logPath: string;
   startTimeoutMs: number;
+  /** A runtime on another placement: the hop, named in its start failures (placement-launch.ts). */
+  where?: string;
+  /** The `server_version` its hello must carry, else the start fails (a stale remote binary). */
+  version?: string;
   /** Called synchronously at readiness, before any later message reaches `onMessage`. */
   onReady: (ready: RuntimeReady) => void;
   /** A checked message after readiness, with `line`, the text the runtime wrote for it. */
@@ -76,6 +80,8 @@ export class RuntimeProcess {
   /** A fatal `error` the runtime sent before it was ready: the best start-failure message. */
   private startError: string | undefined;
   private exitedFlag = false;
+  /** The last line the process wrote on stderr (bounded): ssh says there why it could not connect. */
+  private lastStderrLine = "";
 
   constructor(private readonly options: RuntimeProcessOptions) {
     this.ready = new Promise((resolve) => {
@@ -98,14 +104,22 @@ export class RuntimeProcess {
     }, options.startTimeoutMs);
     void this.ready.then(() => clearTimeout(timer));
     // Every line the runtime wrote is handled before its exit is reported.
-    const outputDone = Promise.all([this.readStdout(), drainInto(this.proc.stderr, log)]);
+    const outputDone = Promise.all([
+      this.readStdout(),
+      drainInto(this.proc.stderr, log, (line) => {
+        this.lastStderrLine = line;
+      }),
+    ]);
     this.whenExited = this.proc.exited.then(async () => {
       clearTimeout(timer);
       this.exitedFlag = true;
       await outputDone.catch(() => undefined);
       const exit = describeExit(this.proc.exitCode, this.proc.signalCode);
       if (this.startError !== undefined) this.failStart(this.startError, true);
-      else this.failStart(`exited before it was ready (${exit.reason}); see ${options.logPath}`);
+      else if (options.where !== undefined) {
+        const said = this.lastStderrLine === "" ? "" : `: ${this.lastStderrLine}`;
+        this.failStart(`exited before it was ready (${exit.reason})${said}; see ${options.logPath}`);
+      } else this.failStart(`exited before it was ready (${exit.reason}); see ${options.logPath}`);
       options.onExit(exit);
       return exit;
     });
@@ -154,7 +168,8 @@ export class RuntimeProcess {
   private failStart(message: string, refused = false): void {
     if (this.readyDone) return;
     this.readyDone = true;
-    const failed = failure("RUNTIME_START_FAILED", `the agent runtime ${message}`);
+    const on = this.options.where === undefined ? "" : ` on ${this.options.where}`;
+    const failed = failure("RUNTIME_START_FAILED", `the agent runtime${on} ${message}`);
     this.settleReady(refused ? { ...failed, refused: true } : failed);
   }
 
@@ -191,8 +206,16 @@ export class RuntimeProcess {
       this.options.onMessage(message, line);
       return;
     }
-    if (message.type === "hello") this.hello = message;
-    else if (message.type === "error" && message.fatal)
+    if (message.type === "hello") {
+      const wanted = this.options.version;
+      if (wanted !== undefined && message.server_version !== wanted) {
+        this.startError = `runs shard ${message.server_version}, and this daemon is shard ${wanted}; run: shard placement install ${placementOf(this.options.where)}`;
+        this.failStart(this.startError);
+        this.kill("SIGKILL");
+        return;
+      }
+      this.hello = message;
+    } else if (message.type === "error" && message.fatal)
       this.startError = `failed: ${message.code}: ${message.message}`;
     else if (message.type === "sync" && this.hello) {
       this.readyDone = true;
@@ -203,9 +226,31 @@ export class RuntimeProcess {
   }
 }
 
-async function drainInto(stream: ReadableStream<Uint8Array>, fd: number): Promise<void> {
+/** The placement's name in a `where` label (`placement "x" (ssh …)`). */
+function placementOf(where: string | undefined): string {
+  return /^placement "([^"]+)"/.exec(where ?? "")?.[1] ?? "<name>";
+}
+
+/** The last stderr line kept for a start failure: at most this many characters. */
+const STDERR_LINE_MAX = 300;
+
+async function drainInto(
+  stream: ReadableStream<Uint8Array>,
+  fd: number,
+  lastLine: (line: string) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
   try {
-    for await (const chunk of stream) writeSync(fd, chunk);
+    for await (const chunk of stream) {
+      writeSync(fd, chunk);
+      const lines = decoder
+        .decode(chunk.subarray(Math.max(0, chunk.length - 4 * STDERR_LINE_MAX)))
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "");
+      const last = lines.at(-1);
+      if (last !== undefined) lastLine(last.slice(0, STDERR_LINE_MAX));
+    }
   } finally {
     closeSync(fd);
   }

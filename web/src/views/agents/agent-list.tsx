@@ -160,7 +160,15 @@ function AgentRowButton(props: {
           )}
         </Show>
       </span>
-      <span class="agent-meta path">{info().cwd}</span>
+      <span class="agent-meta path">
+        {/* Where it runs, unless this machine (docs/placements.md). */}
+        <Show when={info().placement !== undefined && info().placement !== "local"}>
+          <span class="row-placement" data-testid="agent-placement">
+            {info().placement}:
+          </span>{" "}
+        </Show>
+        {info().cwd}
+      </span>
       <Show when={usage()}>
         {(u) => (
           <span class="agent-meta" data-testid="agent-usage">

@@ -2,11 +2,13 @@
  * Creates an agent in a working directory (the daemon checks the path and owns the process),
  * optionally with a name, a model and a mode. The choices are the catalogs the selected agent's
  * runtime lists — the daemon has no catalog of its own — so with no agent open the daemon's
- * defaults apply. The cwd starts as the selected agent's.
+ * defaults apply. The cwd starts as the selected agent's. With placements configured, a picker
+ * says where it runs (placement-picker.tsx); the cwd is then a path on that placement.
  */
 import { createEffect, createSignal, For, Show } from "solid-js";
 import type { ControlRoom } from "../../state/control-room.ts";
 import type { Catalogs } from "../pickers/catalogs.ts";
+import { PlacementPicker, usePlacements } from "./placement-picker.tsx";
 
 export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; onCreated?: () => void }) {
   const [cwd, setCwd] = createSignal("");
@@ -14,6 +16,8 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
   const [model, setModel] = createSignal("");
   const [mode, setMode] = createSignal("");
   const [busy, setBusy] = createSignal(false);
+  const [placement, setPlacement] = createSignal("local");
+  const placements = usePlacements(props.room);
   createEffect(() => {
     const selected = props.room.selected();
     const info = selected === undefined ? undefined : props.room.agents[selected]?.info;
@@ -31,11 +35,13 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
         ...(name().trim() !== "" ? { name: name().trim() } : {}),
         ...(model() !== "" ? { model: model() } : {}),
         ...(mode() !== "" ? { mode: mode() } : {}),
+        ...(placement() !== "local" ? { placement: placement() } : {}),
       });
       setName("");
       props.room.select(data.agent_id);
       props.onCreated?.();
     });
+    void placements.refetch();
     setBusy(false);
   };
   return (
@@ -86,6 +92,12 @@ export function CreateAgentForm(props: { room: ControlRoom; catalogs: Catalogs; 
             </select>
           )}
         </Show>
+        <PlacementPicker
+          placements={placements.list()}
+          value={placement()}
+          onChange={setPlacement}
+          onFocus={() => void placements.refetch()}
+        />
         <button type="submit" disabled={busy() || cwd().trim() === ""}>
           New agent
         </button>

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { AcpSession } from "./acp-session.ts";
-import { writeMcpServersFile } from "./mcp-servers-file.ts";
+import { mcpServersConfig } from "./mcp-servers-file.ts";
 import { MODEL_OPTION_ID, modelOption, modeState } from "./session-config.ts";
 import { SessionTable } from "./session-table.ts";
 import { shardCall } from "./shard-call.ts";
@@ -38,18 +38,9 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
     replay: boolean,
   ): Promise<AcpSession> => {
     const session = new AcpSession({ client: clientContext(), cwd, answersUi: backend.kind === "direct" });
-    // A daemon agent uses the daemon's MCP configuration (docs/acp.md).
-    const mcp = backend.kind === "direct" ? writeMcpServersFile(mcpServers ?? []) : undefined;
-    const target: LinkTarget = { cwd };
+    const target: LinkTarget = { cwd, mcpServers: mcpServersConfig(mcpServers ?? []) };
     if (resume !== undefined) target.resume = resume;
-    if (mcp !== undefined) target.mcpConfigFile = mcp.path;
-    let opened: Awaited<ReturnType<ShardBackend["open"]>>;
-    try {
-      opened = await backend.open(target, session.linkEvents);
-    } finally {
-      // The runtime read it at its start (or never will).
-      mcp?.remove();
-    }
+    const opened = await backend.open(target, session.linkEvents);
     if (!opened.ok) {
       if (opened.error.code === "NOT_FOUND" && resume !== undefined)
         throw RequestError.resourceNotFound(resume);

@@ -6,6 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { AgentInfoSchema } from "./agent-info.ts";
 import { AgentStatusSchema } from "./agent-state.ts";
 import { payloadAgentId, requiredCommandId } from "./envelope.ts";
+import { McpServersSchema } from "./mcp-server-config.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "./sandbox.ts";
 
 export const AgentListCommandSchema = Type.Object(
@@ -68,6 +69,12 @@ export const AgentCreateCommandSchema = Type.Object(
     sandbox_policy: Type.Optional(SandboxPolicySchema),
     /** Hosts reachable through the sandbox's filtering proxy (`example.org`, `*.example.org`). */
     network_allow: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Our addition (docs/protocol-additions.md §22): more MCP servers for this agent, beside
+     * `$SHARD_HOME/mcp.json`'s, in its `mcpServers` shape (an editor's, from `shard acp
+     * --daemon`). Starting one runs a command on the daemon's host: unix-socket clients only.
+     */
+    mcp_servers: Type.Optional(McpServersSchema),
   },
   { $id: "AgentCreateCommand" },
 );

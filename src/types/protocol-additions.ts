@@ -24,7 +24,7 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   turn_end: ["end_reason", "aborted_by"],
   permission_request: ["preview", "sandbox"],
   "subagent.create": ["timeout", "sandbox"],
-  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow"],
+  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow", "mcp_servers"],
   error: ["data"],
   sync: [
     "session_id",

@@ -4,6 +4,7 @@
  * once per session, from its own project, and only if it can be restored.
  */
 import { realpathSync, statSync } from "node:fs";
+import { parseMcpConfig } from "../../mcp/mcp-config.ts";
 import { isValidHost } from "../../sandbox/sandbox-settings.ts";
 import { newId } from "../../support/ids.ts";
 import type { AgentCreateCommand } from "../../types/orchestrator.ts";
@@ -19,6 +20,8 @@ export interface CreationContext {
   adoptedBy(sessionId: string): string | undefined;
   /** Why `model` names no model the runtime could run, or undefined when it names one. */
   modelProblem(model: string): string | undefined;
+  /** The environment runtimes start with: what `${VAR}` in `mcp_servers` expands from. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export function newManifest(
@@ -47,6 +50,8 @@ export function newManifest(
       `agent.create: field "network_allow": "${badHost}" is not a host name (example.com or *.example.com)`,
     );
   }
+  const mcpProblem = mcpServersProblem(params.mcp_servers, context.env);
+  if (mcpProblem !== undefined) return failure("INVALID_REQUEST", mcpProblem);
   const model = modelId(params.model, params.provider);
   // Checked before anything is written: an unknown model leaves no agent behind.
   const modelProblem = model === undefined ? undefined : context.modelProblem(model);
@@ -75,8 +80,24 @@ export function newManifest(
     ...(params.network_allow !== undefined && params.network_allow.length > 0
       ? { network_allow: [...new Set(params.network_allow)] }
       : {}),
+    ...(params.mcp_servers !== undefined && Object.keys(params.mcp_servers).length > 0
+      ? { mcp_servers: params.mcp_servers }
+      : {}),
   };
   return { ok: true, manifest };
+}
+
+/**
+ * The runtime would skip a bad server with a warning only its log shows; the creator is told
+ * now instead, by the same reading (names, shapes, `${VAR}`s), and nothing is created.
+ */
+function mcpServersProblem(
+  servers: CreateParams["mcp_servers"],
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (servers === undefined) return undefined;
+  const { warnings } = parseMcpConfig({ mcpServers: servers }, env, 'agent.create: field "mcp_servers"');
+  return warnings[0];
 }
 
 function checkAdoptable(sessionId: string, cwd: string, context: CreationContext): { ok: true } | Failure {

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { idPattern } from "../../support/ids.ts";
+import { McpServersSchema } from "../../types/mcp-server-config.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../../types/sandbox.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
@@ -55,6 +56,11 @@ export const AgentManifestSchema = Type.Object({
   sandbox: Type.Optional(SandboxModeSchema),
   sandbox_policy: Type.Optional(SandboxPolicySchema),
   network_allow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /**
+   * MCP servers of this agent beside `$SHARD_HOME/mcp.json`'s (`agent.create`'s `mcp_servers`):
+   * every generation gets them as `--mcp-config` (agent-mcp-config.ts). The file is owner-only.
+   */
+  mcp_servers: Type.Optional(McpServersSchema),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
 });

@@ -15,6 +15,7 @@ import type { AgentCommand } from "../../types/command-table.ts";
 import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
+import { writeAgentMcpConfig } from "./agent-mcp-config.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import { runtimeArgs } from "./runtime-args.ts";
@@ -220,6 +221,7 @@ export class Registry {
         home: this.options.home,
         adoptedBy: (sessionId) => this.bySession(sessionId)?.manifest.agent_id,
         modelProblem: (model) => this.modelProblem(model),
+        env: this.options.env,
       },
       agentId,
     );
@@ -543,6 +545,20 @@ export class Registry {
       this.slots.release();
       return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} was deleted before it started`));
     }
+    let mcpConfigFile: string | undefined;
+    try {
+      mcpConfigFile = writeAgentMcpConfig(this.options.home, record.manifest);
+    } catch (err) {
+      this.slots.release();
+      this.options.log(`agent ${agentId}: could not write its MCP servers file: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return Promise.resolve(
+        failure(
+          "RUNTIME_START_FAILED",
+          `agent ${agentId} was not started: could not write its MCP servers file: ${cause}`,
+        ),
+      );
+    }
     record.epoch += 1;
     const epoch = record.epoch;
     record.stopping = undefined;
@@ -551,7 +567,7 @@ export class Registry {
     let process: RuntimeProcess;
     try {
       process = new RuntimeProcess({
-        argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest)],
+        argv: [...this.options.shardCommand, ...runtimeArgs(record.manifest, mcpConfigFile)],
         cwd: record.manifest.cwd,
         // SHARD_AGENT_ID: the runtime's `subagent` tool names its agent as the parent.
         env: { ...this.options.env, SHARD_HOME: this.options.home, SHARD_AGENT_ID: agentId },

@@ -24,6 +24,8 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
   const { backend } = options;
   const sessions = new SessionTable();
   let client: acp.AgentContext | undefined;
+  /** Whether the editor serves `fs/read_text_file` (its `initialize`). */
+  let clientReads = false;
 
   const clientContext = (): acp.AgentContext => {
     if (client === undefined) throw RequestError.internalError(undefined, "no connection");
@@ -37,8 +39,16 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
     mcpServers: readonly acp.McpServer[] | undefined,
     replay: boolean,
   ): Promise<AcpSession> => {
-    const session = new AcpSession({ client: clientContext(), cwd, answersUi: backend.kind === "direct" });
+    // Only a direct runtime's reads reach the editor: the daemon has no route back to it yet.
+    const servesReads = clientReads && backend.kind === "direct";
+    const session = new AcpSession({
+      client: clientContext(),
+      cwd,
+      answersUi: backend.kind === "direct",
+      servesReads,
+    });
     const target: LinkTarget = { cwd, mcpServers: mcpServersConfig(mcpServers ?? []) };
+    if (servesReads) target.clientReads = true;
     if (resume !== undefined) target.resume = resume;
     const opened = await backend.open(target, session.linkEvents);
     if (!opened.ok) {
@@ -75,17 +85,20 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
       // The editor quit: direct runtimes exit, daemon agents stay as durable agents.
       void connection.closed.then(() => sessions.closeAll());
     })
-    .onRequest("initialize", () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: options.mcpCapabilities,
-        sessionCapabilities: { resume: {}, close: {} },
-      },
-      agentInfo: { name: "shard", title: "Shard", version: options.version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      clientReads = params.clientCapabilities?.fs?.readTextFile === true;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: options.mcpCapabilities,
+          sessionCapabilities: { resume: {}, close: {} },
+        },
+        agentInfo: { name: "shard", title: "Shard", version: options.version },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", async ({ params }) => {
       const session = await open(params.cwd, undefined, params.mcpServers, false);
       return { sessionId: session.id, ...(await setup(session)) };

@@ -34,6 +34,7 @@ export class RuntimeBackend implements ShardBackend {
     if (flags.mode !== undefined) argv.push("--mode", flags.mode);
     if (flags.sandbox !== undefined) argv.push("--sandbox", flags.sandbox);
     if (target.resume !== undefined) argv.push("--session", target.resume);
+    if (target.clientReads === true) argv.push("--client-reads");
     const mcp = writeMcpServersFile(target.mcpServers ?? {});
     if (mcp !== undefined) argv.push("--mcp-config", mcp.path);
     try {

@@ -33,7 +33,13 @@ export interface ShardLink {
  * `mcpServers`: the editor's MCP servers in mcp.json's shape, for a new runtime (direct) or a
  * new agent (daemon; an existing agent keeps the ones it was created with).
  */
-export type LinkTarget = { cwd: string; resume?: string; mcpServers?: McpServers };
+export type LinkTarget = {
+  cwd: string;
+  resume?: string;
+  mcpServers?: McpServers;
+  /** The editor serves `fs/read_text_file`: a direct runtime asks it first (`--client-reads`). */
+  clientReads?: boolean;
+};
 
 export type OpenedLink = { ok: true; link: ShardLink; sync: SyncEvent } | Failure;
 

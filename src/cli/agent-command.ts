@@ -41,6 +41,8 @@ Options:
                                 (repeat it; *.example.com for subdomains)
   --mcp-config FILE             more MCP servers, in mcp.json's shape, beside $SHARD_HOME/mcp.json
                                 (read once at start; \`shard acp\` passes the editor's servers so)
+  --client-reads                the client serves file reads (client_read_request): \`read\` asks it
+                                first for files inside --cwd, so an editor's unsaved buffers are seen
 `;
 
 export interface CommonFlags {
@@ -157,13 +159,19 @@ export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
   let flags: CommonFlags;
   try {
-    const { values } = parseFlags(argv, AGENT_FLAG_OPTIONS, false);
+    const { values } = parseFlags(
+      argv,
+      { ...AGENT_FLAG_OPTIONS, "client-reads": { type: "boolean" } },
+      false,
+    );
     if (values.help) {
       process.stdout.write(AGENT_HELP);
       return 0;
     }
     flags = values;
     config = runtimeConfigFrom(values, process.env);
+    // Only a client on this runtime's stdio can answer (`shard acp`); `shard run` has none.
+    if (values["client-reads"] === true) config.clientReads = true;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("agent", err.message);

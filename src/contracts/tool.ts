@@ -33,6 +33,12 @@ export interface ToolContext {
    * Absent when no gate ran (a tool used on its own); the tool then resolves the path itself.
    */
   judgedPaths?: ReadonlyMap<string, string>;
+  /**
+   * The text the client holds for an absolute path (an editor's unsaved buffer), or undefined
+   * when it has none in time; absent when the client serves no reads. `read` asks only for a
+   * path the gate judged and that lies inside `cwd`.
+   */
+  readClientFile?: (path: string) => Promise<string | undefined>;
 }
 
 export interface ToolResult {

@@ -15,6 +15,7 @@ import {
   SyncEventSchema,
 } from "./agent-events.ts";
 import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage.ts";
+import { ClientReadRequestEventSchema } from "./client-reads.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
 import { McpStatusEventSchema } from "./mcp-status.ts";
 import {
@@ -75,6 +76,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ReasoningLevelChangedEventSchema,
   SandboxChangedEventSchema,
   McpStatusEventSchema,
+  ClientReadRequestEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,
   TurnRetryEventSchema,

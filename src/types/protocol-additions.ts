@@ -14,6 +14,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "turn_retry",
   "sandbox_changed",
   "mcp_status",
+  "client_read_request",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */

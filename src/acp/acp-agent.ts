@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { AcpSession } from "./acp-session.ts";
-import { writeMcpServersFile } from "./mcp-servers-file.ts";
+import { mcpServersConfig } from "./mcp-servers-file.ts";
 import { MODEL_OPTION_ID, modelOption, modeState } from "./session-config.ts";
 import { SessionTable } from "./session-table.ts";
 import { shardCall } from "./shard-call.ts";
@@ -24,6 +24,8 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
   const { backend } = options;
   const sessions = new SessionTable();
   let client: acp.AgentContext | undefined;
+  /** Whether the editor serves `fs/read_text_file` (its `initialize`). */
+  let clientReads = false;
 
   const clientContext = (): acp.AgentContext => {
     if (client === undefined) throw RequestError.internalError(undefined, "no connection");
@@ -37,19 +39,18 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
     mcpServers: readonly acp.McpServer[] | undefined,
     replay: boolean,
   ): Promise<AcpSession> => {
-    const session = new AcpSession({ client: clientContext(), cwd, answersUi: backend.kind === "direct" });
-    // A daemon agent uses the daemon's MCP configuration (docs/acp.md).
-    const mcp = backend.kind === "direct" ? writeMcpServersFile(mcpServers ?? []) : undefined;
-    const target: LinkTarget = { cwd };
+    // Only a direct runtime's reads reach the editor: the daemon has no route back to it yet.
+    const servesReads = clientReads && backend.kind === "direct";
+    const session = new AcpSession({
+      client: clientContext(),
+      cwd,
+      answersUi: backend.kind === "direct",
+      servesReads,
+    });
+    const target: LinkTarget = { cwd, mcpServers: mcpServersConfig(mcpServers ?? []) };
+    if (servesReads) target.clientReads = true;
     if (resume !== undefined) target.resume = resume;
-    if (mcp !== undefined) target.mcpConfigFile = mcp.path;
-    let opened: Awaited<ReturnType<ShardBackend["open"]>>;
-    try {
-      opened = await backend.open(target, session.linkEvents);
-    } finally {
-      // The runtime read it at its start (or never will).
-      mcp?.remove();
-    }
+    const opened = await backend.open(target, session.linkEvents);
     if (!opened.ok) {
       if (opened.error.code === "NOT_FOUND" && resume !== undefined)
         throw RequestError.resourceNotFound(resume);
@@ -84,17 +85,20 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
       // The editor quit: direct runtimes exit, daemon agents stay as durable agents.
       void connection.closed.then(() => sessions.closeAll());
     })
-    .onRequest("initialize", () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: options.mcpCapabilities,
-        sessionCapabilities: { resume: {}, close: {} },
-      },
-      agentInfo: { name: "shard", title: "Shard", version: options.version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      clientReads = params.clientCapabilities?.fs?.readTextFile === true;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: options.mcpCapabilities,
+          sessionCapabilities: { resume: {}, close: {} },
+        },
+        agentInfo: { name: "shard", title: "Shard", version: options.version },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", async ({ params }) => {
       const session = await open(params.cwd, undefined, params.mcpServers, false);
       return { sessionId: session.id, ...(await setup(session)) };

@@ -9,6 +9,7 @@ import { AgentFeed } from "../snapshot/agent-feed.ts";
 import type { AgentSnapshot } from "../snapshot/agent-snapshot.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { AgentEvent } from "../types/catalog.ts";
+import { type ClientReadRequestEvent, MAX_CLIENT_READ_CHARS } from "../types/client-reads.ts";
 import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import { UpdateMapper } from "./event-updates.ts";
 import { historyUpdates } from "./history-updates.ts";
@@ -33,6 +34,8 @@ export interface SessionOptions {
   cwd: string;
   /** Daemon mode leaves `ask` questions to the other clients; direct mode has no one else. */
   answersUi: boolean;
+  /** The runtime asks the editor for files (`client_read_request` → `fs/read_text_file`). */
+  servesReads: boolean;
 }
 
 export class AcpSession {
@@ -160,6 +163,9 @@ export class AcpSession {
         return;
       case "ui_request":
         this.answerUi(event);
+        break;
+      case "client_read_request":
+        this.serveRead(event);
         return;
       case "permission_resolved": {
         // Answered elsewhere (another client, the headless policy): dismiss the editor's dialog.
@@ -275,6 +281,28 @@ export class AcpSession {
   private answerUi(request: UiRequest): void {
     if (!this.options.answersUi || this.link === undefined) return;
     void this.link.request({ type: "ui_response", request_id: request.request_id, value: null });
+  }
+
+  /**
+   * The runtime's `read` tool asks for a file the gate allowed, inside the cwd: the editor's
+   * text for it (an unsaved buffer) goes back; its error, or text over the bound, lets the
+   * runtime read the disk. The runtime does not wait past its own timeout.
+   */
+  private serveRead(request: ClientReadRequestEvent): void {
+    const link = this.link;
+    if (!this.options.servesReads || link === undefined) return;
+    this.options.client
+      .request("fs/read_text_file", { sessionId: this.sessionId, path: request.path })
+      .then(
+        ({ content }) =>
+          content.length <= MAX_CLIENT_READ_CHARS
+            ? { content }
+            : { error: `the editor's text is over ${MAX_CLIENT_READ_CHARS} characters` },
+        (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
+      )
+      .then((answer) => {
+        void link.request({ type: "client_read_response", request_id: request.request_id, ...answer });
+      });
   }
 
   private async notify(update: acp.SessionUpdate): Promise<void> {

@@ -118,6 +118,10 @@ export class DaemonBackend implements ShardBackend {
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
       ...(flags.sandbox !== undefined ? { sandbox: flags.sandbox } : {}),
+      // The daemon keeps them with the agent: it has them after a daemon restart too.
+      ...(target.mcpServers !== undefined && Object.keys(target.mcpServers).length > 0
+        ? { mcp_servers: target.mcpServers }
+        : {}),
     };
     const created = await shardCall(channel, create);
     return created.agent_id;

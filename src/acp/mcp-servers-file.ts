@@ -1,7 +1,8 @@
 /**
- * The editor's MCP servers (`session/new`'s `mcpServers`) for a direct runtime: written in
- * mcp.json's shape to a file only this user can read (their env and headers may hold tokens),
- * passed as `shard agent --mcp-config`, and removed once the runtime has read it (at start).
+ * The editor's MCP servers (`session/new`'s `mcpServers`) in mcp.json's shape: for a direct
+ * runtime, written to a file only this user can read (their env and headers may hold tokens),
+ * passed as `shard agent --mcp-config`, and removed once the runtime has read it (at start);
+ * for a daemon agent, sent as `agent.create`'s `mcp_servers` (the daemon keeps them).
  * Names are made to fit Shard's server-name rule; SSE servers are not offered (mcpCapabilities).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
+import { MAX_MCP_SERVERS, type McpServers } from "../types/mcp-server-config.ts";
 
 const NAME_MAX = 32;
 
@@ -17,8 +19,10 @@ export interface McpServersFile {
   remove(): void;
 }
 
-export function mcpServersConfig(servers: readonly acp.McpServer[]): Record<string, unknown> {
-  const entries: Record<string, unknown> = {};
+export function mcpServersConfig(servers: readonly acp.McpServer[]): McpServers {
+  if (servers.length > MAX_MCP_SERVERS)
+    throw RequestError.invalidParams(undefined, `at most ${MAX_MCP_SERVERS} MCP servers per session`);
+  const entries: McpServers = {};
   for (const server of servers) {
     const name = uniqueName(serverName(server.name), entries);
     if ("command" in server) {
@@ -39,15 +43,14 @@ export function mcpServersConfig(servers: readonly acp.McpServer[]): Record<stri
       );
     }
   }
-  return { mcpServers: entries };
+  return entries;
 }
 
-export function writeMcpServersFile(servers: readonly acp.McpServer[]): McpServersFile | undefined {
-  if (servers.length === 0) return undefined;
-  const config = mcpServersConfig(servers);
+export function writeMcpServersFile(servers: McpServers): McpServersFile | undefined {
+  if (Object.keys(servers).length === 0) return undefined;
   const dir = mkdtempSync(join(tmpdir(), "shard-acp-mcp-"));
   const path = join(dir, "mcp.json");
-  writeFileSync(path, JSON.stringify(config), { mode: 0o600 });
+  writeFileSync(path, JSON.stringify({ mcpServers: servers }), { mode: 0o600 });
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -61,7 +64,7 @@ function serverName(name: string): string {
   return cleaned === "" ? "server" : cleaned;
 }
 
-function uniqueName(name: string, taken: Record<string, unknown>): string {
+function uniqueName(name: string, taken: McpServers): string {
   if (!(name in taken)) return name;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;

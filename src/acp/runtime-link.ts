@@ -7,6 +7,7 @@ import { RequestChannel } from "../client/request-channel.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import { failure } from "../wire/errors.ts";
 import { asAgentEvent, asResponse } from "../wire/validate.ts";
+import { writeMcpServersFile } from "./mcp-servers-file.ts";
 import { type RuntimeProcess, runtimeConnect } from "./runtime-connect.ts";
 import type { AgentFlags, LinkEvents, LinkTarget, OpenedLink, ShardBackend } from "./shard-link.ts";
 
@@ -33,8 +34,18 @@ export class RuntimeBackend implements ShardBackend {
     if (flags.mode !== undefined) argv.push("--mode", flags.mode);
     if (flags.sandbox !== undefined) argv.push("--sandbox", flags.sandbox);
     if (target.resume !== undefined) argv.push("--session", target.resume);
-    if (target.mcpConfigFile !== undefined) argv.push("--mcp-config", target.mcpConfigFile);
+    if (target.clientReads === true) argv.push("--client-reads");
+    const mcp = writeMcpServersFile(target.mcpServers ?? {});
+    if (mcp !== undefined) argv.push("--mcp-config", mcp.path);
+    try {
+      return await this.start(argv, events);
+    } finally {
+      // The runtime read it at its start (or never will).
+      mcp?.remove();
+    }
+  }
 
+  private async start(argv: string[], events: LinkEvents): Promise<OpenedLink> {
     let runtime: RuntimeProcess | undefined;
     let synced!: (sync: SyncEvent) => void;
     let lost!: (reason: string) => void;

@@ -6,6 +6,7 @@
 import type { ChannelResult, Command } from "../client/request-channel.ts";
 import type { SyncEvent } from "../types/agent-events.ts";
 import type { AgentEvent } from "../types/catalog.ts";
+import type { McpServers } from "../types/mcp-server-config.ts";
 import type { SandboxMode } from "../types/sandbox.ts";
 import type { Failure } from "../wire/errors.ts";
 
@@ -29,9 +30,16 @@ export interface ShardLink {
 
 /**
  * A new agent in `cwd`, or an earlier one (`resume`: a Shard session id, or a daemon agent id);
- * `mcpConfigFile`: the editor's MCP servers in mcp.json's shape (direct runtimes only).
+ * `mcpServers`: the editor's MCP servers in mcp.json's shape, for a new runtime (direct) or a
+ * new agent (daemon; an existing agent keeps the ones it was created with).
  */
-export type LinkTarget = { cwd: string; resume?: string; mcpConfigFile?: string };
+export type LinkTarget = {
+  cwd: string;
+  resume?: string;
+  mcpServers?: McpServers;
+  /** The editor serves `fs/read_text_file`: a direct runtime asks it first (`--client-reads`). */
+  clientReads?: boolean;
+};
 
 export type OpenedLink = { ok: true; link: ShardLink; sync: SyncEvent } | Failure;
 

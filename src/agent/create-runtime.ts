@@ -64,6 +64,8 @@ export interface RuntimeConfig {
   askOpenPermissionsAgain?: boolean;
   /** More MCP servers, in mcp.json's shape, beside the user's (`--mcp-config`: an editor's, over ACP). */
   mcpConfigFile?: string;
+  /** The client serves file reads (`shard agent --client-reads`: an editor's unsaved buffers). */
+  clientReads?: boolean;
 }
 
 export interface CreatedRuntime {
@@ -239,6 +241,7 @@ export function createRuntime(
     }),
     sandbox,
     ...(mcp !== undefined ? { toolSource: mcp } : {}),
+    ...(config.clientReads === true ? { clientReads: true } : {}),
     modes: modeController,
     models,
     compaction: compaction.config,

@@ -41,6 +41,7 @@ import { InputQueues } from "./input-queues.ts";
 import { describeModel, type ModelController } from "./models/model-controller.ts";
 import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
+import { ClientReads } from "./requests/client-reads.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
 import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
 import { INTERRUPTED_TURN_MESSAGE, recordTurnFailure } from "./resume/interrupted-turn.ts";
@@ -73,6 +74,8 @@ export interface RuntimeOptions {
   sandbox?: AgentSandbox;
   /** Tools beyond `tools` that change while the agent runs (MCP servers); started at the first turn. */
   toolSource?: ToolSource;
+  /** The client serves reads of files (`--client-reads`: an editor's unsaved buffers). */
+  clientReads?: boolean;
 }
 
 interface ActiveTurn {
@@ -97,6 +100,7 @@ export class AgentRuntime {
   private readonly state: AgentState;
   private readonly compaction: Compaction;
   private readonly requests: ClientRequests;
+  private readonly clientReads: ClientReads | undefined;
   private readonly queues: InputQueues;
   private turn: ActiveTurn | undefined;
   /** The latest turn including its between-turn compaction; close() waits for it. */
@@ -133,6 +137,7 @@ export class AgentRuntime {
     this.refreshOffered();
     this.queues = new InputQueues((entry) => this.persist(entry));
     this.requests = new ClientRequests(this.state.pending, (event) => this.emit(event));
+    if (options.clientReads === true) this.clientReads = new ClientReads((event) => this.emit(event));
     this.openAsks = options.openAsks ?? [];
     this.checkpoints = new TurnCheckpoints({
       home: options.home,
@@ -259,6 +264,11 @@ export class AgentRuntime {
   }
 
   /** An answer to an open UI request; one for a request no longer open is dropped. */
+  /** A `client_read_response`: false when no read of that id is waiting. */
+  answerClientRead(requestId: string, content: string | undefined): boolean {
+    return this.clientReads?.answer(requestId, content) ?? false;
+  }
+
   answerUi(requestId: string, value: string | string[] | null): void {
     this.state.pending.answerUi(requestId, value);
   }
@@ -551,6 +561,9 @@ export class AgentRuntime {
       gate: this.options.gate,
       ask: (ask: PermissionAsk, signal: AbortSignal) => this.requests.permission(ask, signal),
       askUser: (ask: UiAsk) => this.requests.ui(ask),
+      ...(this.clientReads !== undefined
+        ? { readClientFile: this.clientReads.read.bind(this.clientReads) }
+        : {}),
       cwd: this.options.cwd,
       mode: () => this.modes.policy(),
       emit: (e: UnsequencedAgentEvent) => this.emit(e),

@@ -68,9 +68,9 @@ export async function acpCommand(argv: string[]): Promise<number> {
   const app = acpAgent({
     backend,
     version: pkg.version,
-    // The editor's MCP servers reach a direct runtime (`shard agent --mcp-config`); a daemon
-    // agent uses the daemon's configuration (docs/acp.md).
-    mcpCapabilities: { http: !daemon, sse: false },
+    // The editor's MCP servers reach a direct runtime (`shard agent --mcp-config`) or a new
+    // daemon agent (`agent.create`'s `mcp_servers`); stdio is always offered, SSE never.
+    mcpCapabilities: { http: true, sse: false },
   });
   const connection = app.connect(acp.ndJsonStream(stdoutStream(), Bun.stdin.stream()));
   await connection.closed;

@@ -48,6 +48,8 @@ Options:
   --owner-tag TAG               set by a daemon that runs this agent on a placement: a runtime
                                 still live under the same tag is an orphan and is killed first
                                 (docs/placements.md)
+  --client-reads                the client serves file reads (client_read_request): \`read\` asks it
+                                first for files inside --cwd, so an editor's unsaved buffers are seen
 `;
 
 export interface CommonFlags {
@@ -167,13 +169,19 @@ export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
   let flags: CommonFlags & { "owner-tag"?: string };
   try {
-    const { values } = parseFlags(argv, { ...AGENT_FLAG_OPTIONS, "owner-tag": { type: "string" } }, false);
+    const { values } = parseFlags(
+      argv,
+      { ...AGENT_FLAG_OPTIONS, "owner-tag": { type: "string" }, "client-reads": { type: "boolean" } },
+      false,
+    );
     if (values.help) {
       process.stdout.write(AGENT_HELP);
       return 0;
     }
     flags = values;
     config = runtimeConfigFrom(values, process.env);
+    // Only a client on this runtime's stdio can answer (`shard acp`); `shard run` has none.
+    if (values["client-reads"] === true) config.clientReads = true;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("agent", err.message);

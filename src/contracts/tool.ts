@@ -38,6 +38,12 @@ export interface ToolContext {
    * the `subagent` tool hands it to the children so their spans join this trace.
    */
   traceparent?: string;
+  /**
+   * The text the client holds for an absolute path (an editor's unsaved buffer), or undefined
+   * when it has none in time; absent when the client serves no reads. `read` asks only for a
+   * path the gate judged and that lies inside `cwd`.
+   */
+  readClientFile?: (path: string) => Promise<string | undefined>;
 }
 
 export interface ToolResult {

@@ -7,33 +7,21 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { isSecretName } from "../sandbox/confined-env.ts";
 import { describeError } from "../support/describe-error.ts";
 import { isRecord } from "../support/is-record.ts";
+import { McpHttpServerSchema, McpStdioServerSchema } from "../types/mcp-server-config.ts";
 import { expandVars } from "./expand-vars.ts";
 
 /** Letters, digits, `-` and single `_`: a tool name `mcp__<server>__<tool>` splits one way only. */
 export const SERVER_NAME = /^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$/;
 const MAX_SERVER_NAME = 32;
 
-const StringMap = Type.Record(Type.String(), Type.String());
-
-export const StdioServerSchema = Type.Object({
-  type: Type.Optional(Type.Literal("stdio")),
-  command: Type.String({ minLength: 1 }),
-  args: Type.Optional(Type.Array(Type.String())),
-  env: Type.Optional(StringMap),
-  /** `off`: the server runs outside the agent's sandbox (docs/mcp.md). */
-  sandbox: Type.Optional(Type.Literal("off")),
-});
-
-export const HttpServerSchema = Type.Object({
-  type: Type.Optional(Type.Union([Type.Literal("http"), Type.Literal("streamable-http")])),
-  url: Type.String({ minLength: 1 }),
-  headers: Type.Optional(StringMap),
-});
+/** The entry shapes, shared with the wire (`agent.create`'s `mcp_servers`). */
+export const StdioServerSchema = McpStdioServerSchema;
+export const HttpServerSchema = McpHttpServerSchema;
 
 /**
  * `secrets`: every header value, and the `env` values that came from a `${VAR}` or sit under a

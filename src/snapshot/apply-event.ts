@@ -115,6 +115,8 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
         : s;
     case "error":
     case "queue_dropped":
+    // A read the client serves within seconds or not at all: no state a later client could act on.
+    case "client_read_request":
       return s;
   }
 }

@@ -1,10 +1,10 @@
 /** `read`: a text file page by page, or an image as model input (docs/architecture.md §6.2). */
 import { type Static, Type } from "@sinclair/typebox";
-import type { Tool, ToolResult } from "../contracts/tool.ts";
+import type { Tool, ToolContext, ToolResult } from "../contracts/tool.ts";
 import { describeError } from "../support/describe-error.ts";
 import { detectImageMime, looksBinary } from "./file-kind.ts";
 import { type FileOps, nodeFileOps } from "./file-ops.ts";
-import { displayPath, resolveToolPath } from "./resolve-path.ts";
+import { displayPath, liesInside, resolveToolPath } from "./resolve-path.ts";
 import { errorResult, textResult } from "./tool-result.ts";
 import { capLine, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, takeHead } from "./truncate.ts";
 
@@ -23,6 +23,24 @@ const ReadParams = Type.Object({
   ),
 });
 export type ReadArgs = Static<typeof ReadParams>;
+
+type ClientReader = () => Promise<string | undefined>;
+
+/**
+ * How to ask the client for the file's text (an editor's unsaved buffer), when it serves reads:
+ * only for the very path the permission gate judged and allowed, and only inside the cwd. Any
+ * other path is never named to the client, whatever the gate said.
+ */
+function clientReader(
+  ctx: Pick<ToolContext, "cwd" | "judgedPaths" | "readClientFile">,
+  requested: string,
+  abs: string,
+): ClientReader | undefined {
+  const read = ctx.readClientFile;
+  if (read === undefined || ctx.judgedPaths?.get(requested) !== abs || !liesInside(ctx.cwd, abs))
+    return undefined;
+  return () => read(abs);
+}
 
 export interface ReadToolOptions {
   ops?: FileOps;
@@ -55,15 +73,23 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof ReadP
     paths: (args) => [args.path],
     async execute(args, ctx) {
       const abs = resolveToolPath(ctx, args.path);
-      return readFileAt(abs, displayPath(ctx.cwd, abs), args);
+      return readFileAt(abs, displayPath(ctx.cwd, abs), args, clientReader(ctx, args.path, abs));
     },
   };
 
-  async function readFileAt(abs: string, shown: string, args: ReadArgs): Promise<ToolResult> {
+  async function readFileAt(
+    abs: string,
+    shown: string,
+    args: ReadArgs,
+    fromClient: ClientReader | undefined,
+  ): Promise<ToolResult> {
     let bytes: Uint8Array;
     try {
       const info = await ops.stat(abs);
       if (info === null) {
+        // A buffer the editor has not saved yet may exist only there.
+        const unsaved = await fromClient?.();
+        if (unsaved !== undefined) return textPage(unsaved, shown, args);
         return errorResult(
           `File not found: ${shown}. Relative paths resolve against the working directory; use \`find\` or \`ls\` to locate the file.`,
         );
@@ -96,7 +122,9 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof ReadP
           "Inspect it with bash (e.g. `file`, `xxd | head`) if you need to.",
       );
     }
-    return textPage(new TextDecoder().decode(bytes), shown, args);
+    // Only a text file is asked for: images and binary files are the disk's.
+    const buffered = await fromClient?.();
+    return textPage(buffered ?? new TextDecoder().decode(bytes), shown, args);
   }
 
   function textPage(text: string, shown: string, args: ReadArgs): ToolResult {

@@ -24,6 +24,12 @@ export function displayPath(cwd: string, absolutePath: string): string {
   return rel;
 }
 
+/** True iff `absolutePath` is `cwd` or below it (`/proj-evil` is not inside `/proj`). */
+export function liesInside(cwd: string, absolutePath: string): boolean {
+  const rel = relative(cwd, absolutePath);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
 /** A displayed path for use in a sentence: "." reads as "the working directory". */
 export function describeLocation(shown: string): string {
   return shown === "." ? "the working directory" : shown;

@@ -17,6 +17,7 @@ import {
 } from "./agent-events.ts";
 import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage.ts";
 import { BudgetChangedEventSchema } from "./budget.ts";
+import { ClientReadRequestEventSchema } from "./client-reads.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
 import { McpStatusEventSchema } from "./mcp-status.ts";
 import {
@@ -78,6 +79,7 @@ export const AGENT_EVENT_SCHEMAS = [
   SandboxChangedEventSchema,
   BudgetChangedEventSchema,
   McpStatusEventSchema,
+  ClientReadRequestEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,
   TurnRetryEventSchema,

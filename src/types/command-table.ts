@@ -7,6 +7,7 @@
  *
  * A command whose result schema is an empty object answers without `data`.
  */
+
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { AgentChangesCommandSchema, AgentChangesResultSchema } from "./agent-changes.ts";
 import {
@@ -63,6 +64,7 @@ import {
   RestoreCheckpointCommandSchema,
   RestoreCheckpointResultSchema,
 } from "./checkpoints.ts";
+import { ClientReadResponseCommandSchema, ClientReadResponseResultSchema } from "./client-reads.ts";
 import {
   AgentAttachCommandSchema,
   AgentAttachResultSchema,
@@ -205,6 +207,12 @@ export const COMMANDS = {
     owner: "runtime",
   },
   ui_response: { command: UiResponseSchema, result: UiResponseResultSchema, owner: "runtime" },
+  client_read_response: {
+    command: ClientReadResponseCommandSchema,
+    result: ClientReadResponseResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
 
   "agent.list": { command: AgentListCommandSchema, result: AgentListResultSchema, owner: "registry" },
   "agent.create": { command: AgentCreateCommandSchema, result: AgentCreateResultSchema, owner: "registry" },

@@ -6,6 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { AgentInfoSchema } from "./agent-info.ts";
 import { AgentStatusSchema } from "./agent-state.ts";
 import { payloadAgentId, requiredCommandId } from "./envelope.ts";
+import { McpServersSchema } from "./mcp-server-config.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "./sandbox.ts";
 
 export const AgentListCommandSchema = Type.Object(
@@ -79,6 +80,12 @@ export const AgentCreateCommandSchema = Type.Object(
      * another placement `cwd` is a path on that placement's filesystem.
      */
     placement: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * Our addition (docs/protocol-additions.md §25): more MCP servers for this agent, beside
+     * `$SHARD_HOME/mcp.json`'s, in its `mcpServers` shape (an editor's, from `shard acp
+     * --daemon`). Starting one runs a command on the daemon's host: unix-socket clients only.
+     */
+    mcp_servers: Type.Optional(McpServersSchema),
   },
   { $id: "AgentCreateCommand" },
 );

@@ -15,6 +15,7 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "sandbox_changed",
   "mcp_status",
   "budget_changed",
+  "client_read_request",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */
@@ -25,7 +26,15 @@ export const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   turn_end: ["end_reason", "aborted_by"],
   permission_request: ["preview", "sandbox"],
   "subagent.create": ["timeout", "sandbox", "budget_usd"],
-  "agent.create": ["ephemeral", "sandbox", "sandbox_policy", "network_allow", "budget_usd", "placement"],
+  "agent.create": [
+    "ephemeral",
+    "sandbox",
+    "sandbox_policy",
+    "network_allow",
+    "budget_usd",
+    "placement",
+    "mcp_servers",
+  ],
   error: ["data"],
   sync: [
     "session_id",

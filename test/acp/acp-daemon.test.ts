@@ -7,8 +7,9 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type * as acp from "@agentclientprotocol/sdk";
 import { DaemonHarness } from "../daemon/support/daemon-harness.ts";
+import { EVERYTHING } from "../mcp/support.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { AcpProcess, answerText } from "./support/acp-process.ts";
+import { AcpProcess, answerText, optionOf } from "./support/acp-process.ts";
 
 setDefaultTimeout(90_000);
 
@@ -111,5 +112,65 @@ describe("shard acp --daemon", () => {
     expect(replay[0]).toMatchObject({ sessionUpdate: "user_message_chunk", content: { text: "go" } });
     expect(JSON.stringify(replay)).toContain("from-the-editor");
     expect(answerText(replay)).toBe("editor said yes");
+  });
+
+  test("the editor's MCP servers reach the daemon agent: the tool goes through the gate, and the agent keeps them after a daemon restart", async () => {
+    harness = await DaemonHarness.start(llm().url);
+    const editor = new AcpProcess(harness.home, ["--daemon", "--model", "mock/chat"]);
+    processes.push(editor);
+    const init = await editor.initialize();
+    expect(init.agentCapabilities?.mcpCapabilities).toMatchObject({ http: true, sse: false });
+    const { sessionId } = await editor.agent.request("session/new", {
+      cwd: harness.cwd,
+      mcpServers: [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [] }],
+    });
+    const asked: string[] = [];
+    editor.onPermission = (request) => {
+      asked.push(request.toolCall.title ?? "");
+      return { outcome: { outcome: "selected", optionId: optionOf(request, "allow_once") } };
+    };
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "mcp__everything__echo", args: { message: "hello-daemon-mcp" } } }] },
+      { steps: [{ text: "echoed in the daemon" }] },
+    );
+    const done = await editor.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "echo" }],
+    });
+    expect(done.stopReason).toBe("end_turn");
+    expect(JSON.stringify(llm().requests[0]?.body.tools)).toContain("mcp__everything__echo");
+    expect(asked).toEqual(["echo (everything)"]);
+    const finished = editor
+      .updatesOf(sessionId)
+      .find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(finished)).toContain("hello-daemon-mcp");
+    await editor.close();
+
+    // A new daemon on the same home: the agent's runtime starts again with the same servers,
+    // though the editor that loads it names none.
+    const home = harness.home;
+    await harness.stop();
+    harness = await DaemonHarness.start(llm().url, { home });
+    const again = new AcpProcess(home, ["--daemon"]);
+    processes.push(again);
+    await again.initialize();
+    await again.agent.request("session/load", { sessionId, cwd: harness.cwd, mcpServers: [] });
+    again.onPermission = editor.onPermission;
+    llm().enqueue(
+      { steps: [{ tool_call: { name: "mcp__everything__echo", args: { message: "after-the-restart" } } }] },
+      { steps: [{ text: "still there" }] },
+    );
+    const requestsBefore = llm().requests.length;
+    const next = await again.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "echo again" }],
+    });
+    expect(next.stopReason).toBe("end_turn");
+    expect(JSON.stringify(llm().requests[requestsBefore]?.body.tools)).toContain("mcp__everything__echo");
+    expect(asked).toEqual(["echo (everything)", "echo (everything)"]);
+    const echoed = again
+      .updatesOf(sessionId)
+      .filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(echoed)).toContain("after-the-restart");
   });
 });

@@ -75,11 +75,9 @@ describe("the editor's MCP servers", () => {
         { name: "my files", command: "/bin/other", args: [], env: [] },
       ]),
     ).toEqual({
-      mcpServers: {
-        "my-files": { command: "/bin/fs-server", args: ["--root", "/"], env: { TOKEN: "t" } },
-        a_b: { url: "https://mcp.example.com/mcp", headers: { "X-Key": "k" } },
-        "my-files-2": { command: "/bin/other", args: [], env: {} },
-      },
+      "my-files": { command: "/bin/fs-server", args: ["--root", "/"], env: { TOKEN: "t" } },
+      a_b: { url: "https://mcp.example.com/mcp", headers: { "X-Key": "k" } },
+      "my-files-2": { command: "/bin/other", args: [], env: {} },
     });
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createReadTool } from "../../src/tools/read.ts";
 import { makeTempDir, removeDir, resultText, toolContext, writeTree } from "./helpers.ts";
@@ -132,5 +132,69 @@ describe("read", () => {
     expect(tool.paths?.({ path: "abs.txt" })).toEqual(["abs.txt"]);
     const result = await tool.execute({ path: join(dir, "abs.txt") }, toolContext("/"));
     expect(resultText(result)).toBe("hi");
+  });
+});
+
+describe("read from the client (an editor's unsaved buffers)", () => {
+  const asking = (asked: string[], text: string | undefined) => (path: string) => {
+    asked.push(path);
+    return Promise.resolve(text);
+  };
+
+  test("a judged text file inside the cwd is asked for; the client's text wins, its silence means the disk", async () => {
+    const cwd = realpathSync(dir);
+    writeTree(cwd, { "a.txt": "on disk\n" });
+    const abs = join(cwd, "a.txt");
+    const asked: string[] = [];
+    const judged = new Map([["a.txt", abs]]);
+    const unsaved = await createReadTool().execute(
+      { path: "a.txt" },
+      toolContext(cwd, { judgedPaths: judged, readClientFile: asking(asked, "in the editor\n") }),
+    );
+    expect(resultText(unsaved)).toBe("in the editor");
+    const silent = await createReadTool().execute(
+      { path: "a.txt" },
+      toolContext(cwd, { judgedPaths: judged, readClientFile: asking(asked, undefined) }),
+    );
+    expect(resultText(silent)).toBe("on disk");
+    expect(asked).toEqual([abs, abs]);
+  });
+
+  test("a file only the editor has (not saved yet) is read from it", async () => {
+    const cwd = realpathSync(dir);
+    const abs = join(cwd, "new.txt");
+    const result = await createReadTool().execute(
+      { path: "new.txt" },
+      toolContext(cwd, { judgedPaths: new Map([["new.txt", abs]]), readClientFile: asking([], "fresh\n") }),
+    );
+    expect(resultText(result)).toBe("fresh");
+  });
+
+  test("never asked: without the gate's judgement, outside the cwd, or for an image", async () => {
+    const cwd = realpathSync(dir);
+    writeTree(cwd, { "a.txt": "on disk\n" });
+    writeFileSync(join(cwd, "p.png"), PNG_1x1);
+    const asked: string[] = [];
+    const readClientFile = asking(asked, "editor text\n");
+    const unjudged = await createReadTool().execute({ path: "a.txt" }, toolContext(cwd, { readClientFile }));
+    expect(resultText(unjudged)).toBe("on disk");
+    const outsideDir = realpathSync(makeTempDir());
+    try {
+      writeTree(outsideDir, { "o.txt": "outside\n" });
+      const outside = join(outsideDir, "o.txt");
+      const far = await createReadTool().execute(
+        { path: outside },
+        toolContext(cwd, { judgedPaths: new Map([[outside, outside]]), readClientFile }),
+      );
+      expect(resultText(far)).toBe("outside");
+    } finally {
+      removeDir(outsideDir);
+    }
+    const image = await createReadTool().execute(
+      { path: "p.png" },
+      toolContext(cwd, { judgedPaths: new Map([["p.png", join(cwd, "p.png")]]), readClientFile }),
+    );
+    expect(image.images).toHaveLength(1);
+    expect(asked).toEqual([]);
   });
 });

@@ -65,6 +65,10 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
   session_op: (runtime, _connection, c) => handleSessionOp(runtime, c),
   permission_response: (runtime, connection, c) => answerPermission(runtime, connection, c),
   ui_response: (runtime, _connection, c) => answerUi(runtime, c),
+  client_read_response: (runtime, _connection, c) =>
+    runtime.answerClientRead(c.request_id, c.error === undefined ? c.content : undefined)
+      ? ok({})
+      : fail("NOT_FOUND", `client_read_response: no read ${c.request_id} is waiting (answered or timed out)`),
 };
 
 function runHandler<T extends AgentCommandType>(

@@ -31,6 +31,8 @@ export interface ToolRunnerDeps {
   gate: PermissionGate;
   ask: PermissionAsker;
   askUser: ToolContext["askUser"];
+  /** Present when the client serves reads (`--client-reads`). */
+  readClientFile?: (path: string, signal: AbortSignal) => Promise<string | undefined>;
   cwd: string;
   mode: () => ModePolicy;
   emit: (event: UnsequencedAgentEvent) => void;
@@ -151,6 +153,12 @@ async function decideAndExecute(
       toolCallId: block.id,
       askUser: deps.askUser,
       onUpdate: liveOutput(block.id, deps.emit),
+      ...(deps.readClientFile !== undefined
+        ? {
+            readClientFile: (path: string) =>
+              deps.readClientFile?.(path, signal) ?? Promise.resolve(undefined),
+          }
+        : {}),
       ...(decision.judgedPaths ? { judgedPaths: decision.judgedPaths } : {}),
       ...(traceparent !== undefined ? { traceparent } : {}),
     });

@@ -38,6 +38,14 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
           `agent.create: field "${daemonOnly}" is set by the daemon only (a subagent's place under its parent); use subagent.create to start a child agent`,
         );
       }
+      // An MCP server is a command the daemon's host runs (or a URL it calls with the given
+      // headers): only the daemon's owner, on the unix socket, may name one. A browser cannot.
+      if (params.mcp_servers !== undefined && !client.localTrust) {
+        return failure(
+          "PERMISSION_DENIED",
+          'agent.create: field "mcp_servers" is accepted on the unix socket only (it runs commands on the daemon\'s machine); configure servers in $SHARD_HOME/mcp.json there, or create the agent with `shard acp --daemon` or a local client',
+        );
+      }
       const created = await spawnAgent(ctx, params);
       if (!created.ok) return created;
       const agentId = created.agent_id;

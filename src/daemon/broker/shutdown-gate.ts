@@ -24,6 +24,7 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   session_op: false,
   permission_response: true,
   ui_response: true,
+  client_read_response: true,
   "agent.list": true,
   "placement.list": true,
   "agent.changes": true,

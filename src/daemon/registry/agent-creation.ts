@@ -5,6 +5,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, normalize } from "node:path";
+import { parseMcpConfig } from "../../mcp/mcp-config.ts";
 import { LOCAL_PLACEMENT } from "../../placements/placement-config.ts";
 import { isValidHost } from "../../sandbox/sandbox-settings.ts";
 import { newId } from "../../support/ids.ts";
@@ -24,6 +25,8 @@ export interface CreationContext {
   modelProblem(model: string): string | undefined;
   /** Why `placement` cannot run a runtime (unknown, or a bad placements.json entry), or undefined. */
   placementProblem(placement: string): string | undefined;
+  /** The environment runtimes start with: what `${VAR}` in `mcp_servers` expands from. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export function newManifest(
@@ -60,6 +63,8 @@ export function newManifest(
       `agent.create: field "network_allow": "${badHost}" is not a host name (example.com or *.example.com)`,
     );
   }
+  const mcpProblem = mcpServersProblem(params.mcp_servers, context.env);
+  if (mcpProblem !== undefined) return failure("INVALID_REQUEST", mcpProblem);
   const model = modelId(params.model, params.provider);
   // Checked before anything is written: an unknown model leaves no agent behind.
   const modelProblem = model === undefined ? undefined : context.modelProblem(model);
@@ -90,6 +95,11 @@ function remoteManifest(
     return failure(
       "INVALID_REQUEST",
       `agent.create: field "session_id": only a local agent adopts a session; placement "${placement}" starts a new one`,
+    );
+  if (params.mcp_servers !== undefined && Object.keys(params.mcp_servers).length > 0)
+    return failure(
+      "INVALID_REQUEST",
+      `agent.create: field "mcp_servers": an agent's own MCP servers run on this machine only; placement "${placement}" uses its own $SHARD_HOME/mcp.json`,
     );
   const badHost = params.network_allow?.find((host) => !isValidHost(host));
   if (badHost !== undefined)
@@ -137,7 +147,23 @@ function buildManifest(
     ...(params.network_allow !== undefined && params.network_allow.length > 0
       ? { network_allow: [...new Set(params.network_allow)] }
       : {}),
+    ...(params.mcp_servers !== undefined && Object.keys(params.mcp_servers).length > 0
+      ? { mcp_servers: params.mcp_servers }
+      : {}),
   };
+}
+
+/**
+ * The runtime would skip a bad server with a warning only its log shows; the creator is told
+ * now instead, by the same reading (names, shapes, `${VAR}`s), and nothing is created.
+ */
+function mcpServersProblem(
+  servers: CreateParams["mcp_servers"],
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (servers === undefined) return undefined;
+  const { warnings } = parseMcpConfig({ mcpServers: servers }, env, 'agent.create: field "mcp_servers"');
+  return warnings[0];
 }
 
 function checkAdoptable(sessionId: string, cwd: string, context: CreationContext): { ok: true } | Failure {

@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { idPattern } from "../../support/ids.ts";
+import { McpServersSchema } from "../../types/mcp-server-config.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../../types/sandbox.ts";
 import { schemaCheck } from "../../wire/schema-check.ts";
@@ -62,6 +63,11 @@ export const AgentManifestSchema = Type.Object({
   budget_usd: Type.Optional(Type.Number({ minimum: 0 })),
   /** Where its runtimes run (docs/placements.md): a placements.json name; absent is `local`. */
   placement: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * MCP servers of this agent beside `$SHARD_HOME/mcp.json`'s (`agent.create`'s `mcp_servers`):
+   * every generation gets them as `--mcp-config` (agent-mcp-config.ts). The file is owner-only.
+   */
+  mcp_servers: Type.Optional(McpServersSchema),
   /** Deleted when its creating connection closes (or, after a daemon crash, at the next start). */
   ephemeral: Type.Optional(Type.Literal(true)),
   /** A managed child's parent span (W3C traceparent): its runtimes get it as TRACEPARENT (docs/telemetry.md). */

@@ -20,6 +20,7 @@ import type { SandboxMode } from "../../types/sandbox.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
+import { writeAgentMcpConfig } from "./agent-mcp-config.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import {
@@ -290,6 +291,7 @@ export class Registry {
           const found = findPlacement(this.options.home, name);
           return found.ok ? undefined : found.reason;
         },
+        env: this.options.env,
       },
       agentId,
     );
@@ -632,6 +634,22 @@ export class Registry {
       return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} was deleted before it started`));
     }
     record.placement = placement;
+    // The agent's own MCP servers (agent-mcp-config.ts) start on this machine only: a placement's
+    // runtime cannot read a file here, and agent.create refuses mcp_servers with a placement.
+    let mcpConfigFile: string | undefined;
+    try {
+      if (placement === undefined) mcpConfigFile = writeAgentMcpConfig(this.options.home, record.manifest);
+    } catch (err) {
+      slots.release();
+      this.options.log(`agent ${agentId}: could not write its MCP servers file: ${describeError(err)}`);
+      const cause = storageFault(err) ?? "daemon.log has the cause";
+      return Promise.resolve(
+        failure(
+          "RUNTIME_START_FAILED",
+          `agent ${agentId} was not started: could not write its MCP servers file: ${cause}`,
+        ),
+      );
+    }
     record.epoch += 1;
     const epoch = record.epoch;
     record.stopping = undefined;
@@ -641,6 +659,7 @@ export class Registry {
     try {
       process = new RuntimeProcess({
         ...launch,
+        ...(mcpConfigFile !== undefined ? { argv: [...launch.argv, "--mcp-config", mcpConfigFile] } : {}),
         logPath: join(this.options.home, "logs", "agents", `${agentId}.log`),
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),

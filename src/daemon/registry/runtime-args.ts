@@ -7,7 +7,7 @@
  */
 import type { AgentManifest } from "./manifest.ts";
 
-export function runtimeArgs(manifest: AgentManifest): string[] {
+export function runtimeArgs(manifest: AgentManifest, mcpConfigFile?: string): string[] {
   const args = ["agent", "--cwd", manifest.cwd];
   if (manifest.session_id !== undefined) {
     args.push("--session", manifest.session_id);
@@ -20,5 +20,7 @@ export function runtimeArgs(manifest: AgentManifest): string[] {
   if (manifest.tools !== undefined) args.push("--tools", manifest.tools.join(","));
   if (manifest.sandbox_policy !== undefined) args.push("--sandbox-policy", manifest.sandbox_policy);
   for (const host of manifest.network_allow ?? []) args.push("--allow-host", host);
+  // The agent's own MCP servers (agent-mcp-config.ts), beside $SHARD_HOME/mcp.json's.
+  if (mcpConfigFile !== undefined) args.push("--mcp-config", mcpConfigFile);
   return args;
 }

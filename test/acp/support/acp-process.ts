@@ -18,6 +18,10 @@ export class AcpProcess {
   readonly updates = new Map<string, acp.SessionUpdate[]>();
   stderr = "";
   onPermission: PermissionHandler = () => ({ outcome: { outcome: "cancelled" } });
+  /** The editor's buffers, by absolute path: what `fs/read_text_file` answers (else an error). */
+  readonly buffers = new Map<string, string>();
+  /** Every path the agent asked `fs/read_text_file` for, in order. */
+  readonly readsAsked: string[] = [];
   private readonly updateWaiters: (() => void)[] = [];
 
   constructor(home: string, args: string[] = [], env: Record<string, string> = {}) {
@@ -50,7 +54,13 @@ export class AcpProcess {
         this.updates.set(params.sessionId, list);
         for (const wake of this.updateWaiters.splice(0)) wake();
       })
-      .onRequest("session/request_permission", ({ params, signal }) => this.onPermission(params, signal));
+      .onRequest("session/request_permission", ({ params, signal }) => this.onPermission(params, signal))
+      .onRequest("fs/read_text_file", ({ params }) => {
+        this.readsAsked.push(params.path);
+        const content = this.buffers.get(params.path);
+        if (content === undefined) throw acp.RequestError.resourceNotFound(params.path);
+        return { content };
+      });
     this.connection = app.connect(acp.ndJsonStream(output, this.proc.stdout));
   }
 
@@ -58,10 +68,14 @@ export class AcpProcess {
     return this.connection.agent;
   }
 
-  initialize(): Promise<acp.InitializeResponse> {
+  /** `readTextFile`: the editor offers `fs/read_text_file` (its unsaved buffers). */
+  initialize(options: { readTextFile?: boolean } = {}): Promise<acp.InitializeResponse> {
     return this.agent.request("initialize", {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: {
+        fs: { readTextFile: options.readTextFile === true, writeTextFile: false },
+        terminal: false,
+      },
       clientInfo: { name: "shard-acp-test", version: "0" },
     });
   }

@@ -11,27 +11,12 @@ import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
+import { allowedTurn } from "./support/allowed-turn.ts";
 import { userGitState } from "./user-git-state.ts";
 
 setDefaultTimeout(90_000);
 
 const { llm, spawn } = useAgentHarness();
-
-/** Runs one prompt to its end, allowing every permission the turn asks for. */
-async function turn(agent: AgentProcess, message: string): Promise<Msg[]> {
-  const from = agent.events.length;
-  const res = await agent.request({ type: "prompt", message });
-  expect(res.success).toBe(true);
-  let at = from;
-  for (;;) {
-    const next = await agent.waitFor((e) => e.type === "permission_request" || e.type === "turn_end", at);
-    at = agent.events.indexOf(next) + 1;
-    if (next.type === "turn_end") break;
-    agent.send({ type: "permission_response", request_id: next.request_id, choice_id: "allow_once" });
-  }
-  await agent.waitStatus("idle", from);
-  return agent.events.slice(from);
-}
 
 async function listCheckpoints(agent: AgentProcess): Promise<Msg[]> {
   const res = await agent.request({ type: "list_checkpoints" });
@@ -61,14 +46,14 @@ describe("checkpoints in the agent", () => {
     llm().enqueue({
       steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "turn one\n" } } }],
     });
-    const first = await turn(agent, "write a.txt");
+    const first = await allowedTurn(agent, "write a.txt");
     expect(first.some((e) => e.type === "error")).toBe(false);
     expect(read("a.txt")).toBe("turn one\n");
 
     llm().enqueue({
       steps: [{ tool_call: { name: "bash", args: { command: "echo 'turn two' > a.txt; echo b > b.txt" } } }],
     });
-    const second = await turn(agent, "change a.txt, create b.txt");
+    const second = await allowedTurn(agent, "change a.txt, create b.txt");
     // The default sandbox: bash asked, and ran confined.
     expect(second.some((e) => e.type === "permission_request")).toBe(true);
     const bashResult = second.find((e) => e.type === "tool_result");
@@ -135,7 +120,7 @@ describe("checkpoints in the agent", () => {
     const agent = await spawn({ cwd: repo });
 
     llm().enqueue({ steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "one\n" } } }] });
-    await turn(agent, "write a.txt");
+    await allowedTurn(agent, "write a.txt");
     const [only] = await listCheckpoints(agent);
     expect(only).toBeDefined();
 
@@ -156,7 +141,7 @@ describe("checkpoints in the agent", () => {
 
     expect((await agent.request({ type: "set_mode", mode: "plan" })).success).toBe(true);
     llm().enqueue({ steps: [{ tool_call: { name: "ls", args: {} } }] });
-    const planned = await turn(agent, "look around");
+    const planned = await allowedTurn(agent, "look around");
     expect(planned.find((e) => e.type === "tool_result")?.is_error).toBe(false);
     expect((await listCheckpoints(agent)).map((c) => c.checkpoint_id)).toEqual([only!.checkpoint_id]);
   });
@@ -169,7 +154,7 @@ describe("checkpoints in the agent", () => {
     llm().enqueue({
       steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "still written\n" } } }],
     });
-    const events = await turn(agent, "write a.txt");
+    const events = await allowedTurn(agent, "write a.txt");
     const error = events.find((e) => e.type === "error");
     expect(error).toMatchObject({ fatal: false });
     expect(error?.message).toContain("no checkpoint before this turn");

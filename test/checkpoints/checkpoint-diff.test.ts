@@ -11,26 +11,11 @@ import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
+import { allowedTurn } from "./support/allowed-turn.ts";
 
 setDefaultTimeout(90_000);
 
 const { llm, spawn } = useAgentHarness();
-
-/** Runs one prompt to its end, allowing every permission the turn asks for. */
-async function turn(agent: AgentProcess, message: string): Promise<Msg[]> {
-  const from = agent.events.length;
-  const res = await agent.request({ type: "prompt", message });
-  expect(res.success).toBe(true);
-  let at = from;
-  for (;;) {
-    const next = await agent.waitFor((e) => e.type === "permission_request" || e.type === "turn_end", at);
-    at = agent.events.indexOf(next) + 1;
-    if (next.type === "turn_end") break;
-    agent.send({ type: "permission_response", request_id: next.request_id, choice_id: "allow_once" });
-  }
-  await agent.waitStatus("idle", from);
-  return agent.events.slice(from);
-}
 
 async function diffOf(agent: AgentProcess, checkpoint_id: string): Promise<Msg> {
   const res = await agent.request({ type: "checkpoint_diff", checkpoint_id });
@@ -65,13 +50,13 @@ describe("checkpoint_diff in the agent", () => {
     llm().enqueue({
       steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "turn one\n" } } }],
     });
-    await turn(agent, "write a.txt");
+    await allowedTurn(agent, "write a.txt");
     // The person writes a file between the turns: no turn's diff shows it.
     writeFileSync(join(repo, "notes.txt"), "mine\n");
     llm().enqueue({
       steps: [{ tool_call: { name: "bash", args: { command: "echo 'turn two' > a.txt; echo b > b.txt" } } }],
     });
-    await turn(agent, "change a.txt, create b.txt");
+    await allowedTurn(agent, "change a.txt, create b.txt");
 
     const { checkpoints } = (await agent.request({ type: "list_checkpoints" })).data;
     const [two, one] = checkpoints;
@@ -130,7 +115,7 @@ describe("checkpoint_diff in the agent", () => {
         },
       ],
     });
-    await turn(agent, "make many files");
+    await allowedTurn(agent, "make many files");
     const [only] = (await agent.request({ type: "list_checkpoints" })).data.checkpoints;
     expect(only.files_changed).toBe(320);
     const diff = await diffOf(agent, only.checkpoint_id);

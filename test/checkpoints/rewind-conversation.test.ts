@@ -9,25 +9,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentProcess, type Msg, tempDir } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
+import { allowedTurn } from "./support/allowed-turn.ts";
 
 setDefaultTimeout(90_000);
 
 const { llm, spawn } = useAgentHarness();
-
-/** Runs one prompt to its end, allowing every permission the turn asks for. */
-async function turn(agent: AgentProcess, message: string): Promise<void> {
-  const from = agent.events.length;
-  const res = await agent.request({ type: "prompt", message });
-  expect(res.success).toBe(true);
-  let at = from;
-  for (;;) {
-    const next = await agent.waitFor((e) => e.type === "permission_request" || e.type === "turn_end", at);
-    at = agent.events.indexOf(next) + 1;
-    if (next.type === "turn_end") break;
-    agent.send({ type: "permission_response", request_id: next.request_id, choice_id: "allow_once" });
-  }
-  await agent.waitStatus("idle", from);
-}
 
 const write = (path: string, content: string) => ({
   steps: [{ tool_call: { name: "write", args: { path, content } } }, { text: `wrote ${path}` }],
@@ -50,11 +36,11 @@ describe("restore_checkpoint with conversation", () => {
     const read = (name: string) => readFileSync(join(cwd, name), "utf8");
 
     llm().enqueue(write("a.txt", "alpha\n"));
-    await turn(agent, "PROMPT-ALPHA write a.txt");
+    await allowedTurn(agent, "PROMPT-ALPHA write a.txt");
     llm().enqueue(write("b.txt", "beta\n"));
-    await turn(agent, "PROMPT-BETA write b.txt");
+    await allowedTurn(agent, "PROMPT-BETA write b.txt");
     llm().enqueue(write("a.txt", "gamma\n"));
-    await turn(agent, "PROMPT-GAMMA rewrite a.txt");
+    await allowedTurn(agent, "PROMPT-GAMMA rewrite a.txt");
     expect(lastRequest()).toContain("PROMPT-BETA");
     const sessionBefore = agent.events.find((e) => e.type === "sync")?.session_id;
 
@@ -86,7 +72,7 @@ describe("restore_checkpoint with conversation", () => {
 
     // The next provider request holds turn 1 and the new prompt, not turns 2 and 3.
     llm().enqueue({ steps: [{ text: "fresh start" }] });
-    await turn(agent, "PROMPT-DELTA after the rewind");
+    await allowedTurn(agent, "PROMPT-DELTA after the rewind");
     const sent = lastRequest();
     expect(sent).toContain("PROMPT-ALPHA");
     expect(sent).toContain("PROMPT-DELTA");
@@ -130,7 +116,7 @@ describe("restore_checkpoint with conversation", () => {
     expect(toStart.success).toBe(true);
     expect(read("a.txt")).toBe("original\n");
     llm().enqueue({ steps: [{ text: "from scratch" }] });
-    await turn(agent, "PROMPT-EPSILON");
+    await allowedTurn(agent, "PROMPT-EPSILON");
     const scratch = lastRequest();
     expect(scratch).toContain("PROMPT-EPSILON");
     expect(scratch).not.toContain("PROMPT-ALPHA");

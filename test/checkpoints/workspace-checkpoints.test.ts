@@ -12,7 +12,7 @@ import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { DaemonProcess, useDaemonProcesses } from "../daemon/support/daemon-harness.ts";
 import { commitFile, makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
-import { killDuring, killingHook } from "../daemon/workspaces/killing-hook.ts";
+import { killDuring, killingBranchDeletion } from "../daemon/workspaces/killing-hook.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 
 setDefaultTimeout(120_000);
@@ -198,14 +198,7 @@ describe("checkpoints in workspaces", () => {
     const home = mockHome(llm().url);
     const repo = repoWithA();
     const control = tempDir("hook");
-    killingHook(
-      repo,
-      control,
-      "reference-transaction",
-      `[ "$1" = prepared ] || exit 0
-grep -q " 0000000000000000000000000000000000000000 refs/heads/shard/" || exit 0`,
-      1,
-    );
+    killingBranchDeletion(repo, control);
     const first = await startDaemon(home);
     const created = await first.c.ok({
       type: "workspace.create",

@@ -14,7 +14,7 @@ import { useMockLlmServer } from "../../support/mock-llm/use-mock-llm-server.ts"
 import type { DaemonClient } from "../support/daemon-client.ts";
 import { DaemonProcess, useDaemonProcesses } from "../support/daemon-harness.ts";
 import { commitFile, makeRepo, sh } from "./git-repo.ts";
-import { killDuring, killingHook } from "./killing-hook.ts";
+import { killDuring, killingBranchDeletion, killingHook } from "./killing-hook.ts";
 
 setDefaultTimeout(60_000);
 
@@ -72,14 +72,7 @@ describe("a daemon killed -9 mid-operation", () => {
     const home = mockHome(llm().url);
     const repo = makeRepo();
     const control = tempDir("hook");
-    killingHook(
-      repo,
-      control,
-      "reference-transaction",
-      `[ "$1" = prepared ] || exit 0
-grep -q " 0000000000000000000000000000000000000000 refs/heads/shard/" || exit 0`,
-      1,
-    );
+    killingBranchDeletion(repo, control);
     const first = await startDaemon(home);
     const created = await first.c.ok({
       type: "workspace.create",

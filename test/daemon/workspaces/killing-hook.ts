@@ -42,6 +42,18 @@ exit ${exitCode}
   chmodSync(hook, 0o755);
 }
 
+/** A killing hook inside the deletion of a `shard/` branch (a retire's last git step). */
+export function killingBranchDeletion(repo: string, control: string): void {
+  killingHook(
+    repo,
+    control,
+    "reference-transaction",
+    `[ "$1" = prepared ] || exit 0
+grep -q " 0000000000000000000000000000000000000000 refs/heads/shard/" || exit 0`,
+    1,
+  );
+}
+
 async function gone(pid: number): Promise<void> {
   for (;;) {
     const stat = processStartTime(pid) === undefined ? "" : readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -192,7 +192,10 @@ export class TurnCheckpoints {
     this.engine ??= (async () => {
       try {
         const { Checkpoints } = await import("../../checkpoints/checkpoints.ts");
-        const opened = await Checkpoints.open({ gitDir: this.gitDir, cwd: this.options.cwd });
+        const { loadCheckpointRetention } = await import("../../checkpoints/retention-config.ts");
+        const { retention, warnings } = loadCheckpointRetention(this.options.home);
+        for (const warning of warnings) this.options.report(warning);
+        const opened = await Checkpoints.open({ gitDir: this.gitDir, cwd: this.options.cwd, retention });
         return opened.ok ? opened.checkpoints : failure("INTERNAL_ERROR", opened.error.message);
       } catch (err) {
         return failure("INTERNAL_ERROR", `checkpoints unavailable: ${describeError(err)}`);

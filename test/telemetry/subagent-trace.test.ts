@@ -5,7 +5,6 @@
  */
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
-import type { Msg } from "../daemon/support/daemon-client.ts";
 import { DaemonProcess } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { metricNamesOf, spansOf } from "./support/otlp-decode.ts";

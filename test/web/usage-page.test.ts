@@ -84,6 +84,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the usage page in Chromium", () => {
     expect(await panel.getByTestId("usage-day-plot").locator("desc").textContent()).toContain(
       `${TODAY}: $2.00 + unknown`,
     );
+    await panel.getByTestId("usage-day-unknown-note").waitFor();
     const dayRows = panel.getByTestId("usage-day-row");
     expect(await dayRows.count()).toBe(1);
     expect(await dayRows.textContent()).toBe(`${TODAY}3$2.00 + unknown`);

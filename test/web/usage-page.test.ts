@@ -5,14 +5,15 @@
  * the period choice asks again; it is reachable by keyboard, and axe finds nothing serious in it
  * at desktop and phone size. Writes docs/screenshots/usage.png.
  */
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { mockHome } from "../agent/support/agent-process.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { HAVE_CHROMIUM, useChromium } from "./support/chromium.ts";
 import { typeAndSend } from "./support/composer-input.ts";
-import { agentRow } from "./support/control-room-page.ts";
+import { agentRow, openRoom } from "./support/control-room-page.ts";
+import { type RewritingProxy, startRewritingProxy } from "./support/rewriting-proxy.ts";
 import { useWebDaemons } from "./support/web-daemon.ts";
 
 setDefaultTimeout(120_000);
@@ -20,6 +21,10 @@ setDefaultTimeout(120_000);
 const llm = useMockLlmServer();
 const startDaemon = useWebDaemons(llm);
 const openContext = useChromium();
+const proxies: RewritingProxy[] = [];
+afterEach(() => {
+  for (const proxy of proxies.splice(0)) proxy.stop();
+});
 const SCREENSHOTS = join(import.meta.dir, "..", "..", "docs", "screenshots");
 
 /** mock/chat: $1 per million input tokens. */
@@ -124,5 +129,28 @@ describe.skipIf(!HAVE_CHROMIUM)("the usage page in Chromium", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     expect(await seriousViolations(page, PANEL)).toEqual([]);
+  });
+
+  test("a malformed answer is said where the figures would be, never as $0", async () => {
+    const daemon = await startDaemon();
+    const proxy = startRewritingProxy(daemon.url);
+    proxies.push(proxy);
+    // The daemon answers as if the total's cost had become a string.
+    proxy.rewriteWith((message) => {
+      const data = message.data;
+      return message.type === "response" && message.command === "daemon.usage" && typeof data === "object"
+        ? { ...message, data: { ...data, total: { calls: 0, input: 0, output: 0, cost_usd: "0" } } }
+        : message;
+    });
+    const page = await openRoom(await openContext(), `${proxy.origin}/${new URL(daemon.enrollmentUrl).hash}`);
+    await page.getByTestId("usage-toggle").click();
+    const panel = page.getByTestId("usage-panel");
+    const error = panel.getByTestId("load-error");
+    await error.waitFor();
+    expect(await error.textContent()).toContain(
+      "Usage could not be loaded: INTERNAL_ERROR: daemon.usage response:",
+    );
+    expect(await panel.getByTestId("usage-totals").count()).toBe(0);
+    expect(await panel.textContent()).not.toContain("$0");
   });
 });

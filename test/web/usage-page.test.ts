@@ -3,7 +3,8 @@
  * priced turns and one unpriced, it shows the totals ("$2.00 + unknown", never $0), the daily cap,
  * a bar per day of the period, a bar per model (the unpriced one "unknown") and a row per agent;
  * the period choice asks again; it is reachable by keyboard, and axe finds nothing serious in it
- * at desktop and phone size. Writes docs/screenshots/usage.png.
+ * at desktop and phone size. A malformed answer is said in place of the figures. Writes
+ * docs/screenshots/usage.png.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";

@@ -29,6 +29,7 @@ import { createProviderStatus } from "./views/shell/provider-status.ts";
 import { createTheme } from "./views/shell/theme.ts";
 import { ThemeToggle } from "./views/shell/theme-toggle.tsx";
 import { Transcript } from "./views/transcript/transcript.tsx";
+import { UsagePanel } from "./views/usage/usage-panel.tsx";
 import { WorkspacesPanel } from "./views/workspaces/workspaces-panel.tsx";
 
 export function App() {
@@ -49,6 +50,7 @@ export function App() {
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
   const [changesOpen, setChangesOpen] = createSignal(false);
   const [workspacesOpen, setWorkspacesOpen] = createSignal(false);
+  const [usageOpen, setUsageOpen] = createSignal(false);
   useAgentSwitchKeys(room);
 
   return (
@@ -84,6 +86,14 @@ export function App() {
               >
                 Workspaces
               </button>
+              <button
+                type="button"
+                data-testid="usage-toggle"
+                aria-expanded={usageOpen() ? "true" : "false"}
+                onClick={() => setUsageOpen(!usageOpen())}
+              >
+                Usage
+              </button>
               <NotifyToggle notifications={notifications} />
               <ThemeToggle theme={theme} />
               <ConnectionBadge room={room} />
@@ -101,6 +111,9 @@ export function App() {
             <FirstRun provider={provider} />
             <Show when={workspacesOpen()}>
               <WorkspacesPanel room={room} onClose={() => setWorkspacesOpen(false)} />
+            </Show>
+            <Show when={usageOpen()}>
+              <UsagePanel room={room} onClose={() => setUsageOpen(false)} />
             </Show>
             <Show
               when={room.selected()}

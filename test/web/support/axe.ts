@@ -7,10 +7,16 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
+/** `within`: a CSS selector to check only that part of the page (default: all of it). */
+export async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags([
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    "best-practice",
+  ]);
+  const results = await (within === undefined ? builder : builder.include(within)).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(

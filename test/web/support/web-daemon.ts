@@ -23,6 +23,8 @@ export interface WebDaemonOptions {
   home?: string;
   /** Added to the daemon's environment. */
   env?: Record<string, string>;
+  /** Added to `shard daemon`'s arguments. */
+  args?: string[];
 }
 
 export function useWebDaemons(llm: () => MockLlmServer): (options?: WebDaemonOptions) => Promise<WebDaemon> {
@@ -36,7 +38,7 @@ export function useWebDaemons(llm: () => MockLlmServer): (options?: WebDaemonOpt
   return async (options = {}) => {
     const webDir = await builtWebDir();
     const home = options.home ?? mockHome(llm().url);
-    const process = new DaemonProcess(home, ["--port", "0"], ["daemon"], {
+    const process = new DaemonProcess(home, ["--port", "0", ...(options.args ?? [])], ["daemon"], {
       env: { ...options.env, SHARD_WEB_DIR: webDir },
     });
     const entry = { process, clients: [] as DaemonClient[] };

@@ -100,12 +100,13 @@ describe("runtime generations", () => {
   });
 
   test("a runtime that never becomes ready is killed at the start timeout; a ready one never is", async () => {
-    harness = await startHarness({ startTimeoutMs: 1500 });
+    // Long enough for a start on a loaded 2-core machine; the turn below outlasts it.
+    harness = await startHarness({ startTimeoutMs: 5000 });
     const a = await harness.unixClient();
     const agentId = await harness.createAgent(a);
     await a.ok({ type: "agent.attach", agent_id: agentId });
     // A turn that outlasts the start timeout finishes: readiness cancelled the timer.
-    llm().enqueue({ steps: [{ delay_ms: 2000 }, { text: "slow but fine" }] });
+    llm().enqueue({ steps: [{ delay_ms: 6000 }, { text: "slow but fine" }] });
     const events = await turn(a, agentId, "take your time");
     expect(JSON.stringify(events)).toContain("slow but fine");
     expect(a.messages.some((m) => m.type === "agent_exited")).toBe(false);

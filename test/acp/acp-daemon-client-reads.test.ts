@@ -103,6 +103,13 @@ describe("shard acp --daemon: the editor's unsaved buffers", () => {
     const client = await harness.unixClient();
     const agentId = await harness.createAgent(client);
     await client.ok({ type: "agent.attach", agent_id: agentId });
+    const observer = await client.request({
+      type: "agent.attach",
+      agent_id: agentId,
+      role: "observer",
+      serves_reads: true,
+    });
+    expect(observer.error.code).toBe("INVALID_REQUEST");
     const from = client.messages.length;
     llm().enqueue(
       { steps: [{ tool_call: { name: "read", args: { path: "notes.txt" } } }] },

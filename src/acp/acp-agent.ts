@@ -39,8 +39,8 @@ export function acpAgent(options: AcpAgentOptions): acp.AgentApp {
     mcpServers: readonly acp.McpServer[] | undefined,
     replay: boolean,
   ): Promise<AcpSession> => {
-    // Only a direct runtime's reads reach the editor: the daemon has no route back to it yet.
-    const servesReads = clientReads && backend.kind === "direct";
+    // Direct: the runtime runs with --client-reads; daemon: the bridge attaches with serves_reads.
+    const servesReads = clientReads;
     const session = new AcpSession({
       client: clientContext(),
       cwd,

@@ -65,6 +65,8 @@ export class DaemonBackend implements ShardBackend {
     }
     try {
       agentId = await this.agentFor(channel, target);
+      // The editor's unsaved buffers: the daemon asks this connection for the agent's reads.
+      const reads = target.clientReads === true ? { serves_reads: true } : {};
       const id = agentId;
       const firstSync = new Promise<SyncEvent>((resolve) => {
         synced = resolve;
@@ -74,6 +76,7 @@ export class DaemonBackend implements ShardBackend {
         agent_id: id,
         role: "interactive",
         answers: ["permission"],
+        ...reads,
       });
       const sync = await firstSync;
       synced = undefined;
@@ -89,6 +92,7 @@ export class DaemonBackend implements ShardBackend {
               agent_id: id,
               role: "interactive",
               answers: ["permission"],
+              ...reads,
             }),
           close: async () => {
             await channel.request({ type: "agent.detach", agent_id: id });

@@ -37,7 +37,7 @@ export type LinkTarget = {
   cwd: string;
   resume?: string;
   mcpServers?: McpServers;
-  /** The editor serves `fs/read_text_file`: a direct runtime asks it first (`--client-reads`). */
+  /** The editor serves `fs/read_text_file`: a direct runtime asks it first (`--client-reads`), a daemon agent through this client (`serves_reads`). */
   clientReads?: boolean;
 };
 

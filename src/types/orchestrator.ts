@@ -115,6 +115,12 @@ export const AgentAttachCommandSchema = Type.Object(
      * Sending `agent.attach` again on the same connection updates it (and re-sends `sync`).
      */
     answers: Type.Optional(Type.Array(RequestKindSchema, { maxItems: 2, uniqueItems: true })),
+    /**
+     * Additive (protocol-additions §26): this client answers the agent's `client_read_request`s
+     * (an editor's unsaved buffers). Unix-socket clients only, interactive only; the latest to
+     * declare it is the agent's one reader. Re-attaching without it gives the role up.
+     */
+    serves_reads: Type.Optional(Type.Boolean()),
   },
   { $id: "AgentAttachCommand" },
 );

@@ -18,6 +18,7 @@ import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import type { RuntimeReady } from "../registry/runtime-process.ts";
 import type { Activity } from "./activity.ts";
 import type { ClientConnection } from "./client-connection.ts";
+import { ClientReadRoutes } from "./client-read-routing.ts";
 import { DeltaRunWriter } from "./delta-run.ts";
 import { EncodedMessage } from "./encoded-message.ts";
 import { PendingDeltas } from "./pending-deltas.ts";
@@ -54,6 +55,8 @@ export class AgentChannel {
    * meanwhile waits for them instead of taking the headless path (a resumed question).
    */
   readonly joining = new Set<string>();
+  /** Who serves the agent's `client_read_request`s and the reads open with it (./client-read-routing.ts). */
+  readonly reads = new ClientReadRoutes();
   /** The sanitized overview last broadcast as `agent_activity`. */
   activity: Activity = { phase: "idle" };
   /** Whether any generation has reached readiness since the daemon started. */

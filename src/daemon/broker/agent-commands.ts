@@ -72,6 +72,11 @@ export async function handleAgentCommand(
     }
     return answer(ctx, client, channel, command);
   }
+  if (command.type === "client_read_response") {
+    // Only the reader the read was asked of answers it (./client-read-routing.ts).
+    const refused = channel.reads.claim(client.id, command);
+    if (refused !== undefined) return reply(refused);
+  }
   const guarded = await ctx.beforeAgentCommand(command, {
     ok: (data) => client.send(tagged(okResponse(command, data), agentId)),
     fail: reply,

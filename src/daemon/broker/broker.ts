@@ -121,6 +121,7 @@ export class Broker implements BrokerContext, RegistryEvents {
     for (const channel of this.channels.values()) {
       const joining = channel.joining.delete(client.id);
       if (channel.attachments.delete(client.id) || joining) this.respondersChanged(channel.agentId);
+      channel.reads.left(this.forwarder, channel.agentId, client.id);
     }
     for (const agentId of this.ephemeral.release(client.id)) void this.removeEphemeral(agentId);
   }
@@ -327,6 +328,9 @@ export class Broker implements BrokerContext, RegistryEvents {
       case "ui_request":
         routeRequest(this.hierarchy, channel, event);
         break;
+      case "client_read_request":
+        channel.reads.asked(this.forwarder, agentId, event);
+        break;
       case "permission_resolved":
       case "ui_resolved":
         channel.requests.resolved(event.request_id);
@@ -388,6 +392,7 @@ export class Broker implements BrokerContext, RegistryEvents {
       const channel = this.channel(agentId);
       channel.requests.reset();
       channel.delegates.clear();
+      channel.reads.runtimeEnded();
       channel.runtimeEnded();
       // A dropped link to a placement stops the agent (docs/placements.md): nothing failed in it.
       const calm = ended.expected || ended.linkLost !== undefined;

@@ -74,6 +74,7 @@ export function registryHandlers(ctx: BrokerContext): HandlersOf<"registry"> {
       if (!channel.attachments.delete(client.id)) {
         return failure("NOT_ATTACHED", `this connection is not attached to agent ${command.agent_id}`);
       }
+      channel.reads.left(ctx.forwarder, command.agent_id, client.id);
       ctx.respondersChanged(command.agent_id);
       return answer({});
     },
@@ -129,6 +130,16 @@ async function attach(
   if (!ctx.registry.get(agentId)) return notFound(agentId);
   const channel = ctx.channel(agentId);
   const role = command.role ?? "interactive";
+  // An editor's buffers are the daemon's owner's: a browser neither serves nor sees their text.
+  if (command.serves_reads === true && !client.localTrust) {
+    return failure(
+      "PERMISSION_DENIED",
+      "agent.attach: serves_reads is accepted on the unix socket only (an editor's bridge, `shard acp --daemon`)",
+    );
+  }
+  if (command.serves_reads === true && role !== "interactive") {
+    return failure("INVALID_REQUEST", 'agent.attach: serves_reads needs role "interactive"');
+  }
   const answers = new Set<RequestKind>(role === "interactive" ? (command.answers ?? ALL_KINDS) : []);
   // A question the starting runtime asks again (a resumed turn) waits for this client.
   if (answers.size > 0) channel.joining.add(client.id);
@@ -144,6 +155,15 @@ async function attach(
     client.send(channel.sync());
     channel.joining.delete(client.id);
     channel.attachments.set(client.id, { client, role, answers });
+    if (command.serves_reads === true) {
+      // The latest to declare it reads; the one it replaces has its open reads answered now.
+      const previous = channel.reads.reader;
+      if (previous !== undefined && previous !== client.id)
+        channel.reads.left(ctx.forwarder, agentId, previous);
+      channel.reads.reader = client.id;
+    } else {
+      channel.reads.left(ctx.forwarder, agentId, client.id);
+    }
     ctx.respondersChanged(agentId, client);
   });
 }

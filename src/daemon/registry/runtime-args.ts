@@ -20,6 +20,10 @@ export function runtimeArgs(manifest: AgentManifest, mcpConfigFile?: string): st
   if (manifest.tools !== undefined) args.push("--tools", manifest.tools.join(","));
   if (manifest.sandbox_policy !== undefined) args.push("--sandbox-policy", manifest.sandbox_policy);
   for (const host of manifest.network_allow ?? []) args.push("--allow-host", host);
+  // The broker answers its reads: from the client that serves them, or at once `{error}` and
+  // the disk is read (src/daemon/broker/client-read-routing.ts). Local runtimes only: an editor
+  // here holds buffers of this machine's files, not of a placement's.
+  if (manifest.placement === undefined) args.push("--client-reads");
   // The agent's own MCP servers (agent-mcp-config.ts), beside $SHARD_HOME/mcp.json's.
   if (mcpConfigFile !== undefined) args.push("--mcp-config", mcpConfigFile);
   return args;

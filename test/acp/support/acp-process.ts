@@ -22,6 +22,8 @@ export class AcpProcess {
   readonly buffers = new Map<string, string>();
   /** Every path the agent asked `fs/read_text_file` for, in order. */
   readonly readsAsked: string[] = [];
+  /** Runs before the editor answers a `fs/read_text_file` (a test holds the answer here). */
+  beforeRead: (path: string) => Promise<void> | void = () => {};
   private readonly updateWaiters: (() => void)[] = [];
 
   constructor(home: string, args: string[] = [], env: Record<string, string> = {}) {
@@ -55,8 +57,9 @@ export class AcpProcess {
         for (const wake of this.updateWaiters.splice(0)) wake();
       })
       .onRequest("session/request_permission", ({ params, signal }) => this.onPermission(params, signal))
-      .onRequest("fs/read_text_file", ({ params }) => {
+      .onRequest("fs/read_text_file", async ({ params }) => {
         this.readsAsked.push(params.path);
+        await this.beforeRead(params.path);
         const content = this.buffers.get(params.path);
         if (content === undefined) throw acp.RequestError.resourceNotFound(params.path);
         return { content };

@@ -150,9 +150,11 @@ export function createRuntime(
   // Groups left running by an agent on this home that was killed -9 die before new work starts.
   const processes = new ProcessRegistry(processGroupsDir(config.home));
   let tools = [...createBuiltinTools({ processes, sandbox }), recall];
-  // A runtime the daemon started knows its durable agent id: it may launch subagents there.
+  // A runtime the daemon started knows its durable agent id: it may launch subagents there. On
+  // an ssh placement the daemon is reached through the link ssh forwards (docs/placements.md).
   const agentId = config.env.SHARD_AGENT_ID;
-  if (agentId) tools.push(createSubagentTool({ socketPath: join(config.home, "daemon.sock"), agentId }));
+  const socketPath = config.env.SHARD_DAEMON_SOCKET || join(config.home, "daemon.sock");
+  if (agentId) tools.push(createSubagentTool({ socketPath, agentId }));
   if (config.tools) {
     const selected = selectTools(tools, config.tools);
     if (!selected.ok) return refuse({ ...fail("INVALID_REQUEST", selected.message), rejected: "tools" });

@@ -152,6 +152,16 @@ export async function startDaemon(
     events: broker,
     log: write,
     recordBaseline: baselineRecorder(scratch, write),
+    // An ssh placement's subagent link: that agent's subagent.* commands only (agent-scope.ts).
+    listenSubagentLink: (path, agentId) =>
+      listenUnixSocket(broker, {
+        path,
+        maxMessageBytes,
+        outboundCapBytes,
+        inboundLimits,
+        log: write,
+        agentScope: agentId,
+      }),
   });
   // Each subsystem registers the handlers of the commands it answers (src/types/command-table.ts).
   const subagents = new SubagentsLoader(() => ({

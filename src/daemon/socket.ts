@@ -24,6 +24,11 @@ export interface SocketOptions {
   outboundCapBytes: number;
   inboundLimits: InboundLimits;
   log(line: string): void;
+  /**
+   * A runtime's subagent link (docs/placements.md): its connections act for this agent only and
+   * have no local trust.
+   */
+  agentScope?: string;
 }
 
 class SocketClient implements ClientConnection {
@@ -31,7 +36,8 @@ class SocketClient implements ClientConnection {
   /**
    * The 0600 socket is local trust (docs/protocol.md §3.3): the auth.* commands are answered here.
    */
-  readonly localTrust = true;
+  readonly localTrust: boolean;
+  readonly agentScope?: string;
   readonly decoder: JsonlDecoder;
   readonly outbound: OutboundBuffer;
   /** Inbound messages are handled one after another (an attach finishes before the next line). */
@@ -46,6 +52,8 @@ class SocketClient implements ClientConnection {
     options: SocketOptions,
   ) {
     this.log = options.log;
+    this.localTrust = options.agentScope === undefined;
+    if (options.agentScope !== undefined) this.agentScope = options.agentScope;
     this.outbound = new OutboundBuffer(
       (bytes) => {
         const written = socket.write(bytes);
@@ -79,10 +87,17 @@ class SocketClient implements ClientConnection {
   }
 
   send(message: DaemonMessage): void {
-    this.sendEncoded(EncodedMessage.of(message));
+    // A subagent link hears its own answers only: no other agent's events cross the hop.
+    if (this.agentScope !== undefined && message.type !== "response" && message.type !== "hello") return;
+    this.push(EncodedMessage.of(message));
   }
 
   sendEncoded(message: EncodedMessage): void {
+    if (this.agentScope !== undefined) return;
+    this.push(message);
+  }
+
+  private push(message: EncodedMessage): void {
     if (this.closed) return;
     this.outbound.push(message.wire, message.byteLength);
   }

@@ -9,11 +9,27 @@ import { shellWord } from "./shell-word.ts";
 /** Where `shard placement install` puts the binary, and where an ssh placement runs it from. */
 export const DEFAULT_REMOTE_SHARD = "~/.shard/bin/shard";
 
+/**
+ * The daemon's socket forwarded to the far side for the runtime's `subagent` tool
+ * (src/daemon/registry/subagent-link.ts): ssh only.
+ */
+export interface ForwardedLink {
+  agentId: string;
+  localSocket: string;
+  remoteDir: string;
+  remoteSocket: string;
+}
+
 /** `owner`: the label a container run carries (docs/placements.md, orphans). */
-export function placementArgv(placement: NamedPlacement, shardArgs: string[], owner?: string): string[] {
+export function placementArgv(
+  placement: NamedPlacement,
+  shardArgs: string[],
+  owner?: string,
+  link?: ForwardedLink,
+): string[] {
   switch (placement.kind) {
     case "ssh":
-      return sshArgv(placement, remoteCommand(placement, shardArgs));
+      return sshArgv(placement, remoteCommand(placement, shardArgs, link), link);
     case "container":
       return containerArgv(placement, shardArgs, owner);
     case "command":
@@ -27,7 +43,7 @@ export function placementArgv(placement: NamedPlacement, shardArgs: string[], ow
  * nobody reads), no forwarding, no tty (the JSONL must pass byte for byte), and keepalives so a
  * dead link ends the session within seconds. `--` ends the options before the host.
  */
-export function sshArgv(placement: SshPlacement, remote: string): string[] {
+export function sshArgv(placement: SshPlacement, remote: string, link?: ForwardedLink): string[] {
   const argv = [
     "ssh",
     "-T",
@@ -42,9 +58,11 @@ export function sshArgv(placement: SshPlacement, remote: string): string[] {
     "-o",
     "ServerAliveCountMax=3",
     "-o",
-    "ClearAllForwardings=yes",
-    "-o",
     "PermitLocalCommand=no",
+    // ClearAllForwardings clears the command line's -R too, so a link keeps the config's forwards.
+    ...(link === undefined
+      ? ["-o", "ClearAllForwardings=yes"]
+      : ["-o", "StreamLocalBindUnlink=yes", "-R", `${link.remoteSocket}:${link.localSocket}`]),
   ];
   if (placement.ssh_config !== undefined) argv.push("-F", placement.ssh_config);
   if (placement.port !== undefined) argv.push("-p", String(placement.port));
@@ -53,13 +71,23 @@ export function sshArgv(placement: SshPlacement, remote: string): string[] {
   return argv;
 }
 
-/** The remote shell command: `exec env K=V … shard <args>`, every word quoted. */
-export function remoteCommand(placement: SshPlacement, shardArgs: string[]): string {
-  const env = { ...(placement.home !== undefined ? { SHARD_HOME: placement.home } : {}), ...placement.env };
-  const words = ["exec", "env"];
+/**
+ * The remote shell command: `exec env K=V … shard <args>`, every word quoted. With a link, the
+ * runtime also learns its agent and the forwarded socket, and a POSIX `sh` (whatever the login
+ * shell) removes the link's directory once the runtime exits.
+ */
+export function remoteCommand(placement: SshPlacement, shardArgs: string[], link?: ForwardedLink): string {
+  const env: Record<string, string> = {
+    ...(placement.home !== undefined ? { SHARD_HOME: placement.home } : {}),
+    ...placement.env,
+    ...(link !== undefined ? { SHARD_AGENT_ID: link.agentId, SHARD_DAEMON_SOCKET: link.remoteSocket } : {}),
+  };
+  const words = ["env"];
   for (const [name, value] of Object.entries(env)) words.push(`${name}=${shellWord(value)}`);
   words.push(shellWord(placement.shard ?? DEFAULT_REMOTE_SHARD), ...shardArgs.map(shellWord));
-  return words.join(" ");
+  if (link === undefined) return `exec ${words.join(" ")}`;
+  const script = `${words.join(" ")}; s=$?; rm -rf ${shellWord(link.remoteDir)}; exit $s`;
+  return `exec sh -c ${shellWord(script)}`;
 }
 
 function containerArgv(placement: ContainerPlacement, shardArgs: string[], owner?: string): string[] {

@@ -4,7 +4,7 @@
  * runs (security: negative test against a real `sh`).
  */
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { remoteCommand, sshArgv } from "../../src/placements/placement-argv.ts";
 import type { SshPlacement } from "../../src/placements/placement-config.ts";
@@ -45,4 +45,36 @@ test("ssh gets BatchMode, no tty, no forwarding, and -- before the host", () => 
   expect(argv).toContain("BatchMode=yes");
   expect(argv).toContain("ClearAllForwardings=yes");
   expect(argv.slice(-7)).toEqual(["-p", "2222", "-l", "dev", "--", "build", "cmd"]);
+});
+
+test("with a subagent link: hostile words still arrive as themselves through sh -c, the runtime learns its socket, the exit status is kept and the link's directory goes", () => {
+  const dir = tempDir("quote-link");
+  const marker = join(dir, "ran");
+  const linkDir = join(dir, "shard-link.abc");
+  mkdirSync(linkDir);
+  const hostile = `/tmp/a'; touch ${marker}; '$(touch ${marker})\`touch ${marker}\` "x" \\ ~`;
+  const script = join(dir, "runtime");
+  writeFileSync(script, '#!/bin/sh\necho "$SHARD_AGENT_ID $SHARD_DAEMON_SOCKET $*"\nexit 7\n');
+  chmodSync(script, 0o755);
+  const link = {
+    agentId: "agent_1",
+    localSocket: "/home/d/.shard/run/links/x.sock",
+    remoteDir: linkDir,
+    remoteSocket: `${linkDir}/daemon.sock`,
+  };
+  const placement: SshPlacement = { kind: "ssh", host: "example.com", shard: script };
+  const out = Bun.spawnSync(["sh", "-c", remoteCommand(placement, ["agent", "--cwd", hostile], link)], {
+    env: { PATH: "/usr/bin:/bin" },
+  });
+  expect(out.stdout.toString()).toBe(`agent_1 ${linkDir}/daemon.sock agent --cwd ${hostile}\n`);
+  expect(out.exitCode).toBe(7);
+  expect(existsSync(marker)).toBe(false);
+  expect(existsSync(linkDir)).toBe(false);
+  const argv = sshArgv(placement, "cmd", link);
+  expect(argv).not.toContain("ClearAllForwardings=yes");
+  expect(argv).toContain("StreamLocalBindUnlink=yes");
+  expect(argv.slice(argv.indexOf("-R"), argv.indexOf("-R") + 2)).toEqual([
+    "-R",
+    `${linkDir}/daemon.sock:/home/d/.shard/run/links/x.sock`,
+  ]);
 });

@@ -22,6 +22,7 @@ import type { WireError } from "../../wire/errors.ts";
 import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { errorResponse, okResponse, salvageCorrelation } from "../../wire/response.ts";
 import { commandValidator } from "../../wire/validate.ts";
+import { scopeRefusal } from "../agent-scope.ts";
 import type { GenerationEnded, Registry, RegistryEvents } from "../registry/registry.ts";
 import type { RuntimeMessage, RuntimeReady } from "../registry/runtime-process.ts";
 import { shuttingDownFailure } from "../registry/shutting-down.ts";
@@ -148,6 +149,11 @@ export class Broker implements BrokerContext, RegistryEvents {
       return;
     }
     const command = checked.message;
+    const outOfScope = client.agentScope === undefined ? undefined : scopeRefusal(command, client.agentScope);
+    if (outOfScope !== undefined) {
+      client.send(errorResponse(command, outOfScope));
+      return;
+    }
     if (this.registry.shuttingDown && !PASSES_DURING_SHUTDOWN[command.type]) {
       const refused = shuttingDownFailure(`${command.type} is refused`).error;
       const response = errorResponse(command, refused);

@@ -26,6 +26,11 @@ export interface ClientConnection {
    * auth.
    */
   readonly localTrust: boolean;
+  /**
+   * A runtime's subagent link from another placement (src/daemon/agent-scope.ts): only this
+   * agent's `subagent.*` commands pass.
+   */
+  readonly agentScope?: string;
   send(message: DaemonMessage): void;
   /** The same message already serialized (fan-out encodes once for every client). */
   sendEncoded(message: EncodedMessage): void;

@@ -239,6 +239,8 @@ export class Coordinator {
       const created = await registry.create(
         {
           cwd: job.launch.cwd,
+          // The parent's cwd is a path on its placement: a child runs there too (docs/placements.md).
+          ...(parent?.placement !== undefined ? { placement: parent.placement } : {}),
           ...(job.launch.model !== undefined ? { model: job.launch.model } : {}),
           ...(job.launch.mode !== undefined ? { mode: job.launch.mode } : {}),
           ...(parent?.tools !== undefined ? { tools: parent.tools } : {}),

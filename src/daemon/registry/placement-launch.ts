@@ -6,7 +6,7 @@
  * are that machine's own.
  */
 import pkg from "../../../package.json" with { type: "json" };
-import { placementArgv } from "../../placements/placement-argv.ts";
+import { type ForwardedLink, placementArgv } from "../../placements/placement-argv.ts";
 import { LOCAL_PLACEMENT, type NamedPlacement } from "../../placements/placement-config.ts";
 import { loadPlacements } from "../../placements/placements-file.ts";
 import type { AgentManifest } from "./manifest.ts";
@@ -50,6 +50,7 @@ export function findPlacement(
 export function launchFor(
   manifest: AgentManifest,
   context: LaunchContext,
+  link?: ForwardedLink,
 ): { ok: true; launch: Launch; placement?: NamedPlacement } | { ok: false; reason: string } {
   const agentId = manifest.agent_id;
   if (manifest.placement === undefined) {
@@ -77,7 +78,7 @@ export function launchFor(
     ok: true,
     placement,
     launch: {
-      argv: placementArgv(placement, args, agentId),
+      argv: placementArgv(placement, args, agentId, link),
       // The local end (ssh, the engine's client) runs in the daemon's home, with the daemon's
       // environment: ssh needs HOME and SSH_AUTH_SOCK, an engine its socket variables.
       cwd: context.home,

@@ -42,6 +42,7 @@ import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
 import { SessionMirror } from "./session-mirror.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
+import { openSubagentLink, type SubagentLink } from "./subagent-link.ts";
 
 /** The live-runtimes metric has no attributes: one series per daemon (docs/telemetry.md). */
 const LIVE_RUNTIME = {};
@@ -93,6 +94,11 @@ export interface RegistryOptions {
   recordBaseline?(
     manifest: AgentManifest,
   ): Promise<{ baseline: AgentBaseline; anchor?: () => Promise<void> } | undefined>;
+  /**
+   * Listens on a unix socket whose connections act for one agent only (src/daemon/agent-scope.ts):
+   * the daemon side of an ssh placement's subagent link. Without it, remote runtimes get none.
+   */
+  listenSubagentLink?(path: string, agentId: string): { stop(closeActiveConnections?: boolean): void };
 }
 
 type StopReason = "terminate" | "kill" | "reap" | "shutdown" | "shutdown-kill";
@@ -610,14 +616,35 @@ export class Registry {
     const name = placementName(record.manifest);
     const placement = launched.placement;
     const slots = this.slotsOf(name, placement?.max_runtimes ?? this.options.maxRuntimes);
-    const go = (grant: SlotGrant) => this.spawn(agentId, record, grant, slots, launched.launch, placement);
-    const acquire = () => {
+    const acquire = (launch: Launch, link?: SubagentLink) => {
+      const go = (grant: SlotGrant) => this.spawn(agentId, record, grant, slots, launch, placement, link);
       const grant = slots.acquire();
       return grant instanceof Promise ? grant.then(go) : go(grant);
     };
-    if (placement === undefined) return acquire();
+    if (placement === undefined) return acquire(launched.launch);
     // The daemon's copy of the session goes back first, in case the placement lost its own.
-    return this.mirror.push(agentId, placement, record.manifest.session_id).then(acquire);
+    return this.mirror
+      .push(agentId, placement, record.manifest.session_id)
+      .then(() => this.openLink(agentId, placement))
+      .then((link) => {
+        if (link === undefined) return acquire(launched.launch);
+        const relaunched = launchFor(record.manifest, this.options, { agentId, ...link });
+        if (relaunched.ok) return acquire(relaunched.launch, link);
+        link.close();
+        return acquire(launched.launch);
+      });
+  }
+
+  /** An ssh placement's runtime reaches the daemon for `subagent` through this (docs/placements.md). */
+  private openLink(agentId: string, placement: NamedPlacement): Promise<SubagentLink | undefined> {
+    const listen = this.options.listenSubagentLink;
+    if (placement.kind !== "ssh" || listen === undefined) return Promise.resolve(undefined);
+    return openSubagentLink(agentId, placement, {
+      home: this.options.home,
+      env: this.options.env,
+      listen,
+      log: this.options.log,
+    });
   }
 
   private spawn(
@@ -627,9 +654,14 @@ export class Registry {
     slots: RuntimeSlots,
     launch: Launch,
     placement: NamedPlacement | undefined,
+    link?: SubagentLink,
   ): Promise<RuntimeReady | StartFailure> {
-    if (!grant.ok) return Promise.resolve(this.noSlot(agentId, grant.reason, slots, placement));
+    if (!grant.ok) {
+      link?.close();
+      return Promise.resolve(this.noSlot(agentId, grant.reason, slots, placement));
+    }
     if (record.deleting) {
+      link?.close();
       slots.release();
       return Promise.resolve(failure("NOT_FOUND", `agent ${agentId} was deleted before it started`));
     }
@@ -640,6 +672,7 @@ export class Registry {
     try {
       if (placement === undefined) mcpConfigFile = writeAgentMcpConfig(this.options.home, record.manifest);
     } catch (err) {
+      link?.close();
       slots.release();
       this.options.log(`agent ${agentId}: could not write its MCP servers file: ${describeError(err)}`);
       const cause = storageFault(err) ?? "daemon.log has the cause";
@@ -674,6 +707,7 @@ export class Registry {
         onExit: (exit) => this.onExit(record, process, exit),
       });
     } catch (err) {
+      link?.close();
       slots.release();
       throw err;
     }
@@ -681,6 +715,7 @@ export class Registry {
     const untrack = this.groups.track(process.pid, `shard agent ${agentId}`);
     telemetry().add("shard.runtimes.live", 1, LIVE_RUNTIME);
     void process.whenExited.then(() => {
+      link?.close();
       untrack();
       slots.release();
       telemetry().add("shard.runtimes.live", -1, LIVE_RUNTIME);

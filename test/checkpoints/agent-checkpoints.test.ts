@@ -115,6 +115,24 @@ describe("checkpoints in the agent", () => {
     expect(sh(repo, "status", "--porcelain")).toBe("M a.txt");
   });
 
+  test("a turn that only reads takes no checkpoint; one that reads, then writes, is undone to before the read", async () => {
+    const repo = repoWithA();
+    const agent = await spawn({ cwd: repo });
+
+    llm().enqueue({ steps: [{ tool_call: { name: "read", args: { path: "a.txt" } } }] });
+    await allowedTurn(agent, "read a.txt");
+    expect(await listCheckpoints(agent)).toEqual([]);
+
+    llm().enqueue({ steps: [{ tool_call: { name: "read", args: { path: "a.txt" } } }] });
+    llm().enqueue({ steps: [{ tool_call: { name: "write", args: { path: "a.txt", content: "two\n" } } }] });
+    await allowedTurn(agent, "read a.txt, then write it");
+    expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("two\n");
+    const listed = await listCheckpoints(agent);
+    expect(listed.map((c) => c.files_changed)).toEqual([1]);
+    expect((await restore(agent, listed[0]?.checkpoint_id ?? "")).success).toBe(true);
+    expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("committed\n");
+  });
+
   test("CONFLICT while a turn runs, NOT_FOUND for an unknown id, no checkpoint in plan mode", async () => {
     const repo = repoWithA();
     const agent = await spawn({ cwd: repo });

@@ -32,7 +32,7 @@ export interface TurnDeps extends Omit<ToolRunnerDeps, "persist"> {
   /** A spent limit (docs/usage.md): the turn stops here, at the provider boundary, with it. */
   budgetRefusal: () => WireError | undefined;
   onRetry: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
-  /** Before tool calls run (the runtime's checkpoint, once per turn); never throws. */
+  /** Before the turn's first tool call that may change files (its checkpoint, once per turn); never throws. */
   beforeTools: () => Promise<void>;
 }
 
@@ -58,8 +58,7 @@ export async function runTurnLoop(
   const total: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
   let overflowRetried = false;
   const toolDeps: ToolRunnerDeps = { ...deps, persist: deps.persistToolResult };
-  if (resumed.length > 0) await deps.beforeTools();
-  for (const call of resumed) await runToolCall(call, toolDeps, signal);
+  for (const call of resumed) await runAfterCheckpoint(call, toolDeps, deps.beforeTools, signal);
 
   for (;;) {
     if (signal.aborted) return { usage: total };
@@ -129,8 +128,7 @@ export async function runTurnLoop(
       return { usage: total, error: providerError(failure!) };
     }
 
-    if (calls.length > 0) await deps.beforeTools();
-    for (const call of calls) await runToolCall(call, toolDeps, signal);
+    for (const call of calls) await runAfterCheckpoint(call, toolDeps, deps.beforeTools, signal);
     if (signal.aborted) return { usage: total };
 
     const steers = deps.deliverSteers();
@@ -157,4 +155,19 @@ function addUsage(total: Usage, usage: ProviderUsage, spec: ModelSpec): void {
   if (cost !== undefined) total.cost = (total.cost ?? 0) + cost;
   else total.cost_unknown = true;
   total.model = spec.id;
+}
+
+/**
+ * Runs a tool call, the turn's checkpoint first when the call may change files: read-only tools
+ * change nothing, so a checkpoint taken before the turn's first other call holds the same tree
+ * as one before its first call, and a turn that only reads costs no checkpoint.
+ */
+async function runAfterCheckpoint(
+  call: ParsedToolCall,
+  deps: ToolRunnerDeps,
+  beforeTools: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
+  if (deps.tools.get(call.block.name)?.isReadOnly !== true) await beforeTools();
+  await runToolCall(call, deps, signal);
 }

@@ -72,6 +72,7 @@ export async function openSubagentLink(
 }
 
 async function makeRemoteDir(placement: SshPlacement, context: LinkContext): Promise<string | undefined> {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a parameter expansion of the remote shell
   const argv = sshArgv(placement, 'umask 077 && mktemp -d "${TMPDIR:-/tmp}/shard-link.XXXXXXXX"');
   const proc = Bun.spawn(argv, {
     cwd: context.home,

@@ -10,8 +10,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
-import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
+import { sh } from "../daemon/workspaces/git-repo.ts";
 import { allowedTurn } from "./support/allowed-turn.ts";
+import { repoWithA } from "./support/repo-with-a.ts";
 import { userGitState } from "./user-git-state.ts";
 
 setDefaultTimeout(90_000);
@@ -26,15 +27,6 @@ async function listCheckpoints(agent: AgentProcess): Promise<Msg[]> {
 
 const restore = (agent: AgentProcess, checkpoint_id: string, force?: boolean) =>
   agent.request({ type: "restore_checkpoint", checkpoint_id, ...(force ? { force } : {}) });
-
-/** A repository with `a.txt` committed. */
-function repoWithA(): string {
-  const repo = makeRepo();
-  writeFileSync(join(repo, "a.txt"), "committed\n");
-  sh(repo, "add", ".");
-  sh(repo, "commit", "-q", "-m", "a.txt");
-  return repo;
-}
 
 describe("checkpoints in the agent", () => {
   test("a write turn and a bash turn are undone, a restore is undone, user edits are kept unless forced", async () => {

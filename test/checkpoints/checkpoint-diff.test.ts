@@ -10,8 +10,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentProcess, Msg } from "../agent/support/agent-process.ts";
 import { useAgentHarness } from "../agent/support/harness.ts";
-import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { allowedTurn } from "./support/allowed-turn.ts";
+import { repoWithA } from "./support/repo-with-a.ts";
 
 setDefaultTimeout(90_000);
 
@@ -29,14 +29,6 @@ function summary(diff: Msg): string[] {
     const lines = f.hunks.flatMap((h: Msg) => h.lines);
     return `${f.status} ${f.path}: ${lines.filter((l: string) => /^[+-]/.test(l)).join(" ")}`;
   });
-}
-
-function repoWithA(): string {
-  const repo = makeRepo();
-  writeFileSync(join(repo, "a.txt"), "committed\n");
-  sh(repo, "add", ".");
-  sh(repo, "commit", "-q", "-m", "a.txt");
-  return repo;
 }
 
 describe("checkpoint_diff in the agent", () => {

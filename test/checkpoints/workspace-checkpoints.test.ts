@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { mockHome, tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { DaemonProcess, useDaemonProcesses } from "../daemon/support/daemon-harness.ts";
-import { commitFile, makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
+import { commitFile, sh } from "../daemon/workspaces/git-repo.ts";
 import { killDuring, killingBranchDeletion } from "../daemon/workspaces/killing-hook.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { repoWithA } from "./support/repo-with-a.ts";
 
 setDefaultTimeout(120_000);
 
@@ -56,13 +57,6 @@ async function stopAgent(c: DaemonClient, agentId: string): Promise<void> {
     (m) => m.type === "agent_status_changed" && m.agent_id === agentId && m.runtime_state === "stopped",
     from,
   );
-}
-
-/** A repository with `a.txt` committed on main. */
-function repoWithA(): string {
-  const repo = makeRepo();
-  commitFile(repo, "a.txt", "committed\n");
-  return repo;
 }
 
 const checkpointsOf = (home: string, sessionId: string) => join(home, "checkpoints", sessionId);

@@ -4,7 +4,7 @@
  * keeps its identity, and the next prompt resumes its session), an unreachable host named in
  * RUNTIME_START_FAILED, and a stale remote binary refused at hello.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -16,7 +16,8 @@ import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon
 import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { hasSshd, type Sshd, startSshd } from "./support/sshd.ts";
+import { startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(90_000);
 
@@ -27,44 +28,7 @@ if (!hasSshd)
 
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
-let sshd: Sshd | undefined;
-
-beforeAll(async () => {
-  if (hasSshd) sshd = await startSshd();
-});
-afterAll(async () => {
-  await sshd?.stop();
-});
-
-/**
- * A command whose answer waits for a runtime start over ssh (create, or a prompt that restores):
- * the bound is generous because CI's two shared cores make a start take seconds; nothing
- * asserts on time.
- */
-let sent = 0;
-async function startingOk(client: DaemonClient, message: Msg): Promise<Msg> {
-  sent += 1;
-  const id = `start-${sent}`;
-  const from = client.messages.length;
-  client.send({ ...message, id });
-  const res = await client.waitFor((m) => m.type === "response" && m.id === id, from, 80_000);
-  if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
-  return res.data;
-}
-
-/** Waits for a condition the daemon makes true in the background (bounded, polled). */
-async function until(condition: () => boolean, timeoutMs = 80_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("the condition never held");
-    await Bun.sleep(50);
-  }
-}
-
-function server(): Sshd {
-  if (!sshd) throw new Error("sshd is not running");
-  return sshd;
-}
+const server = useSshd();
 
 function sshPlacement(shard: string, port = server().port): object {
   return { kind: "ssh", host: "127.0.0.1", port, user: server().user, ssh_config: server().config, shard };

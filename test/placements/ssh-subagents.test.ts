@@ -5,14 +5,15 @@
  * conversation gets its report; the link's sockets are gone once the runtime exits. The link is
  * a narrow capability: through it nothing but that agent's own `subagent.*` commands pass.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DaemonClient, type Msg } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { hasSshd, type Sshd, startSshd } from "./support/sshd.ts";
+import { startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(120_000);
 
@@ -23,39 +24,7 @@ if (!hasSshd)
 
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
-let sshd: Sshd | undefined;
-
-beforeAll(async () => {
-  if (hasSshd) sshd = await startSshd();
-});
-afterAll(async () => {
-  await sshd?.stop();
-});
-
-function server(): Sshd {
-  if (!sshd) throw new Error("sshd is not running");
-  return sshd;
-}
-
-let sent = 0;
-/** A command whose answer waits for a runtime start over ssh (bounded generously for CI). */
-async function startingOk(client: DaemonClient, message: Msg): Promise<Msg> {
-  sent += 1;
-  const id = `start-${sent}`;
-  const from = client.messages.length;
-  client.send({ ...message, id });
-  const res = await client.waitFor((m) => m.type === "response" && m.id === id, from, 100_000);
-  if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
-  return res.data;
-}
-
-async function until(condition: () => boolean, timeoutMs = 80_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("the condition never held");
-    await Bun.sleep(50);
-  }
-}
+const server = useSshd();
 
 /**
  * The link of `agentId`'s runtime, from the daemon's ssh command line: `-R <remote>:<local>`,

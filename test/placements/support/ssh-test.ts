@@ -1,0 +1,47 @@
+/**
+ * What the ssh placement test files share: one private sshd per file (started only where sshd
+ * exists), a command whose answer waits for a runtime start over ssh, and a bounded poll.
+ */
+import { afterAll, beforeAll } from "bun:test";
+import type { DaemonClient, Msg } from "../../daemon/support/daemon-client.ts";
+import { hasSshd, type Sshd, startSshd } from "./sshd.ts";
+
+/** Registers the file's sshd (call once, at the top level); the getter throws if it is not running. */
+export function useSshd(): () => Sshd {
+  let sshd: Sshd | undefined;
+  beforeAll(async () => {
+    if (hasSshd) sshd = await startSshd();
+  });
+  afterAll(async () => {
+    await sshd?.stop();
+  });
+  return () => {
+    if (!sshd) throw new Error("sshd is not running");
+    return sshd;
+  };
+}
+
+let sent = 0;
+/**
+ * A command whose answer waits for a runtime start over ssh (create, or a prompt that restores):
+ * the bound is generous because CI's two shared cores make a start take seconds; nothing
+ * asserts on time.
+ */
+export async function startingOk(client: DaemonClient, message: Msg): Promise<Msg> {
+  sent += 1;
+  const id = `start-${sent}`;
+  const from = client.messages.length;
+  client.send({ ...message, id });
+  const res = await client.waitFor((m) => m.type === "response" && m.id === id, from, 100_000);
+  if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
+/** Waits for a condition the daemon makes true in the background (bounded, polled). */
+export async function until(condition: () => boolean, timeoutMs = 80_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await Bun.sleep(50);
+  }
+}

@@ -110,16 +110,20 @@ function pass(): void {
 }
 
 const times: number[] = [];
+const faults: number[] = [];
 for (let i = 0; i < passes; i++) {
+  const faultsBefore = process.resourceUsage().minorPageFault;
   const before = process.cpuUsage();
   pass();
   // The outbound buffer writes at the end of the task.
   await Promise.resolve();
   const used = process.cpuUsage(before);
   times.push((used.user + used.system) / 1000);
+  faults.push(process.resourceUsage().minorPageFault - faultsBefore);
 }
+const sortedFaults = [...faults].sort((a, b) => a - b);
 const sorted = [...times].sort((a, b) => a - b);
 const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 console.log(
-  `| ${deltas.toLocaleString("en-US")} deltas, ${chunks.length} chunks${runs ? "" : ", one-line path"} | first pass ${ms(times[0])} · second ${ms(times[1])} · median ${ms(sorted[Math.floor(passes / 2)])} · best ${ms(sorted[0])} | ${(written / passes / 1e6).toFixed(2)} MB written per pass |`,
+  `| ${deltas.toLocaleString("en-US")} deltas, ${chunks.length} chunks${runs ? "" : ", one-line path"} | first pass ${ms(times[0])} · second ${ms(times[1])} · median ${ms(sorted[Math.floor(passes / 2)])} · best ${ms(sorted[0])} | ${(written / passes / 1e6).toFixed(2)} MB written per pass | page faults per pass: median ${sortedFaults[Math.floor(passes / 2)]} |`,
 );

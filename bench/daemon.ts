@@ -8,9 +8,12 @@
  *   - fan-out of one agent to 50 clients (every client gets every delta)
  *   - daemon RSS with 20 durable agents whose runtimes are stopped, and with 5 live ones
  * Usage: bun bench/daemon.ts [--runs 5] [--binary dist/shard]... [--sources] [--deltas 10000,50000]
- *                            [--warm-deltas 1000] [--only start,turn,fanout,rss,sync] [--threads]
+ *                            [--warm-deltas 1000] [--only start,turn,fanout,rss,sync] [--threads] [--relay]
  * `--threads` adds the daemon's CPU per turn split by thread (its JS thread, the JIT compiler
  * threads, GC helpers), medians, from /proc/<pid>/task/<tid>/{comm,schedstat}.
+ * `--relay` adds the same turn through a byte relay (bench/support/byte-relay.ts): a process that
+ * copies the runtime's output to a unix socket client without reading it — the floor of any
+ * process hop on this machine, to hold the daemon's ratio against.
  * Several builds (`--binary A --binary B`, `--sources`) take turns in each repetition of the turn
  * measure (A/B on the same machine state); the other measures use the first.
  */
@@ -275,6 +278,8 @@ interface TurnSamples {
   daemon: number[];
   ratio: number[];
   daemonCpu: number[];
+  /** Through the byte relay (`--relay`). */
+  relay: number[];
   /** The runtime's CPU per turn, direct and through the daemon. */
   runtimeCpuDirect: number[];
   runtimeCpuDaemon: number[];
@@ -282,6 +287,37 @@ interface TurnSamples {
   threads: Map<string, number[]>;
 }
 const SHOW_THREADS = argv.includes("--threads");
+const RELAY = argv.includes("--relay");
+const RELAY_SCRIPT = resolve(import.meta.dir, "support/byte-relay.ts");
+
+/** The build's runtime behind a byte relay; the turns of `DELTA_COUNTS`, timed at its client. */
+async function relayTurns(shard: string[]): Promise<number[]> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-relay-")));
+  const socket = join(dir, "relay.sock");
+  const relay = Bun.spawn(
+    [process.execPath, RELAY_SCRIPT, socket, ...shard, "agent", "--cwd", cwd, "--model", "mock/chat"],
+    {
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "inherit",
+      env: { ...process.env, SHARD_HOME: freshHome() },
+    },
+  );
+  let peer: Peer | undefined;
+  while (peer === undefined) {
+    try {
+      peer = await socketPeer(socket);
+    } catch {
+      await Bun.sleep(1);
+    }
+  }
+  await warmUp(peer);
+  const times: number[] = [];
+  for (const deltas of DELTA_COUNTS) times.push(await streamTurn(peer, deltas));
+  relay.kill();
+  await relay.exited;
+  return times;
+}
 const turns = new Map<string, TurnSamples>();
 const samples = (build: string, deltas: number): TurnSamples => {
   const key = `${build}\u0000${deltas}`;
@@ -292,6 +328,7 @@ const samples = (build: string, deltas: number): TurnSamples => {
       daemon: [],
       ratio: [],
       daemonCpu: [],
+      relay: [],
       runtimeCpuDirect: [],
       runtimeCpuDaemon: [],
       threads: new Map(),
@@ -314,6 +351,9 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     }
     agent.proc.stdin.end();
     await agent.proc.exited;
+    if (RELAY)
+      for (const [k, ms] of (await relayTurns(build.command)).entries())
+        samples(build.name, DELTA_COUNTS[k] ?? 0).relay.push(ms);
 
     const daemon = new Daemon(build.command);
     const peer = await daemon.ready();
@@ -351,6 +391,10 @@ if (measures("turn")) {
       console.log(
         `| ${deltas.toLocaleString("en-US")}-delta turn${builds.length > 1 ? ` (${build.name})` : ""} | direct ${fmt(median(s.direct))} · through the daemon ${fmt(median(s.daemon))} (${(median(s.daemon) / median(s.direct)).toFixed(2)}×; median of the per-run ratios ${median(s.ratio).toFixed(2)}×) | daemon CPU ${fmt(median(s.daemonCpu))} | runtime CPU direct ${fmt(median(s.runtimeCpuDirect))} · daemon ${fmt(median(s.runtimeCpuDaemon))} |`,
       );
+      if (RELAY)
+        console.log(
+          `|   through a byte relay | ${fmt(median(s.relay))} (${(median(s.relay) / median(s.direct)).toFixed(2)}× direct): the floor of a process hop |`,
+        );
       if (SHOW_THREADS) {
         const split = [...s.threads]
           .map(([name, ms]) => ({ name, ms: median(ms) }))

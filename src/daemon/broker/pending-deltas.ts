@@ -57,7 +57,12 @@ export class PendingDeltas {
 
   /** `snapshot` with the lines folded in, as `applyEvent` would have, one line at a time; none held after. */
   foldInto(snapshot: AgentSnapshot): AgentSnapshot {
-    const deltas = mergedDeltas(this.lines.flatMap(asLines));
+    const merger = new DeltaMerger();
+    for (const entry of this.lines) {
+      if (typeof entry === "string") merger.line(entry);
+      else merger.run(entry);
+    }
+    const deltas = merger.finish();
     const lastSeq = this.lastSeq;
     this.clear();
     const streaming = applyDeltas(snapshot.streaming_message, deltas);
@@ -72,52 +77,121 @@ export class PendingDeltas {
   }
 }
 
-/** A held entry as its lines (a run's bytes hold complete lines, each with its LF). */
-function asLines(entry: string | Uint8Array): string | string[] {
-  return typeof entry === "string" ? entry : utf8.decode(entry.subarray(0, -1)).split("\n");
-}
-
-/**
- * The lines as deltas, a run of text deltas to one block merged into one (folding that is the
- * same as folding each): a line that starts like the one before it up to its `text_delta`
- * (same message, block and kind) and has nothing after that text adds only the text, read
- * without parsing the line.
- */
-function mergedDeltas(lines: readonly string[]): MessageDeltaEvent[] {
-  const deltas: MessageDeltaEvent[] = [];
-  let prefix = "";
-  let texts: string[] = [];
-  let merging: MessageDeltaEvent | undefined;
-  const close = () => {
-    if (merging && texts.length > 1) merging.text_delta = texts.join("");
-  };
-  for (const line of lines) {
-    if (merging && line.startsWith(prefix)) {
-      const text = textAfter(line, prefix.length);
-      if (text !== undefined) {
-        texts.push(text);
-        continue;
-      }
-    }
-    close();
-    merging = undefined;
-    const delta = parseDelta(line);
-    if (!delta) continue;
-    deltas.push(delta);
-    const at = line.indexOf(TEXT_MEMBER);
-    if (delta.text_delta === undefined || delta.tool_call_id !== undefined || delta.name !== undefined)
-      continue;
-    if (delta.args_delta !== undefined || at === -1) continue;
-    merging = delta;
-    prefix = line.slice(0, at + TEXT_MEMBER.length);
-    texts = [delta.text_delta];
-  }
-  close();
-  return deltas;
-}
-
 /** `"text_delta":"` of a checked line can only be that key (a `"` in a string's content is escaped). */
 const TEXT_MEMBER = ',"text_delta":"';
+const SEQ_BYTES = Buffer.from(SEQ_MEMBER);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The held lines as deltas, a run of text deltas to one block merged into one (folding that is
+ * the same as folding each): a line that starts like the one before it up to its `text_delta`
+ * (same message, block and kind) and has nothing after that text adds only the text, read
+ * without parsing the line. A run's lines are read in its bytes (ASCII: ./delta-run.ts), their
+ * texts copied into one buffer: no string per line and no decoded copy of the run, which on a
+ * long turn were most of the memory the daemon touched.
+ */
+class DeltaMerger {
+  private readonly deltas: MessageDeltaEvent[] = [];
+  private merging: MessageDeltaEvent | undefined;
+  private prefix = "";
+  private prefixBytes: Buffer = Buffer.alloc(0);
+  /** The merged texts, in order; bytes taken from runs wait in `textBytes` until a string joins. */
+  private texts: string[] = [];
+  private textBytes: Buffer = Buffer.allocUnsafe(4096);
+  private textBytesLength = 0;
+  private merged = 0;
+
+  line(line: string): void {
+    if (this.merging && line.startsWith(this.prefix)) {
+      const text = textAfter(line, this.prefix.length);
+      if (text !== undefined) {
+        this.flushTextBytes();
+        this.texts.push(text);
+        this.merged++;
+        return;
+      }
+    }
+    this.start(line);
+  }
+
+  run(bytes: Uint8Array): void {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    let at = 0;
+    while (at < buffer.length) {
+      const lf = buffer.indexOf(LF, at);
+      const end = lf === -1 ? buffer.length : lf;
+      if (!this.mergedFromBytes(buffer, at, end)) this.start(utf8.decode(buffer.subarray(at, end)));
+      at = end + 1;
+    }
+  }
+
+  finish(): MessageDeltaEvent[] {
+    this.close();
+    return this.deltas;
+  }
+
+  /** The line `[from, end)` of a run added to the merge by its text alone; false when it cannot be. */
+  private mergedFromBytes(buffer: Buffer, from: number, end: number): boolean {
+    if (!this.merging) return false;
+    const prefix = this.prefixBytes;
+    const textStart = from + prefix.length;
+    if (textStart > end || buffer.compare(prefix, 0, prefix.length, from, textStart) !== 0) return false;
+    const textEnd = buffer.lastIndexOf(SEQ_BYTES, end) - 1;
+    if (textEnd < textStart) return false;
+    for (let i = textStart; i < textEnd; i++) {
+      const byte = buffer[i];
+      if (byte === QUOTE) return false;
+      if (byte === BACKSLASH) {
+        const text = textAfter(utf8.decode(buffer.subarray(from, end)), prefix.length);
+        if (text === undefined) return false;
+        this.flushTextBytes();
+        this.texts.push(text);
+        this.merged++;
+        return true;
+      }
+    }
+    const length = textEnd - textStart;
+    if (this.textBytesLength + length > this.textBytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.textBytes.length * 2, this.textBytesLength + length));
+      this.textBytes.copy(grown, 0, 0, this.textBytesLength);
+      this.textBytes = grown;
+    }
+    this.textBytesLength += buffer.copy(this.textBytes, this.textBytesLength, textStart, textEnd);
+    this.merged++;
+    return true;
+  }
+
+  /** A line that does not continue the merge: parsed, and the start of the next merge if it can be. */
+  private start(line: string): void {
+    this.close();
+    const delta = parseDelta(line);
+    if (!delta) return;
+    this.deltas.push(delta);
+    const at = line.indexOf(TEXT_MEMBER);
+    if (delta.text_delta === undefined || delta.tool_call_id !== undefined || delta.name !== undefined)
+      return;
+    if (delta.args_delta !== undefined || at === -1) return;
+    this.merging = delta;
+    this.prefix = line.slice(0, at + TEXT_MEMBER.length);
+    this.prefixBytes = Buffer.from(this.prefix);
+    this.texts = [delta.text_delta];
+  }
+
+  private flushTextBytes(): void {
+    if (this.textBytesLength === 0) return;
+    this.texts.push(utf8.decode(this.textBytes.subarray(0, this.textBytesLength)));
+    this.textBytesLength = 0;
+  }
+
+  private close(): void {
+    this.flushTextBytes();
+    if (this.merging && this.merged > 0) this.merging.text_delta = this.texts.join("");
+    this.merging = undefined;
+    this.texts = [];
+    this.merged = 0;
+  }
+}
 
 /**
  * The text of a checked delta line whose `text_delta` string starts at `from` and is its last

@@ -1,4 +1,5 @@
 /** Command-line options of bench/peers/run.ts (pure). */
+import { resolve } from "node:path";
 
 export const TOOL_IDS = ["shard-bin", "shard-src", "shard-daemon", "shard-sdk", "pi", "opencode"] as const;
 export type ToolId = (typeof TOOL_IDS)[number];
@@ -53,7 +54,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         .split(",")
         .map((d) => Math.round(positive(d, flag)));
     else if (flag === "--timeout-scale") opts.timeoutScale = positive(value(i++, flag), flag);
-    else if (flag === "--binary") opts.binary = value(i++, flag);
+    // Resolved here: the tools run in their own directories.
+    else if (flag === "--binary") opts.binary = resolve(value(i++, flag));
     else if (flag === "--no-write") opts.write = false;
     else if (flag === "--only") {
       const ids = value(i++, flag).split(",");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { parseOptions, peakAt } from "../../bench/peers/options.ts";
 import {
   cell,
@@ -177,6 +178,11 @@ describe("options", () => {
     expect(() => parseOptions(["--only", "claude"])).toThrow("unknown tool claude");
     expect(() => parseOptions(["--fast"])).toThrow("Usage:");
     expect(() => parseOptions(["--runs", "0"])).toThrow("positive");
+  });
+
+  test("a relative --binary is taken from where the bench was started (each tool runs in its own directory)", () => {
+    expect(parseOptions(["--binary", "dist/shard"]).binary).toBe(join(process.cwd(), "dist/shard"));
+    expect(parseOptions(["--binary", "/opt/shard"]).binary).toBe("/opt/shard");
   });
 
   test("the peak RSS is taken at 10k, or the largest N below it", () => {

@@ -40,12 +40,17 @@ export interface UsageRecorderDeps {
 
 export class UsageRecorder implements AgentHooks {
   private today: { day: string; spent: number };
-  private readonly jobSpent: Map<string, number>;
+  /** Read from the ledger when a job first needs it: a daemon without subagent jobs never reads its history. */
+  private jobSpentCache: Map<string, number> | undefined;
 
   constructor(private readonly deps: UsageRecorderDeps) {
     const day = dayOf(this.now());
     this.today = { day, spent: deps.dailyBudgetUsd === undefined ? 0 : spentOnDay(deps.ledger, day) };
-    this.jobSpent = spentPerJob(deps.ledger);
+  }
+
+  private jobSpent(): Map<string, number> {
+    this.jobSpentCache ??= spentPerJob(this.deps.ledger);
+    return this.jobSpentCache;
   }
 
   private now(): number {
@@ -61,7 +66,7 @@ export class UsageRecorder implements AgentHooks {
   }
 
   spentOnJob(jobId: string): number {
-    return this.jobSpent.get(jobId) ?? 0;
+    return this.jobSpent().get(jobId) ?? 0;
   }
 
   /** Before a client's prompt reaches the runtime, it learns what is left (a new day resets the cap). */
@@ -91,6 +96,8 @@ export class UsageRecorder implements AgentHooks {
     const run = this.deps.runOf(agentId);
     const sessionId = this.deps.ctx.channel(agentId).snapshot.session_id ?? agent.manifest.session_id;
     const ts = this.now();
+    // Read before this entry is appended, or the history read would count it once more.
+    const jobSpent = run !== undefined ? this.jobSpent() : undefined;
     const entry: LedgerEntry = {
       ts,
       agent_id: agentId,
@@ -114,7 +121,8 @@ export class UsageRecorder implements AgentHooks {
     if (cost === undefined) return;
     this.rollDay();
     this.today.spent += cost;
-    if (run !== undefined) this.jobSpent.set(run.job_id, this.spentOnJob(run.job_id) + cost);
+    if (run !== undefined && jobSpent !== undefined)
+      jobSpent.set(run.job_id, (jobSpent.get(run.job_id) ?? 0) + cost);
     // Others share the cap: every serving runtime hears what is left of it.
     if (this.deps.dailyBudgetUsd !== undefined) {
       for (const other of this.deps.ctx.registry.list()) this.tell(other.manifest.agent_id);

@@ -3,8 +3,8 @@
  * each generation is a container labelled `shard.owner=<agent_id>`, and the daemon runs one
  * generation per agent at a time, so before it starts the next one any container still
  * carrying that label is an orphan (its engine client was killed while the runtime kept
- * running, a daemon crash) and is removed. It would otherwise hold the session's lock and
- * write into the same session.
+ * running, a daemon crash) and is removed: it would otherwise hold the session's lock and
+ * write into the same session. Stopped ones that the engine failed to remove (`--rm`) go too.
  */
 import type { ContainerPlacement } from "./placement-config.ts";
 
@@ -31,7 +31,7 @@ export async function sweepOwnedContainers(
   context: SweepContext,
 ): Promise<SweepOutcome> {
   const listed = await engine(
-    [placement.engine, "ps", "-q", "--no-trunc", "--filter", `label=${ownerLabel(owner)}`],
+    [placement.engine, "ps", "-a", "-q", "--no-trunc", "--filter", `label=${ownerLabel(owner)}`],
     context,
   );
   if (!listed.ok) return listed;

@@ -7,7 +7,7 @@
  * CONTAINERS_CONF: runc, host network (the mock LLM on 127.0.0.1 is reachable inside) and fixed
  * low ulimits (a sandbox without CAP_SYS_RESOURCE cannot raise them).
  */
-import { beforeAll } from "bun:test";
+import { afterAll, beforeAll } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { shellWord } from "../../../src/placements/shell-word.ts";
@@ -35,10 +35,40 @@ export function usePodman(): () => Podman {
   beforeAll(async () => {
     if (hasPodman) podman = await preparePodman();
   }, 120_000);
+  afterAll(async () => {
+    if (podman) await settle(podman);
+  }, 60_000);
   return () => {
     if (!podman) throw new Error("podman is not set up (apt-get install podman runc; CI installs them)");
     return podman;
   };
+}
+
+/**
+ * The engine removes a `--rm` container after its runtime exits, reading this file's
+ * containers.conf, which goes with the run's temp dirs: wait for the engine clients the daemons
+ * started (session transfers on exit too) and their containers to be gone, then remove any left.
+ */
+async function settle(podman: Podman): Promise<void> {
+  const deadline = Date.now() + 40_000;
+  const containers = async () =>
+    (await podman.run(["ps", "-a", "-q", "--filter", `ancestor=${TEST_IMAGE}`]))
+      .split("\n")
+      .filter((id) => id !== "");
+  while (Date.now() < deadline && (engineClients().length > 0 || (await containers()).length > 0))
+    await Bun.sleep(200);
+  const left = await containers();
+  if (left.length > 0) await podman.run(["rm", "-f", "-t", "0", "--", ...left]);
+}
+
+/** The `podman` processes this test process started (the in-process daemons' engine clients). */
+function engineClients(): number[] {
+  const out = Bun.spawnSync(["ps", "-o", "pid=,comm=", "--ppid", String(process.pid)]).stdout.toString();
+  return out
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, comm]) => Number(pid) > 0 && comm === "podman")
+    .map(([pid]) => Number(pid));
 }
 
 async function preparePodman(): Promise<Podman> {

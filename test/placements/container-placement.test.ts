@@ -2,19 +2,21 @@
  * A `container` placement through a real rootful podman (docs/placements.md): a turn in a
  * container of its own; a permission answered from a second client; the container killed
  * mid-turn (the agent shows stopped, keeps its identity, and the next prompt resumes its
- * session from the mounted home); an orphaned container under the agent's label removed by the
+ * session from the mounted home); a home that lost the session resuming from the daemon's copy
+ * (transferred through podman); an orphaned container under the agent's label removed by the
  * next generation.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { mirrorPath } from "../../src/daemon/registry/session-mirror.ts";
 import { askBash } from "../daemon/support/ask-bash.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type ContainerShard, containerShard, hasPodman, TEST_IMAGE, usePodman } from "./support/podman.ts";
 import { writePlacements } from "./support/remote-shard.ts";
-import { startingOk } from "./support/ssh-test.ts";
+import { startingOk, until } from "./support/ssh-test.ts";
 
 setDefaultTimeout(90_000);
 
@@ -156,6 +158,35 @@ describe.skipIf(!hasPodman)("container placement (podman)", () => {
     // The new container resumed the session from the mounted home: the first prompt reached the model.
     expect(JSON.stringify(llm().requests.at(-1)?.body)).toContain("first prompt, remember me");
     expect((await infoOf(client, agentId)).agent_id).toBe(agentId);
+  });
+
+  test("a container whose home lost the session resumes from the daemon's copy, pulled and pushed through podman", async () => {
+    const { harness, client, shard, agentId } = await containerAgent();
+    llm().enqueue({ steps: [{ text: "noted" }] });
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: agentId, message: "first prompt, keep me" });
+    await client.waitAgent(agentId, "turn_end", from);
+    await client.ok({ type: "agent.terminate", agent_id: agentId });
+    await client.waitFor(
+      (m) => m.type === "agent_status_changed" && m.agent_id === agentId && m.runtime_state === "stopped",
+      from,
+    );
+    const sessionId = readdirSync(join(shard.home, "sessions"))[0] ?? "";
+    const copy = mirrorPath(harness.home, "box", sessionId);
+    // The daemon pulls its copy (`shard session export` in a container) after the turn_end.
+    await until(() => existsSync(copy) && readFileSync(copy, "utf8").includes("first prompt, keep me"));
+    // The volume is new: the session is gone from the container's home.
+    rmSync(join(shard.home, "sessions"), { recursive: true });
+    llm().enqueue({ steps: [{ text: "still here" }] });
+    const again = client.messages.length;
+    await startingOk(client, { type: "prompt", agent_id: agentId, message: "second prompt" });
+    await client.waitAgent(agentId, "turn_end", again);
+    expect(textOf(client, agentId, again)).toContain("still here");
+    expect(JSON.stringify(llm().requests.at(-1)?.body)).toContain("first prompt, keep me");
+    // `shard session import` in a container put the copy back, and the runtime continued it.
+    const inHome = readFileSync(join(shard.home, "sessions", sessionId, "session.jsonl"), "utf8");
+    expect(inHome).toContain("first prompt, keep me");
+    expect(inHome).toContain("second prompt");
   });
 
   test("an orphaned container under the agent's label is removed by its next generation", async () => {

@@ -3,6 +3,7 @@
  * system `ssh`, a container engine's `exec -i`/`run -i`, or the placement's own template. The
  * JSONL on stdio is the same on every one; nothing here holds a credential.
  */
+import { ownerLabel } from "./container-sweep.ts";
 import type { ContainerPlacement, NamedPlacement, SshPlacement } from "./placement-config.ts";
 import { shellWord } from "./shell-word.ts";
 
@@ -99,7 +100,7 @@ function containerArgv(placement: ContainerPlacement, shardArgs: string[], owner
     "--mount",
     `type=bind,source=${m.source},target=${m.target}${m.readonly === true ? ",readonly" : ""}`,
   ]);
-  const label = owner === undefined ? [] : ["--label", `shard.owner=${owner}`];
+  const label = owner === undefined ? [] : ["--label", ownerLabel(owner)];
   return [
     placement.engine,
     "run",

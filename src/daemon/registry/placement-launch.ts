@@ -107,7 +107,14 @@ export function describePlacement(placement: NamedPlacement): string {
 /**
  * Whether an exit means the link dropped rather than the runtime failing: ssh exits 255 on its
  * own errors (connection lost, refused, host key) and with the remote command's status otherwise.
+ * A container engine's client exits 125 on the engine's own errors, and 137 or 143 when the
+ * container was killed or stopped from outside (`podman kill`/`stop`/`rm -f`, the engine going
+ * down) or the client itself was killed: the runtime did not fail, the engine ended it.
  */
 export function linkLost(placement: NamedPlacement | undefined, code: number): boolean {
-  return placement?.kind === "ssh" && code === 255;
+  if (placement?.kind === "ssh") return code === 255;
+  if (placement?.kind === "container") return CONTAINER_LINK_CODES.has(code);
+  return false;
 }
+
+const CONTAINER_LINK_CODES = new Set([125, 137, 143]);

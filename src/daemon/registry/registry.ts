@@ -6,6 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { sweepOwnedContainers } from "../../placements/container-sweep.ts";
 import { LOCAL_PLACEMENT, type NamedPlacement } from "../../placements/placement-config.ts";
 import { loadPlacements } from "../../placements/placements-file.ts";
 import { loadModelCatalog, resolveModel, unknownModelMessage } from "../../providers/catalog.ts";
@@ -622,9 +623,10 @@ export class Registry {
       return grant instanceof Promise ? grant.then(go) : go(grant);
     };
     if (placement === undefined) return acquire(launched.launch);
-    // The daemon's copy of the session goes back first, in case the placement lost its own.
-    return this.mirror
-      .push(agentId, placement, record.manifest.session_id)
+    // An orphaned container of this agent goes first (it would hold the session), then the
+    // daemon's copy of the session goes back, in case the placement lost its own.
+    return this.sweepOrphans(agentId, placement)
+      .then(() => this.mirror.push(agentId, placement, record.manifest.session_id))
       .then(() => this.openLink(agentId, placement))
       .then((link) => {
         if (link === undefined) return acquire(launched.launch);
@@ -633,6 +635,23 @@ export class Registry {
         link.close();
         return acquire(launched.launch);
       });
+  }
+
+  /** Removes containers still labelled with this agent (docs/placements.md, orphans). */
+  private async sweepOrphans(agentId: string, placement: NamedPlacement): Promise<void> {
+    if (placement.kind !== "container" || placement.image === undefined) return;
+    const swept = await sweepOwnedContainers(placement, agentId, {
+      cwd: this.options.home,
+      env: this.options.env,
+    });
+    if (!swept.ok)
+      this.options.log(
+        `agent ${agentId}: could not sweep orphaned containers on placement ${placement.name}: ${swept.reason}`,
+      );
+    else if (swept.removed.length > 0)
+      this.options.log(
+        `agent ${agentId}: removed orphaned container(s) ${swept.removed.map((id) => id.slice(0, 12)).join(", ")} on placement ${placement.name}`,
+      );
   }
 
   /** An ssh placement's runtime reaches the daemon for `subagent` through this (docs/placements.md). */

@@ -27,6 +27,8 @@ export interface HarnessOptions {
   maxRuntimes?: number;
   inboundLimits?: InboundLimits;
   dailyBudgetUsd?: number;
+  /** More environment for the daemon (and so for a placement's engine client, e.g. CONTAINERS_CONF). */
+  env?: Record<string, string>;
 }
 
 /** Lets every upgrade through: in-process tests only (the real daemon refuses them all). */
@@ -55,7 +57,7 @@ export class DaemonHarness {
     const started = await startDaemon({
       home,
       port: 0,
-      env: runtimeEnv(home),
+      env: { ...runtimeEnv(home), ...options.env },
       authenticator: options.authenticator ?? testAuthenticator,
       ...(options.idleRuntimeTimeoutMs !== undefined
         ? { idleRuntimeTimeoutMs: options.idleRuntimeTimeoutMs }

@@ -26,8 +26,10 @@ const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
 const server = useSshd();
 
-async function sshAgent(): Promise<{ harness: DaemonHarness; client: DaemonClient; agentId: string }> {
-  const harness = await startHarness();
+async function sshAgent(
+  onHarness?: DaemonHarness,
+): Promise<{ harness: DaemonHarness; client: DaemonClient; agentId: string }> {
+  const harness = onHarness ?? (await startHarness());
   const remote = remoteShard(llm().url);
   const sshd = server();
   writePlacements(harness.home, {
@@ -102,18 +104,27 @@ describe.skipIf(!hasSshd)("ssh placement: link directories left behind", () => {
     expect(readLinkDirs(harness.home, "box", agentId)).toEqual([nameOf(second)]);
   });
 
-  test("a daemon start removes the directories left behind, before any generation of the agent", async () => {
+  test("a daemon start removes the directories left behind (two agents on one placement), before any generation", async () => {
     const { harness, client, agentId } = await sshAgent();
+    const other = await sshAgent(harness);
     const left = await leaveLinkDirBehind(client, agentId);
+    const otherLeft = await leaveLinkDirBehind(other.client, other.agentId);
     await harness.stop();
-    expect(existsSync(left)).toBe(true);
+    expect([existsSync(left), existsSync(otherLeft)]).toEqual([true, true]);
 
     const restarted = await startHarness({ home: harness.home });
-    await until(() => !existsSync(left), 60_000);
-    await until(() => readLinkDirs(harness.home, "box", agentId).length === 0, 10_000);
+    await until(() => !existsSync(left) && !existsSync(otherLeft), 60_000);
+    await until(
+      () =>
+        readLinkDirs(harness.home, "box", agentId).length === 0 &&
+        readLinkDirs(harness.home, "box", other.agentId).length === 0,
+      10_000,
+    );
     const after = await restarted.unixClient();
     const list = await after.ok({ type: "agent.list" });
-    const info: Msg | undefined = list.agents.find((a: Msg) => a.agent_id === agentId);
-    expect(info?.runtime_state).toBe("stopped");
+    for (const id of [agentId, other.agentId]) {
+      const info: Msg | undefined = list.agents.find((a: Msg) => a.agent_id === id);
+      expect(info?.runtime_state).toBe("stopped");
+    }
   });
 });

@@ -59,34 +59,51 @@ export class LinkDirs {
   }
 
   /**
-   * The daemon start's sweep: every agent's recorded directories (a deleted agent's too), on
-   * the placement its record is under. What cannot be reached stays recorded for next time.
+   * The daemon start's sweep: every agent's recorded directories (a deleted agent's too), one
+   * ssh call per placement (not one per agent: a daemon with many agents must not open as many
+   * connections at once). Each agent's own work waits for it. What cannot be reached stays
+   * recorded for next time.
    */
   sweepAll(find: (name: string) => NamedPlacement | undefined): Promise<void> {
-    const sweeps = recordedLinkDirs(this.context.home).map(({ placement: name, agentId }) => {
+    const byPlacement = new Map<string, string[]>();
+    for (const { placement, agentId } of recordedLinkDirs(this.context.home))
+      byPlacement.set(placement, [...(byPlacement.get(placement) ?? []), agentId]);
+    const sweeps = [...byPlacement].map(([name, agents]) => {
       const placement = find(name);
       if (placement?.kind !== "ssh") {
         this.context.log(
-          `agent ${agentId}: link directories on placement ${name} kept: it is not an ssh placement now`,
+          `link directories of ${agents.join(", ")} on placement ${name} kept: it is not an ssh placement now`,
         );
         return Promise.resolve();
       }
-      return this.serial(agentId, async () => {
-        const stale = readLinkDirs(this.context.home, name, agentId);
-        if (stale.length === 0) return;
-        const swept = await this.call(placement, `${sweepScript(stale)}:`);
-        if (swept.code !== 0) {
-          this.context.log(
-            `agent ${agentId}: could not remove its old link directories on placement ${name} (exit ${swept.code}): ${swept.err.trim().slice(0, 300)}`,
-          );
-          return;
-        }
-        // Only what was swept goes: a start may have recorded more meanwhile (it waits for us, but be exact).
-        const left = readLinkDirs(this.context.home, name, agentId).filter((n) => !stale.includes(n));
-        this.record(agentId, name, left);
-      });
+      let once: Promise<void> | undefined;
+      const sweep = () => {
+        once ??= this.sweepPlacement(placement, agents);
+        return once;
+      };
+      return Promise.all(agents.map((agentId) => this.serial(agentId, sweep))).then(() => undefined);
     });
     return Promise.all(sweeps).then(() => undefined);
+  }
+
+  /** Runs while every one of `agents` waits on it (sweepAll), so their records are ours to write. */
+  private async sweepPlacement(placement: NamedSshPlacement, agents: string[]): Promise<void> {
+    const stale = new Map(
+      agents.map((agentId) => [agentId, readLinkDirs(this.context.home, placement.name, agentId)]),
+    );
+    const all = [...stale.values()].flat();
+    if (all.length === 0) return;
+    const swept = await this.call(placement, `${sweepScript(all)}:`);
+    if (swept.code !== 0) {
+      this.context.log(
+        `could not remove old link directories on placement ${placement.name} (exit ${swept.code}): ${swept.err.trim().slice(0, 300)}`,
+      );
+      return;
+    }
+    for (const [agentId, names] of stale) {
+      const left = readLinkDirs(this.context.home, placement.name, agentId).filter((n) => !names.includes(n));
+      this.record(agentId, placement.name, left);
+    }
   }
 
   /** The daemon stops: calls in flight are killed, and none starts again. */

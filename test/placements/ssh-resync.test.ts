@@ -109,6 +109,7 @@ describe.skipIf(!hasSshd)("ssh placement: resync and restart", () => {
     // While it is away the turn goes on and ends: events it must get through the re-attach.
     llm().release("mid");
     await watcher.waitAgent(agentId, "turn_end", fromWatcher);
+    await watcher.waitAgent(agentId, "status", fromWatcher, (m) => m.status === "idle");
     const back = await harness.unixClient();
     await back.ok({ type: "agent.attach", agent_id: agentId });
     const syncBack = await back.waitAgent(agentId, "sync");

@@ -22,6 +22,7 @@ import { type Failure, failure } from "../../wire/errors.ts";
 import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import { writeAgentMcpConfig } from "./agent-mcp-config.ts";
+import { LinkDirs } from "./link-dirs.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import {
@@ -149,11 +150,14 @@ export class Registry {
   private stoppingDaemon = false;
   /** The daemon's copy of sessions on other placements (session-mirror.ts has the rule). */
   private readonly mirror: SessionMirror;
+  /** The far-side directories of ssh agents' subagent links (link-dirs.ts). */
+  private readonly linkDirs: LinkDirs;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
     this.groups = new ProcessRegistry(processGroupsDir(options.home));
     this.mirror = new SessionMirror({ home: options.home, env: options.env, log: options.log });
+    this.linkDirs = new LinkDirs({ home: options.home, env: options.env, log: options.log });
   }
 
   /** The slots of `placement`, made at its first start with its cap. */
@@ -223,6 +227,12 @@ export class Registry {
         waitsOnPerson: false,
       });
     }
+    // Link directories a runtime killed without its remote shell left on the far side, in the
+    // background (each is an ssh call); an agent's start waits for its own.
+    void this.linkDirs.sweepAll((name) => {
+      const found = findPlacement(this.options.home, name);
+      return found.ok ? found.placement : undefined;
+    });
   }
 
   /**
@@ -550,6 +560,7 @@ export class Registry {
   async shutdown(force: boolean): Promise<void> {
     for (const slots of this.slots.values()) slots.close();
     this.stoppingDaemon = true;
+    await this.linkDirs.close();
     const exits: Promise<unknown>[] = [];
     const finishing: string[] = [];
     for (const record of this.agents.values()) {
@@ -663,6 +674,7 @@ export class Registry {
       env: this.options.env,
       listen,
       log: this.options.log,
+      dirs: this.linkDirs,
     });
   }
 

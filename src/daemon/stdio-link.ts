@@ -9,6 +9,7 @@
 
 import {
   type DaemonRequestEvent,
+  type DaemonResponseCommand,
   MAX_DAEMON_LINK_BYTES,
   MAX_DAEMON_LINK_PENDING,
 } from "../types/daemon-link.ts";
@@ -32,11 +33,7 @@ class LinkEnd implements StdioLinkEnd {
   constructor(
     private readonly broker: Broker,
     private readonly agentId: string,
-    private readonly toRuntime: (command: {
-      type: "daemon_response";
-      id: string;
-      response: Response;
-    }) => boolean,
+    private readonly toRuntime: (command: DaemonResponseCommand) => boolean,
     private readonly log: (line: string) => void,
   ) {}
 

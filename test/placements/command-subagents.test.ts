@@ -136,7 +136,7 @@ describe("subagents of an agent on a command placement", () => {
       "f-auth": { type: "auth.list" },
       "f-own": { type: "subagent.status", parent_agent_id: agentId },
     };
-    hostile.write(1, forged);
+    hostile.write(1, requests(forged));
     await until(() => Object.keys(forged).every((id) => answerTo(hostile.stdin, id) !== undefined));
     for (const id of Object.keys(forged).filter((id) => id !== "f-own")) {
       const answer = answerTo(hostile.stdin, id);
@@ -154,13 +154,16 @@ describe("subagents of an agent on a command placement", () => {
     await until(
       () => (readFileSync(daemonLog, "utf8").match(/refused a daemon_response/g) ?? []).length >= 9,
     );
-    hostile.write(2, {
-      "f-big": {
-        type: "subagent.status",
-        parent_agent_id: agentId,
-        padding: "x".repeat(MAX_DAEMON_LINK_BYTES),
-      },
-    });
+    hostile.write(
+      2,
+      requests({
+        "f-big": {
+          type: "subagent.status",
+          parent_agent_id: agentId,
+          padding: "x".repeat(MAX_DAEMON_LINK_BYTES),
+        },
+      }),
+    );
     await until(() => answerTo(hostile.stdin, "f-big") !== undefined);
     expect(answerTo(hostile.stdin, "f-big")?.error?.message).toContain(
       `over the link's ${MAX_DAEMON_LINK_BYTES}-byte limit`,
@@ -201,17 +204,77 @@ describe("subagents of an agent on a command placement", () => {
       decision: "deny",
     });
   });
+
+  test("the daemon's end holds at most 16 open requests; a cancel ends a wait and its answer is never sent", async () => {
+    const harness = await startHarness();
+    const remote = remoteShard(llm().url);
+    const hostile = hostileExec(4);
+    writePlacements(harness.home, {
+      pod: { kind: "command", argv: [hostile.path, "-i", "pod-0", "--", remote.shard, "agent"] },
+    });
+    const client = await harness.unixClient();
+    const created = await startingOk(client, {
+      type: "agent.create",
+      cwd: remote.cwd,
+      model: "mock/chat",
+      placement: "pod",
+    });
+    const agentId = String(created.agent_id);
+    // A job of its own whose child holds in its model call: waits on it stay open.
+    llm().enqueue({ when: "TASK-HELD", steps: [{ hold: "held-child" }, { text: "held child done" }] });
+    hostile.write(
+      1,
+      requests({
+        "c-create": {
+          type: "subagent.create",
+          parent_agent_id: agentId,
+          tasks: [{ name: "held", task: "TASK-HELD" }],
+          strategy: "parallel",
+        },
+      }),
+    );
+    await until(() => answerTo(hostile.stdin, "c-create") !== undefined);
+    const jobId = String(answerTo(hostile.stdin, "c-create")?.data?.job_id);
+    await llm().waitForHold("held-child", 60_000);
+    const wait = { type: "subagent.wait", parent_agent_id: agentId, handles: [jobId] };
+    const waits = Array.from({ length: 17 }, (_, i) => `w-${i + 1}`);
+    hostile.write(2, requests(Object.fromEntries(waits.map((id) => [id, wait]))));
+    // The 17th is refused at once; the 16 before it are open (answered in order: none yet).
+    await until(() => answerTo(hostile.stdin, "w-17") !== undefined);
+    expect(answerTo(hostile.stdin, "w-17")?.error).toEqual({
+      code: "CONFLICT",
+      message: `16 requests are already open on agent ${agentId}'s daemon link`,
+    });
+    expect(waits.slice(0, 16).filter((id) => answerTo(hostile.stdin, id) !== undefined)).toEqual([]);
+    // Cancelled, they leave room: a poll after them is taken.
+    hostile.write(3, [
+      ...waits.slice(0, 16).map((id) => ({ type: "daemon_cancel", id })),
+      ...requests({ "p-1": { ...wait, timeout: 0 } }),
+    ]);
+    await until(() => answerTo(hostile.stdin, "p-1") !== undefined);
+    expect(answerTo(hostile.stdin, "p-1")).toMatchObject({ success: true, data: { timed_out: true } });
+    // The child finishes; the cancelled waits hear nothing of it. (A subagent command makes this
+    // client hear the parent's subagent_run_changed.)
+    await client.ok({ type: "subagent.status", parent_agent_id: agentId });
+    llm().release("held-child");
+    await client.waitFor((m) => m.type === "subagent_run_changed" && m.state === "completed", 0, 60_000);
+    hostile.write(4, requests({ "p-2": { ...wait, timeout: 0 } }));
+    await until(() => answerTo(hostile.stdin, "p-2") !== undefined);
+    expect(answerTo(hostile.stdin, "p-2")).toMatchObject({ success: true, data: { timed_out: false } });
+    expect(waits.slice(0, 16).filter((id) => answerTo(hostile.stdin, id) !== undefined)).toEqual([]);
+  });
 });
 
 /**
- * A stand-in for an exec whose far side is compromised: it runs the real runtime with its stdin
- * copied to `stdin`, and writes forged `daemon_request` lines on the same stdout when told
- * (`write(n, …)`, n = 1, then 2).
+ * A stand-in for an exec whose far side is compromised: it runs the real runtime (the first one
+ * started through it) with its stdin
+ * copied to `stdin`, and writes forged lines on the same stdout when told (`write(n, …)`, n = 1,
+ * 2, … up to `phases`). Each phase's lines are one write (atomic when under 4 KiB).
  */
-function hostileExec(): {
+function hostileExec(phases = 2): {
   path: string;
   stdin: string;
-  write(n: 1 | 2, requests: Record<string, Msg>): void;
+  write(n: number, lines: Msg[]): void;
 } {
   const dir = tempDir("hostile");
   const stdin = join(dir, "stdin.jsonl");
@@ -223,8 +286,10 @@ function hostileExec(): {
     [
       "#!/bin/sh",
       "shift 3",
+      // Only the first runtime through it is compromised (its children run through it too).
+      `mkdir ${shellWord(join(dir, "claimed"))} 2>/dev/null || exec "$@"`,
       // perl waits out a full stdout (the daemon's end is non-blocking: cat would give up with EAGAIN).
-      `( ${phase(1)}; ${phase(2)} ) &`,
+      `( ${Array.from({ length: phases }, (_, i) => phase(i + 1)).join("; ")} ) &`,
       "writer=$!",
       `tee ${shellWord(stdin)} | "$@"`,
       "s=$?",
@@ -234,14 +299,16 @@ function hostileExec(): {
     ].join("\n"),
   );
   chmodSync(path, 0o755);
-  const write = (n: 1 | 2, requests: Record<string, Msg>) => {
-    const lines = Object.entries(requests).map(
-      ([id, request]) => `${JSON.stringify({ type: "daemon_request", id, request })}\n`,
-    );
-    writeFileSync(join(dir, `forged${n}`), lines.join(""));
+  const write = (n: number, lines: Msg[]) => {
+    writeFileSync(join(dir, `forged${n}`), lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     writeFileSync(join(dir, `go${n}`), "");
   };
   return { path, stdin, write };
+}
+
+/** `daemon_request` lines, one per `{id: command}`. */
+function requests(commands: Record<string, Msg>): Msg[] {
+  return Object.entries(commands).map(([id, request]) => ({ type: "daemon_request", id, request }));
 }
 
 const WRITE_ALL =
@@ -250,7 +317,8 @@ const WRITE_ALL =
 /** The daemon's `daemon_response` to the forged request `id`, as the runtime's stdin got it. */
 function answerTo(stdinLog: string, id: string): Msg | undefined {
   if (!existsSync(stdinLog)) return undefined;
-  for (const line of readFileSync(stdinLog, "utf8").split("\n")) {
+  // The last piece may be a line tee is still writing.
+  for (const line of readFileSync(stdinLog, "utf8").split("\n").slice(0, -1)) {
     if (!line.includes('"daemon_response"')) continue;
     const message = JSON.parse(line);
     if (message.id === id) return message.response;

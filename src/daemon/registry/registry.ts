@@ -28,6 +28,7 @@ import {
   describePlacement,
   findPlacement,
   type Launch,
+  type LaunchContext,
   launchFor,
   linkLost,
   placementName,
@@ -644,7 +645,7 @@ export class Registry {
       });
   }
 
-  private launchContext() {
+  private launchContext(): LaunchContext {
     return { ...this.options, stdioLink: this.options.openStdioLink !== undefined };
   }
 

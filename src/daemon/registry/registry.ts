@@ -29,9 +29,11 @@ import {
   describePlacement,
   findPlacement,
   type Launch,
+  type LaunchContext,
   launchFor,
   linkLost,
   placementName,
+  usesStdioLink,
 } from "./placement-launch.ts";
 import {
   type RuntimeExit,
@@ -44,6 +46,7 @@ import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
 import { SessionMirror } from "./session-mirror.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
+import { isLinkTraffic, type OpenStdioLink } from "./stdio-link-end.ts";
 import { openSubagentLink, type SubagentLink } from "./subagent-link.ts";
 
 /** The live-runtimes metric has no attributes: one series per daemon (docs/telemetry.md). */
@@ -101,6 +104,11 @@ export interface RegistryOptions {
    * the daemon side of an ssh placement's subagent link. Without it, remote runtimes get none.
    */
   listenSubagentLink?(path: string, agentId: string): { stop(closeActiveConnections?: boolean): void };
+  /**
+   * The daemon's end of a `command` or `container` placement's stdio link (./stdio-link-end.ts).
+   * Without it, such runtimes get no `subagent` tool.
+   */
+  openStdioLink?: OpenStdioLink;
 }
 
 type StopReason = "terminate" | "kill" | "reap" | "shutdown" | "shutdown-kill";
@@ -620,7 +628,7 @@ export class Registry {
   }
 
   private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
-    const launched = launchFor(record.manifest, this.options);
+    const launched = launchFor(record.manifest, this.launchContext());
     if (!launched.ok)
       return Promise.resolve(
         failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: ${launched.reason}`),
@@ -641,11 +649,15 @@ export class Registry {
       .then(() => this.openLink(agentId, placement))
       .then((link) => {
         if (link === undefined) return acquire(launched.launch);
-        const relaunched = launchFor(record.manifest, this.options, { agentId, ...link });
+        const relaunched = launchFor(record.manifest, this.launchContext(), { agentId, ...link });
         if (relaunched.ok) return acquire(relaunched.launch, link);
         link.close();
         return acquire(launched.launch);
       });
+  }
+
+  private launchContext(): LaunchContext {
+    return { ...this.options, stdioLink: this.options.openStdioLink !== undefined };
   }
 
   /** Removes containers still labelled with this agent (docs/placements.md, orphans). */
@@ -720,6 +732,12 @@ export class Registry {
     record.terminateWhenIdle = false;
     this.setState(record, "starting");
     let process: RuntimeProcess;
+    // The runtime's requests on its stdio (--daemon-link stdio, set by launchFor for such placements).
+    const openStdio = this.options.openStdioLink;
+    const stdioLink =
+      openStdio !== undefined && usesStdioLink(placement)
+        ? openStdio(agentId, (command) => process.send(command))
+        : undefined;
     try {
       process = new RuntimeProcess({
         ...launch,
@@ -728,6 +746,8 @@ export class Registry {
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
         onMessage: (message, line) => {
+          // Link traffic is between the runtime and the daemon: never an agent event for clients.
+          if (isLinkTraffic(message)) return stdioLink?.take(message, line);
           if (placement !== undefined && message.type === "turn_end")
             this.mirror.pull(agentId, placement, record.manifest.session_id);
           this.options.events.message(agentId, message, line);
@@ -739,6 +759,7 @@ export class Registry {
       });
     } catch (err) {
       link?.close();
+      stdioLink?.close();
       slots.release();
       throw err;
     }
@@ -747,6 +768,7 @@ export class Registry {
     telemetry().add("shard.runtimes.live", 1, LIVE_RUNTIME);
     void process.whenExited.then(() => {
       link?.close();
+      stdioLink?.close();
       untrack();
       slots.release();
       telemetry().add("shard.runtimes.live", -1, LIVE_RUNTIME);

@@ -15,6 +15,7 @@ import { tempDir } from "../agent/support/agent-process.ts";
 import type { Msg } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { childReportedToParent } from "./support/child-report.ts";
 import { execScript, remoteShard, writePlacements } from "./support/remote-shard.ts";
 import { startingOk, until } from "./support/ssh-test.ts";
 
@@ -39,51 +40,8 @@ describe("subagents of an agent on a command placement", () => {
     });
     const agentId = String(created.agent_id);
     await client.ok({ type: "agent.attach", agent_id: agentId });
-    llm().enqueue(
-      {
-        when: "POD-FAN-OUT",
-        steps: [
-          {
-            tool_call: {
-              name: "subagent",
-              args: { action: "create", tasks: [{ name: "pod-child", task: "TASK-POD-CHILD count" }] },
-            },
-          },
-        ],
-      },
-      { when: "POD-FAN-OUT", steps: [{ text: "dispatched" }] },
-      { when: "TASK-POD-CHILD", steps: [{ text: "child counted 42" }] },
-    );
-    const from = client.messages.length;
-    await client.ok({ type: "prompt", agent_id: agentId, message: "POD-FAN-OUT" });
-    const ask = await client.waitAgent(agentId, "permission_request", from);
-    expect(ask.tool_name).toBe("subagent");
-    await client.ok({
-      type: "permission_response",
-      agent_id: agentId,
-      request_id: ask.request_id,
-      decision: "allow",
-    });
-    const result = await client.waitFor(
-      (m) => m.type === "tool_result" && m.agent_id === agentId,
-      from,
-      100_000,
-    );
-    expect(result.is_error).toBe(false);
-    const run: Msg = result.content.value.runs[0];
-    const report = await client.waitFor(
-      (m) =>
-        m.type === "message_complete" &&
-        m.agent_id === agentId &&
-        m.message.role === "user" &&
-        JSON.stringify(m.message).includes(run.run_id),
-      from,
-      100_000,
-    );
-    expect(JSON.stringify(report.message)).toContain("child counted 42");
-    const listed = await client.ok({ type: "agent.list" });
-    const child = listed.agents.find((a: Msg) => a.parent_agent_id === agentId);
-    expect(child?.placement).toBe("pod");
+    const child = await childReportedToParent(llm(), client, agentId, "POD", "child counted 42");
+    expect(child.placement).toBe("pod");
     // The link's lines are the runtime's and the daemon's: no client ever sees one.
     const linkSeen = client.messages.filter((m) => m.type === "daemon_request" || m.type === "daemon_cancel");
     expect(linkSeen).toEqual([]);

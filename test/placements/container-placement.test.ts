@@ -15,6 +15,7 @@ import { askBash } from "../daemon/support/ask-bash.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { childReportedToParent } from "./support/child-report.ts";
 import { type ContainerShard, containerShard, hasPodman, TEST_IMAGE, usePodman } from "./support/podman.ts";
 import { writePlacements } from "./support/remote-shard.ts";
 import { startingOk, until } from "./support/ssh-test.ts";
@@ -233,50 +234,7 @@ describe.skipIf(!hasPodman)("container placement (podman)", () => {
 
   test("the agent's model launches a child over the stdio link; the child runs in a container of its own and the parent gets its report", async () => {
     const { client, agentId } = await containerAgent();
-    llm().enqueue(
-      {
-        when: "BOX-FAN-OUT",
-        steps: [
-          {
-            tool_call: {
-              name: "subagent",
-              args: { action: "create", tasks: [{ name: "box-child", task: "TASK-BOX-CHILD count" }] },
-            },
-          },
-        ],
-      },
-      { when: "BOX-FAN-OUT", steps: [{ text: "dispatched" }] },
-      { when: "TASK-BOX-CHILD", steps: [{ text: "child counted 7 in a box" }] },
-    );
-    const from = client.messages.length;
-    await client.ok({ type: "prompt", agent_id: agentId, message: "BOX-FAN-OUT" });
-    const ask = await client.waitAgent(agentId, "permission_request", from);
-    expect(ask.tool_name).toBe("subagent");
-    await client.ok({
-      type: "permission_response",
-      agent_id: agentId,
-      request_id: ask.request_id,
-      decision: "allow",
-    });
-    const result = await client.waitFor(
-      (m) => m.type === "tool_result" && m.agent_id === agentId,
-      from,
-      80_000,
-    );
-    expect(result.is_error).toBe(false);
-    const run: Msg = result.content.value.runs[0];
-    const report = await client.waitFor(
-      (m) =>
-        m.type === "message_complete" &&
-        m.agent_id === agentId &&
-        m.message.role === "user" &&
-        JSON.stringify(m.message).includes(run.run_id),
-      from,
-      80_000,
-    );
-    expect(JSON.stringify(report.message)).toContain("child counted 7 in a box");
-    const listed = await client.ok({ type: "agent.list" });
-    const child = listed.agents.find((a: Msg) => a.parent_agent_id === agentId);
-    expect(child?.placement).toBe("box");
+    const child = await childReportedToParent(llm(), client, agentId, "BOX", "child counted 7 in a box");
+    expect(child.placement).toBe("box");
   });
 });

@@ -8,9 +8,10 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DaemonClient, type Msg } from "../daemon/support/daemon-client.ts";
+import { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { childReportedToParent } from "./support/child-report.ts";
 import { remoteShard, writePlacements } from "./support/remote-shard.ts";
 import { linkOf, startingOk, until, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
@@ -63,52 +64,8 @@ describe.skipIf(!hasSshd)("subagents of an agent on an ssh placement", () => {
     // The remote directory is private to the ssh user.
     expect(statSync(dirname(remoteSocket)).mode & 0o777).toBe(0o700);
 
-    llm().enqueue(
-      {
-        when: "REMOTE-FAN-OUT",
-        steps: [
-          {
-            tool_call: {
-              name: "subagent",
-              args: { action: "create", tasks: [{ name: "remote-child", task: "TASK-REMOTE-CHILD count" }] },
-            },
-          },
-        ],
-      },
-      { when: "REMOTE-FAN-OUT", steps: [{ text: "dispatched" }] },
-      { when: "TASK-REMOTE-CHILD", steps: [{ text: "child counted 42" }] },
-    );
-    const from = client.messages.length;
-    await client.ok({ type: "prompt", agent_id: agentId, message: "REMOTE-FAN-OUT" });
-    const ask = await client.waitAgent(agentId, "permission_request", from);
-    expect(ask.tool_name).toBe("subagent");
-    await client.ok({
-      type: "permission_response",
-      agent_id: agentId,
-      request_id: ask.request_id,
-      decision: "allow",
-    });
-    const result = await client.waitFor(
-      (m) => m.type === "tool_result" && m.agent_id === agentId,
-      from,
-      100_000,
-    );
-    expect(result.is_error).toBe(false);
-    const run: Msg = result.content.value.runs[0];
-    const report = await client.waitFor(
-      (m) =>
-        m.type === "message_complete" &&
-        m.agent_id === agentId &&
-        m.message.role === "user" &&
-        JSON.stringify(m.message).includes(run.run_id),
-      from,
-      100_000,
-    );
-    expect(JSON.stringify(report.message)).toContain("child counted 42");
-    // The child ran on the parent's placement.
-    const listed = await client.ok({ type: "agent.list" });
-    const child = listed.agents.find((a: Msg) => a.parent_agent_id === agentId);
-    expect(child?.placement).toBe("box");
+    const child = await childReportedToParent(llm(), client, agentId, "REMOTE", "child counted 42");
+    expect(child.placement).toBe("box");
 
     await client.ok({ type: "agent.terminate", agent_id: agentId });
     await until(() => !existsSync(dirname(remoteSocket)) && !existsSync(localSocket));

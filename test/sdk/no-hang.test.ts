@@ -14,7 +14,7 @@ import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 // Real daemons and agent processes on a machine shared with other work.
 setDefaultTimeout(90_000);
 
-const llm = useMockLlmServer({ clearRequestsBeforeEach: true });
+const llm = useMockLlmServer({ clearRequestsBeforeEach: true, clearQueueBeforeEach: true });
 const startDaemon = useDaemonHarnesses(llm);
 const daemons: DaemonProcess[] = [];
 afterEach(async () => {
@@ -94,13 +94,19 @@ describe("no hang", () => {
     const h = await startDaemon();
     const client = await connectDaemon({ socketPath: h.socketPath });
     const agent = await client.createAgent({ cwd: h.cwd, model: "mock/chat" });
-    llm().enqueue({ steps: [{ text: "slow" }, { hold: "too-slow" }, { text: "never" }] });
+    // Each prompt has its own script: on a loaded machine the timeout can fire before the first
+    // turn reaches the model at all, and then its script must not become the next turn's.
+    // The second turn's request carries the first prompt too, so its entry comes first.
+    llm().enqueue(
+      { when: "NEXT-AFTER-TIMEOUT", steps: [{ text: "next one" }] },
+      { when: "take forever", steps: [{ text: "slow" }, { hold: "too-slow" }, { text: "never" }] },
+    );
     const failed = await agent.run("take forever", { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ShardError);
     expect((failed as ShardError).code).toBe("TIMEOUT");
-    // The runtime's turn was aborted too: the next turn runs.
-    llm().enqueue({ steps: [{ text: "next one" }] });
-    expect((await agent.run("next")).text).toBe("next one");
+    // The runtime's turn was aborted too: the next turn runs now, not queued behind the held
+    // stream (which is never released; the bound is far below the mock's 20 s hold cut).
+    expect((await agent.run("NEXT-AFTER-TIMEOUT", { timeoutMs: 10_000 })).text).toBe("next one");
     client.close();
   });
 });

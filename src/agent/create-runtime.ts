@@ -258,6 +258,7 @@ export function createRuntime(
     ...(mcp !== undefined ? { toolSource: mcp } : {}),
     ...(config.clientReads === true ? { clientReads: true } : {}),
     ...(daemonLink !== undefined ? { daemonLink } : {}),
+    ...(agentId ? { agentId } : {}),
     modes: modeController,
     models,
     compaction: compaction.config,

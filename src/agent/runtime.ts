@@ -79,6 +79,8 @@ export interface RuntimeOptions {
   clientReads?: boolean;
   /** The daemon is reached over stdio (`--daemon-link stdio`): its answers come in as `daemon_response`. */
   daemonLink?: DaemonLink;
+  /** The durable agent this runtime serves, when a daemon started it (`--agent-id` or SHARD_AGENT_ID). */
+  agentId?: string;
 }
 
 interface ActiveTurn {
@@ -399,6 +401,7 @@ export class AgentRuntime {
     this.emit({ type: "turn_start", turn_id: id });
     if (first) this.emit({ type: "message_complete", message_id: first.id, message: first });
     const span = startTurnSpan({
+      ...(this.options.agentId !== undefined ? { agentId: this.options.agentId } : {}),
       sessionId: this.session.sessionId,
       turnId: id,
       model: this.models.current.id,

@@ -149,3 +149,19 @@ test("OTEL_SERVICE_NAME names the service", async () => {
   expect(spans.length).toBeGreaterThan(0);
   for (const span of spans) expect(span.resource["service.name"]).toBe("team-agents");
 });
+
+test("a runtime on the stdio daemon link (a command or container placement) names its agent on the turn span", async () => {
+  const receiver = startOtlpReceiver();
+  receivers.push(receiver);
+  llm().enqueue({ steps: [{ text: "placed" }] });
+  const agent = await spawn({
+    args: ["--daemon-link", "stdio", "--agent-id", "agent-placed-otel"],
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+  });
+  const from = agent.events.length;
+  agent.send({ type: "prompt", id: "p1", message: "hello" });
+  await agent.waitFor((m: Msg) => m.type === "turn_end", from);
+  expect(await agent.close()).toBe(0);
+  const turn = one(spansOf(receiver.requests), "shard.turn");
+  expect(turn.attributes["shard.agent.id"]).toBe("agent-placed-otel");
+});

@@ -20,6 +20,8 @@ export interface TurnSpanInfo {
   model: string;
   mode: string;
   prompt?: Message;
+  /** The durable agent (a runtime a daemon started); absent for a standalone `shard agent`. */
+  agentId?: string;
 }
 
 export function startTurnSpan(info: TurnSpanInfo): TelemetrySpan {
@@ -32,8 +34,7 @@ export function startTurnSpan(info: TurnSpanInfo): TelemetrySpan {
     "gen_ai.request.model": info.model,
     "shard.mode": info.mode,
   });
-  const agentId = process.env.SHARD_AGENT_ID;
-  if (agentId) span.set("shard.agent.id", agentId);
+  if (info.agentId) span.set("shard.agent.id", info.agentId);
   if (t.logContent && info.prompt) span.set("shard.prompt", contentOf(messageText(info.prompt)));
   return span;
 }

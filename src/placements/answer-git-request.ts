@@ -2,16 +2,33 @@
  * The far side of `shard placement git` (git-request.ts): runs the daemon's request on this
  * machine with git's repository commands switched off, and says what git said.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { snapshotWorkTree } from "../daemon/changes/work-tree-snapshot.ts";
 import { distrustingEnv } from "../git/distrusting-git.ts";
 import { git } from "../git/git.ts";
+import { isBelow } from "../support/below-dir.ts";
+import { shardHome } from "../support/shard-home.ts";
 import type { GitRequest, SnapshotAnswer } from "./git-request.ts";
 
 export async function answerGitRequest(request: GitRequest): Promise<object> {
-  if (request.op === "snapshot") return snapshotHere(request.cwd);
+  switch (request.op) {
+    case "snapshot":
+      return snapshotHere(request.cwd);
+    case "realpath":
+      return { real: realOrNull(request.path) };
+    case "worktrees_dir": {
+      const path = join(shardHome(process.env), "worktrees");
+      mkdirSync(path, { recursive: true, mode: 0o700 });
+      return { path };
+    }
+    case "remove_below": {
+      const below = isBelow(request.path, request.dir);
+      if (below) rmSync(request.path, { recursive: true, force: true });
+      return { removed: below };
+    }
+  }
   // The distrust goes last: nothing the request carries turns a repository command back on.
   const env = { ...request.env, ...(await distrustingEnv(request.cwd)) };
   const result = await git(request.cwd, request.args, {
@@ -26,6 +43,14 @@ export async function answerGitRequest(request: GitRequest): Promise<object> {
     stderr: result.stderr.slice(0, 64 * 1024),
     ...(result.cut === true ? { cut: true } : {}),
   };
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 async function snapshotHere(cwd: string): Promise<SnapshotAnswer> {

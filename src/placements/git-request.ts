@@ -29,6 +29,12 @@ export const GitRequestSchema = Type.Union([
   ),
   /** The working tree as a tree object (src/daemon/changes/work-tree-snapshot.ts), made there. */
   Type.Object({ op: Type.Literal("snapshot"), cwd: Cwd }, { additionalProperties: false }),
+  /** A path's canonical form there, or null when nothing is there. */
+  Type.Object({ op: Type.Literal("realpath"), path: Cwd }, { additionalProperties: false }),
+  /** Where that side keeps the daemon's worktrees (`$SHARD_HOME/worktrees`, made 0700). */
+  Type.Object({ op: Type.Literal("worktrees_dir") }, { additionalProperties: false }),
+  /** Removes `path` and all below it, only while it is below `dir` (symlinks resolved). */
+  Type.Object({ op: Type.Literal("remove_below"), path: Cwd, dir: Cwd }, { additionalProperties: false }),
 ]);
 export type GitRequest = Static<typeof GitRequestSchema>;
 
@@ -38,6 +44,10 @@ export const GitRunAnswerSchema = Type.Object({
   stderr: Type.String(),
   cut: Type.Optional(Type.Boolean()),
 });
+
+export const RealpathAnswerSchema = Type.Object({ real: Type.Union([Type.String(), Type.Null()]) });
+export const WorktreesDirAnswerSchema = Type.Object({ path: Type.String({ minLength: 1, pattern: "^/" }) });
+export const RemovedAnswerSchema = Type.Object({ removed: Type.Boolean() });
 
 export const SnapshotAnswerSchema = Type.Union([
   Type.Object({

@@ -6,6 +6,7 @@
  * fails, a stale binary on the far side and a timeout are a failed GitResult naming why.
  * Stdout is bounded on both sides; the far side distrusts the repository's config.
  */
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { GitOptions, GitResult, GitRunner } from "../git/git.ts";
 import { describeError } from "../support/describe-error.ts";
@@ -14,8 +15,11 @@ import {
   GitRunAnswerSchema,
   MAX_REMOTE_STDOUT_BYTES,
   MAX_REMOTE_TIMEOUT_MS,
+  RealpathAnswerSchema,
+  RemovedAnswerSchema,
   type SnapshotAnswer,
   SnapshotAnswerSchema,
+  WorktreesDirAnswerSchema,
 } from "./git-request.ts";
 import { placementArgv } from "./placement-argv.ts";
 import type { NamedPlacement } from "./placement-config.ts";
@@ -69,6 +73,51 @@ export async function placementSnapshot(
   if (!Value.Check(SnapshotAnswerSchema, answer.value))
     return { ok: false, notGit: false, message: `${where(placement)}: an answer that is not a snapshot` };
   return answer.value;
+}
+
+/** The canonical form of `path` there; undefined when nothing is there. */
+export async function placementRealpath(
+  placement: NamedPlacement,
+  context: PlacementGitContext,
+  path: string,
+): Promise<Found<string | undefined>> {
+  const answer = await askChecked(placement, context, { op: "realpath", path }, RealpathAnswerSchema);
+  return answer.ok ? { ok: true, value: answer.value.real ?? undefined } : answer;
+}
+
+/** Where the far side keeps the daemon's worktrees. */
+export async function placementWorktreesDir(
+  placement: NamedPlacement,
+  context: PlacementGitContext,
+): Promise<Found<string>> {
+  const answer = await askChecked(placement, context, { op: "worktrees_dir" }, WorktreesDirAnswerSchema);
+  return answer.ok ? { ok: true, value: answer.value.path } : answer;
+}
+
+/** Removes `path` there while it is below `dir`; false when it was not. */
+export async function placementRemoveBelow(
+  placement: NamedPlacement,
+  context: PlacementGitContext,
+  path: string,
+  dir: string,
+): Promise<Found<boolean>> {
+  const answer = await askChecked(placement, context, { op: "remove_below", path, dir }, RemovedAnswerSchema);
+  return answer.ok ? { ok: true, value: answer.value.removed } : answer;
+}
+
+export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
+
+async function askChecked<S extends TSchema>(
+  placement: NamedPlacement,
+  context: PlacementGitContext,
+  request: GitRequest,
+  schema: S,
+): Promise<Found<Static<S>>> {
+  const answer = await ask(placement, context, request, GIT_TIMEOUT_MS, 64 * 1024);
+  if (!answer.ok) return answer;
+  if (!Value.Check(schema, answer.value))
+    return { ok: false, message: `${where(placement)}: shard placement git gave an answer of another shape` };
+  return { ok: true, value: answer.value };
 }
 
 type Asked = { ok: true; value: unknown } | { ok: false; message: string };

@@ -6,14 +6,14 @@
  * runs in it.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { shellWord } from "../../src/placements/shell-word.ts";
 import { tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
+import { loggedShard } from "./support/logged-shard.ts";
 import { remoteShard, writePlacements } from "./support/remote-shard.ts";
 import { startingOk, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
@@ -28,16 +28,6 @@ if (!hasSshd)
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
 const server = useSshd();
-
-/** The far side's shard, each run's subcommand noted: what the daemon ran through ssh. */
-function loggedShard(shard: string): { shard: string; log: string } {
-  const dir = tempDir("logged-shard");
-  const log = join(dir, "runs.log");
-  const path = join(dir, "shard");
-  writeFileSync(path, `#!/bin/sh\necho "$1 $2" >> ${shellWord(log)}\nexec ${shellWord(shard)} "$@"\n`);
-  chmodSync(path, 0o755);
-  return { shard: path, log };
-}
 
 async function sshAgentIn(cwd: string) {
   const harness = await startHarness();
@@ -63,7 +53,7 @@ async function sshAgentIn(cwd: string) {
   });
   const agentId = String(created.agent_id);
   await client.ok({ type: "agent.attach", agent_id: agentId });
-  return { harness, client, agentId, runs: () => readFileSync(logged.log, "utf8") };
+  return { harness, client, agentId, runs: logged.runs };
 }
 
 /** A turn on the placement that writes `path` (allowed through the permission dialog). */
@@ -105,7 +95,7 @@ describe.skipIf(!hasSshd)("agent.changes on an ssh placement", () => {
     // Anchored in the placement's repository by a ref of ours.
     expect(sh(repo, "rev-parse", `refs/shard/baselines/${agentId}`)).toBe(baseline);
     // The git ran through the placement's shard, not the daemon's.
-    expect(runs().split("\n")).toContain("placement git");
+    expect(runs()).toContain("placement git");
 
     await turnWrites(client, agentId, "new.txt", "from the placement\n");
     const changed = await client.ok({ type: "agent.changes", agent_id: agentId });
@@ -134,7 +124,7 @@ describe.skipIf(!hasSshd)("agent.changes on an ssh placement", () => {
     writeFileSync(join(repo, "a.txt"), "after\n");
     const answer = await client.ok({ type: "agent.changes", agent_id: agentId });
     expect(byPath(answer.files)["a.txt"]).toEqual({ status: "modified", lines: ["-before", "+after"] });
-    expect(runs().split("\n")).toContain("placement git");
+    expect(runs()).toContain("placement git");
     for (const mark of ["fsmonitor", "clean", "process", "hook"])
       expect(existsSync(join(marks, mark))).toBe(false);
   });

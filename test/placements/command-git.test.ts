@@ -7,6 +7,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
@@ -50,9 +51,15 @@ describe("git through a command placement", () => {
     expect(logged.runs()).toContain("placement git");
   });
 
-  test("a workspace on the pod: created there, diffed, merge-checked and retired there", async () => {
+  test("a workspace on the pod: created there, diffed, merge-checked and retired there; its hooks run nothing", async () => {
     const { h, c, remote } = await podDaemon();
     const repo = makeRepo();
+    // What an agent there could leave in the repository: a hook on checkout, an fsmonitor.
+    const marks = tempDir("marks");
+    writeFileSync(join(repo, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch ${marks}/hook\n`, {
+      mode: 0o755,
+    });
+    sh(repo, "config", "core.fsmonitor", `touch ${marks}/fsmonitor #`);
     const created = await c.ok({
       type: "workspace.create",
       cwd: repo,
@@ -67,6 +74,10 @@ describe("git through a command placement", () => {
     writeFileSync(join(ws.cwd, "pod.txt"), "made in the pod\n");
     const changes = await c.ok({ type: "agent.changes", agent_id: created.agent_id });
     expect(changes.files.map((f: Msg) => [f.path, f.status])).toEqual([["pod.txt", "added"]]);
+    // The daemon's git there ran neither (checkout, status, snapshot); the test's own git would.
+    expect(existsSync(join(marks, "hook"))).toBe(false);
+    expect(existsSync(join(marks, "fsmonitor"))).toBe(false);
+    sh(repo, "config", "--unset", "core.fsmonitor");
     sh(ws.cwd, "add", "pod.txt");
     sh(ws.cwd, "commit", "-q", "-m", "pod work");
     const diff = await c.ok({ type: "workspace.diff", workspace_id: ws.workspace_id });
@@ -84,5 +95,6 @@ describe("git through a command placement", () => {
     expect(retired.branch_deleted).toBe(true);
     expect(existsSync(ws.cwd)).toBe(false);
     expect(sh(repo, "branch", "--list", "shard/pod-work")).toBe("");
+    expect(existsSync(join(marks, "hook"))).toBe(false);
   });
 });

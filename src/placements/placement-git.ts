@@ -105,6 +105,7 @@ export async function placementRemoveBelow(
   return answer.ok ? { ok: true, value: answer.value.removed } : answer;
 }
 
+/** An answer, or why there is none (the link, the far side, or the question itself). */
 export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
 
 async function askChecked<S extends TSchema>(

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { dirname, isAbsolute, join } from "node:path";
 import { gitComplaint } from "../../git/git.ts";
-import type { Found, WorkspaceHost } from "./workspace-host.ts";
+import type { Found } from "../../placements/placement-git.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 
 export function fingerprint(path: string): string {
   return createHash("sha256").update(path).digest("base64url").slice(0, 22);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type GitOptions, type GitResult, git } from "../../git/git.ts";
 import type { NamedPlacement } from "../../placements/placement-config.ts";
 import {
+  type Found,
   type PlacementGitContext,
   placementGit,
   placementRealpath,
@@ -17,8 +18,6 @@ import {
   placementWorktreesDir,
 } from "../../placements/placement-git.ts";
 import { isBelow } from "../../support/below-dir.ts";
-
-export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export interface WorkspaceHost {
   git(cwd: string, args: string[], options?: GitOptions): Promise<GitResult>;

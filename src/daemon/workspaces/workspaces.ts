@@ -8,6 +8,7 @@
 import { isAbsolute, join } from "node:path";
 import { gitComplaint } from "../../git/git.ts";
 import { LOCAL_PLACEMENT } from "../../placements/placement-config.ts";
+import type { Found } from "../../placements/placement-git.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
 import { storageFault } from "../../support/storage-fault.ts";
@@ -36,7 +37,7 @@ import {
 } from "./repository.ts";
 import { type AgentLiveness, planRetire } from "./retire-checks.ts";
 import { removeCheckpointsOf, workspaceSessions } from "./workspace-checkpoints.ts";
-import type { Found, WorkspaceHost } from "./workspace-host.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 import {
   type CreateIntent,
   type RetireIntent,

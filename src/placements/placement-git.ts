@@ -154,11 +154,15 @@ async function ask(
       proc.exited,
     ]);
     if (code !== 0 || out === undefined) {
-      const said = err.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+      // The last line ssh or shard said, past a usage error's "see `shard … --help`".
+      const lines = err.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("see `"));
+      const said = lines.at(-1)?.trim().slice(0, 300) ?? "";
       const why = out === undefined ? "an answer past its bound" : `exit ${code}`;
+      // Exit 2 is a usage error: most likely a shard there from before `placement git`.
+      const hint = code === 2 ? `; ${staleHint(placement)}` : "";
       return {
         ok: false,
-        message: `${where(placement)}: shard placement git failed (${why}${said ? `: ${said}` : ""})`,
+        message: `${where(placement)}: shard placement git failed (${why}${said ? `: ${said}` : ""})${hint}`,
       };
     }
     try {
@@ -201,6 +205,13 @@ async function firstBytes(stream: ReadableStream<Uint8Array>, maxBytes: number):
     bytes += chunk.length;
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** What to do about a shard on the far side older than this daemon. */
+function staleHint(placement: NamedPlacement): string {
+  return placement.kind === "ssh"
+    ? `if the shard there is older than this daemon: shard placement install ${placement.name}`
+    : "if the shard there is older than this daemon: put this version in its image or pod";
 }
 
 function where(placement: NamedPlacement): string {

@@ -5,7 +5,7 @@
  * side with its paths, exactly as over ssh.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../agent/support/agent-process.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
@@ -96,5 +96,39 @@ describe("git through a command placement", () => {
     expect(existsSync(ws.cwd)).toBe(false);
     expect(sh(repo, "branch", "--list", "shard/pod-work")).toBe("");
     expect(existsSync(join(marks, "hook"))).toBe(false);
+  });
+
+  test("a shard there from before placement git: workspace.create is a CONFLICT saying to install, nothing made", async () => {
+    const h = await startHarness();
+    const old = join(tempDir("old-shard"), "shard");
+    writeFileSync(
+      old,
+      "#!/bin/sh\necho 'shard placement: use: shard placement list, or shard placement install <name>' >&2\necho 'see `shard placement --help`' >&2\nexit 2\n",
+    );
+    chmodSync(old, 0o755);
+    writePlacements(h.home, {
+      pod: { kind: "command", argv: [execScript(), "-i", "pod-0", "--", old, "agent"] },
+    });
+    const c = await h.unixClient();
+    const repo = makeRepo();
+    const refused = await c.request({
+      type: "workspace.create",
+      cwd: repo,
+      placement: "pod",
+      model: "mock/chat",
+    });
+    expect(refused.error.code).toBe("CONFLICT");
+    expect(refused.error.message).toContain(
+      'placement "pod": shard placement git failed (exit 2: shard placement: use:',
+    );
+    expect(refused.error.message).toContain("older than this daemon: put this version in its image or pod");
+    const unknown = await c.request({ type: "workspace.create", cwd: repo, placement: "nowhere" });
+    expect(unknown.error.code).toBe("INVALID_REQUEST");
+    expect(unknown.error.message).toContain('field "placement"');
+    const relative = await c.request({ type: "workspace.create", cwd: "repo", placement: "pod" });
+    expect(relative.error.code).toBe("INVALID_REQUEST");
+    expect(relative.error.message).toContain("must be an absolute path there");
+    expect(sh(repo, "branch", "--list", "--format=%(refname:short)")).toBe("main");
+    expect((await c.ok({ type: "workspace.list" })).workspaces).toEqual([]);
   });
 });

@@ -325,7 +325,9 @@ export class Workspaces {
     intent: RetireIntent,
   ): Promise<Result<WorkspaceRecord>> {
     // Found while the worktree still exists (its real path); a recovery finds them by the recorded one.
-    const sessions = workspaceSessions(this.deps.home, record);
+    // On a placement the sessions and their checkpoints are that side's: none of this machine's.
+    const sessions =
+      record.placement === undefined ? workspaceSessions(this.deps.home, record) : new Set<string>();
     const steps = await retireSteps(host, record, intent.delete_branch, intent.branch_commit, this.deps.log);
     if (!steps.ok) {
       // Nothing was removed: the workspace stays active, as it was.

@@ -15,7 +15,7 @@ import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { loggedShard } from "./support/logged-shard.ts";
 import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { startingOk, useSshd } from "./support/ssh-test.ts";
+import { overSshOk, startingOk, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(90_000);
@@ -88,7 +88,7 @@ describe.skipIf(!hasSshd)("agent.changes on an ssh placement", () => {
     writeFileSync(join(repo, "README.md"), "hello\nuser's own edit\n");
     const { client, agentId, runs } = await sshAgentIn(repo);
 
-    const untouched = await client.ok({ type: "agent.changes", agent_id: agentId });
+    const untouched = await overSshOk(client, { type: "agent.changes", agent_id: agentId });
     expect(untouched.baseline.kind).toBe("agent_start");
     expect(untouched.files).toEqual([]);
     const baseline: string = untouched.baseline.commit;
@@ -98,7 +98,7 @@ describe.skipIf(!hasSshd)("agent.changes on an ssh placement", () => {
     expect(runs()).toContain("placement git");
 
     await turnWrites(client, agentId, "new.txt", "from the placement\n");
-    const changed = await client.ok({ type: "agent.changes", agent_id: agentId });
+    const changed = await overSshOk(client, { type: "agent.changes", agent_id: agentId });
     expect(changed.baseline.commit).toBe(baseline);
     expect(byPath(changed.files)).toEqual({ "new.txt": { status: "added", lines: ["+from the placement"] } });
     // The user's index is untouched there too.
@@ -120,9 +120,9 @@ describe.skipIf(!hasSshd)("agent.changes on an ssh placement", () => {
     writeFileSync(join(repo, ".gitattributes"), "*.txt filter=evil\n");
     writeFileSync(join(repo, "a.txt"), "before\n");
     const { client, agentId, runs } = await sshAgentIn(repo);
-    await client.ok({ type: "agent.changes", agent_id: agentId });
+    await overSshOk(client, { type: "agent.changes", agent_id: agentId });
     writeFileSync(join(repo, "a.txt"), "after\n");
-    const answer = await client.ok({ type: "agent.changes", agent_id: agentId });
+    const answer = await overSshOk(client, { type: "agent.changes", agent_id: agentId });
     expect(byPath(answer.files)["a.txt"]).toEqual({ status: "modified", lines: ["-before", "+after"] });
     expect(runs()).toContain("placement git");
     for (const mark of ["fsmonitor", "clean", "process", "hook"])

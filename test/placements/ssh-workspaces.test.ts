@@ -17,7 +17,7 @@ import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type LoggedShard, loggedShard } from "./support/logged-shard.ts";
 import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { startingOk, useSshd } from "./support/ssh-test.ts";
+import { overSsh, overSshOk, startingOk, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(180_000);
@@ -108,7 +108,7 @@ describe.skipIf(!hasSshd)("workspaces on an ssh placement", () => {
     expect(existsSync(join(ws.cwd, "fix.txt"))).toBe(true);
     expect(existsSync(join(repo, "fix.txt"))).toBe(false);
 
-    const changes = await c.ok({ type: "agent.changes", agent_id: created.agent_id });
+    const changes = await overSshOk(c, { type: "agent.changes", agent_id: created.agent_id });
     expect(changes.baseline).toMatchObject({
       kind: "workspace",
       workspace_id: ws.workspace_id,
@@ -118,18 +118,18 @@ describe.skipIf(!hasSshd)("workspaces on an ssh placement", () => {
 
     sh(ws.cwd, "add", "fix.txt");
     sh(ws.cwd, "commit", "-q", "-m", "fix");
-    const diff = await c.ok({ type: "workspace.diff", workspace_id: ws.workspace_id });
+    const diff = await overSshOk(c, { type: "workspace.diff", workspace_id: ws.workspace_id });
     expect(diff.merge_base).toBe(sh(repo, "rev-parse", "main"));
     expect(diff.files.map((f: Msg) => [f.path, f.status, f.additions])).toEqual([["fix.txt", "added", 1]]);
 
     await stopAgent(c, created.agent_id);
     // Not merged yet: the merge check there asks for a confirmation.
-    const unmerged = await c.request({ type: "workspace.retire", workspace_id: ws.workspace_id });
+    const unmerged = await overSsh(c, { type: "workspace.retire", workspace_id: ws.workspace_id });
     expect(unmerged.error.code).toBe("CONFLICT");
     expect(unmerged.error.data).toMatchObject({ kind: "confirmation_required" });
 
     sh(repo, "merge", "-q", "--no-ff", "-m", "merge fix", "shard/remote-fix");
-    const retired = await c.ok({ type: "workspace.retire", workspace_id: ws.workspace_id });
+    const retired = await overSshOk(c, { type: "workspace.retire", workspace_id: ws.workspace_id });
     expect(retired.branch_deleted).toBe(true);
     expect(retired.workspace).toMatchObject({ lifecycle: "retired", placement: "box" });
     expect(existsSync(ws.cwd)).toBe(false);

@@ -27,6 +27,7 @@ import { createSession } from "../session/create-session.ts";
 import { openSession } from "../session/open-session.ts";
 import { describeError } from "../support/describe-error.ts";
 import { newId } from "../support/ids.ts";
+import { socketRoute } from "../tools/daemon-call.ts";
 import { ProcessRegistry, processGroupsDir } from "../tools/process-registry.ts";
 import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
@@ -35,6 +36,7 @@ import type { ToolCallBlock } from "../types/messages.ts";
 import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
+import { DaemonLink, DEFAULT_DAEMON_LINK_TIMEOUT_MS } from "./requests/daemon-link.ts";
 import { answerInterruptedToolCalls } from "./resume/interrupted-tool-calls.ts";
 import { recordInterruptedTurn, turnWasCutOff } from "./resume/interrupted-turn.ts";
 import { openPermissionAsks } from "./resume/open-permission-asks.ts";
@@ -66,6 +68,11 @@ export interface RuntimeConfig {
   mcpConfigFile?: string;
   /** The client serves file reads (`shard agent --client-reads`: an editor's unsaved buffers). */
   clientReads?: boolean;
+  /**
+   * `--daemon-link stdio --agent-id ID`: the daemon that started this runtime on a placement
+   * without a socket back is reached over stdio (protocol-additions §27) for `subagent`.
+   */
+  daemonLink?: { agentId: string };
 }
 
 export interface CreatedRuntime {
@@ -151,10 +158,16 @@ export function createRuntime(
   const processes = new ProcessRegistry(processGroupsDir(config.home));
   let tools = [...createBuiltinTools({ processes, sandbox }), recall];
   // A runtime the daemon started knows its durable agent id: it may launch subagents there. On
-  // an ssh placement the daemon is reached through the link ssh forwards (docs/placements.md).
-  const agentId = config.env.SHARD_AGENT_ID;
+  // an ssh placement the daemon is reached through the link ssh forwards, on a command or
+  // container placement over this runtime's own stdio (docs/placements.md).
+  const daemonLink =
+    config.daemonLink === undefined
+      ? undefined
+      : new DaemonLink((event) => runtime.emit(event), linkTimeoutMs(config.env));
+  const agentId = config.daemonLink?.agentId ?? config.env.SHARD_AGENT_ID;
   const socketPath = config.env.SHARD_DAEMON_SOCKET || join(config.home, "daemon.sock");
-  if (agentId) tools.push(createSubagentTool({ socketPath, agentId }));
+  const daemon = daemonLink ?? socketRoute(socketPath);
+  if (agentId) tools.push(createSubagentTool({ daemon, agentId }));
   if (config.tools) {
     const selected = selectTools(tools, config.tools);
     if (!selected.ok) return refuse({ ...fail("INVALID_REQUEST", selected.message), rejected: "tools" });
@@ -244,6 +257,7 @@ export function createRuntime(
     sandbox,
     ...(mcp !== undefined ? { toolSource: mcp } : {}),
     ...(config.clientReads === true ? { clientReads: true } : {}),
+    ...(daemonLink !== undefined ? { daemonLink } : {}),
     modes: modeController,
     models,
     compaction: compaction.config,
@@ -327,4 +341,10 @@ function rejectedIf(given: unknown, setting: RejectedSetting, refused: Failure):
 
 function recordedBudget(session: SessionStore): number | null | undefined {
   return session.entries().findLast((e) => e.type === "budget_change")?.budget_usd ?? undefined;
+}
+
+/** The daemon link's base timeout; SHARD_DAEMON_LINK_TIMEOUT_MS shortens it (tests). */
+function linkTimeoutMs(env: Record<string, string | undefined>): number {
+  const set = Number(env.SHARD_DAEMON_LINK_TIMEOUT_MS);
+  return Number.isFinite(set) && set > 0 ? set : DEFAULT_DAEMON_LINK_TIMEOUT_MS;
 }

@@ -32,7 +32,7 @@ import type { PermissionRequest, UiRequest } from "../types/permissions.ts";
 import type { Response } from "../types/response.ts";
 import type { SessionEntry } from "../types/session-entries.ts";
 import type { TurnEndEvent } from "../types/stream-events.ts";
-import type { WireError } from "../wire/errors.ts";
+import { type Failure, failure, type WireError } from "../wire/errors.ts";
 import { AgentBudget } from "./budget/agent-budget.ts";
 import { BudgetSwitch } from "./budget/budget-switch.ts";
 import { TurnCheckpoints } from "./checkpoints/turn-checkpoints.ts";
@@ -43,6 +43,7 @@ import type { ModeController } from "./modes/mode-controller.ts";
 import { Outbox } from "./protocol/outbox.ts";
 import { ClientReads } from "./requests/client-reads.ts";
 import { ClientRequests } from "./requests/client-requests.ts";
+import type { DaemonLink } from "./requests/daemon-link.ts";
 import type { PermissionOutcome, PermissionReply } from "./requests/pending-requests.ts";
 import { INTERRUPTED_TURN_MESSAGE, recordTurnFailure } from "./resume/interrupted-turn.ts";
 import { SandboxSwitch } from "./sandbox/sandbox-switch.ts";
@@ -76,6 +77,8 @@ export interface RuntimeOptions {
   toolSource?: ToolSource;
   /** The client serves reads of files (`--client-reads`: an editor's unsaved buffers). */
   clientReads?: boolean;
+  /** The daemon is reached over stdio (`--daemon-link stdio`): its answers come in as `daemon_response`. */
+  daemonLink?: DaemonLink;
 }
 
 interface ActiveTurn {
@@ -267,6 +270,17 @@ export class AgentRuntime {
   /** A `client_read_response`: false when no read of that id is waiting. */
   answerClientRead(requestId: string, content: string | undefined): boolean {
     return this.clientReads?.answer(requestId, content) ?? false;
+  }
+
+  /** A `daemon_response`: undefined when a request of this link took it, else why it is refused. */
+  answerDaemon(id: string, response: Response): Failure | undefined {
+    const link = this.options.daemonLink;
+    if (link === undefined)
+      return failure(
+        "INVALID_REQUEST",
+        "daemon_response: this runtime has no daemon link (--daemon-link stdio)",
+      );
+    return link.answer(id, response);
   }
 
   answerUi(requestId: string, value: string | string[] | null): void {

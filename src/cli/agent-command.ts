@@ -50,6 +50,9 @@ Options:
                                 (docs/placements.md)
   --client-reads                the client serves file reads (client_read_request): \`read\` asks it
                                 first for files inside --cwd, so an editor's unsaved buffers are seen
+  --daemon-link stdio           set by a daemon that runs this agent where no socket reaches it
+  --agent-id ID                 (a command or container placement): the \`subagent\` tool asks the
+                                daemon over stdio (daemon_request), as agent ID (docs/placements.md)
 `;
 
 export interface CommonFlags {
@@ -165,13 +168,38 @@ function hasCustomModels(config: RuntimeConfig): boolean {
   return loadModelsFile(join(config.home, "models.json")).models.length > 0;
 }
 
+/** `--daemon-link stdio --agent-id ID`: both or neither; throws UsageError otherwise. */
+function daemonLinkFrom(
+  link: string | undefined,
+  agentId: string | undefined,
+): { agentId: string } | undefined {
+  if (link === undefined && agentId === undefined) return undefined;
+  if (link !== "stdio")
+    throw new UsageError(
+      link === undefined
+        ? "--agent-id goes with --daemon-link stdio"
+        : `--daemon-link: "${link}" is not a link; the one there is is stdio`,
+    );
+  if (agentId === undefined || !AGENT_ID.test(agentId))
+    throw new UsageError("--daemon-link stdio needs --agent-id ID (1-100 letters, digits, _ or -)");
+  return { agentId };
+}
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 export async function agentCommand(argv: string[]): Promise<number> {
   let config: RuntimeConfig;
   let flags: CommonFlags & { "owner-tag"?: string };
   try {
     const { values } = parseFlags(
       argv,
-      { ...AGENT_FLAG_OPTIONS, "owner-tag": { type: "string" }, "client-reads": { type: "boolean" } },
+      {
+        ...AGENT_FLAG_OPTIONS,
+        "owner-tag": { type: "string" },
+        "client-reads": { type: "boolean" },
+        "daemon-link": { type: "string" },
+        "agent-id": { type: "string" },
+      },
       false,
     );
     if (values.help) {
@@ -182,6 +210,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
     config = runtimeConfigFrom(values, process.env);
     // Only a client on this runtime's stdio can answer (`shard acp`); `shard run` has none.
     if (values["client-reads"] === true) config.clientReads = true;
+    const daemonLink = daemonLinkFrom(values["daemon-link"], values["agent-id"]);
+    if (daemonLink !== undefined) config.daemonLink = daemonLink;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     return reportUsageError("agent", err.message);

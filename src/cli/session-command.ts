@@ -3,8 +3,7 @@
  * (docs/placements.md, sessions). Not meant for people: the daemon runs it through the placement.
  */
 import { readFileSync } from "node:fs";
-import { importSession, SESSION_ID } from "../placements/session-transfer.ts";
-import { sessionFilePath } from "../session/paths.ts";
+import { importSession, SESSION_ID, sessionFileOf } from "../placements/session-transfer.ts";
 import { describeError } from "../support/describe-error.ts";
 import { shardHome } from "../support/shard-home.ts";
 import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
@@ -12,9 +11,10 @@ import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 export const SESSION_HELP = `Usage: shard session export <session_id>
        shard session import <session_id>
 
-export prints the session file of $SHARD_HOME/sessions/<session_id>; import reads one on stdin
-and writes it there unless the file there has lines the copy lacks (it prints imported, kept
-or same). The daemon keeps its copy of a placement's sessions with these (docs/placements.md).
+export prints the file of session <session_id> under $SHARD_HOME/sessions (a fork's too);
+import reads one on stdin and writes it there (a missing one at the top level) unless the file
+there has lines the copy lacks (it prints imported, kept or same). The daemon keeps its copy of
+a placement's sessions with these (docs/placements.md).
 `;
 
 export async function sessionCommand(argv: string[]): Promise<number> {
@@ -41,7 +41,9 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const home = shardHome(process.env);
   try {
     if (action === "export") {
-      process.stdout.write(readFileSync(sessionFilePath(home, sessionId)));
+      const file = sessionFileOf(home, sessionId);
+      if (file === undefined) throw new Error(`no session ${sessionId} in ${home}`);
+      process.stdout.write(readFileSync(file));
       return 0;
     }
     const copy = new Uint8Array(await Bun.stdin.arrayBuffer());

@@ -30,6 +30,7 @@ import { Registry } from "./registry/registry.ts";
 import { defaultShardCommand } from "./registry/shard-command.ts";
 import { listenUnixSocket } from "./socket.ts";
 import { claimSocketPath, secureHome } from "./socket-file.ts";
+import { stdioLinks } from "./stdio-link.ts";
 import { CostLedger, dayOf } from "./usage/cost-ledger.ts";
 import { compactLedger } from "./usage/ledger-compaction.ts";
 import { usageHandlers } from "./usage/usage-commands.ts";
@@ -166,6 +167,8 @@ export async function startDaemon(
         log: write,
         agentScope: agentId,
       }),
+    // A command or container placement's link over the runtime's stdio: the same scope.
+    openStdioLink: stdioLinks(broker, write),
   });
   // Each subsystem registers the handlers of the commands it answers (src/types/command-table.ts).
   const subagents = new SubagentsLoader(() => ({

@@ -3,19 +3,30 @@
  * `shard session export <id>` prints it, `shard session import <id>` takes it on stdin. An
  * import never loses a line the placement has: it replaces the file only when the file is
  * missing or a strict prefix of the copy (the copy is newer), and keeps it otherwise.
+ *
+ * A session is found by id wherever it lies: a fork (a conversation restore, `session_op
+ * fork`) lives under its source's `forks/`, and an agent that continues in a fork names only
+ * the fork's id. A fork the placement lost comes back at the top level, where the runtime finds
+ * it by the same id.
  */
 import { readFileSync } from "node:fs";
 import { sessionFilePath } from "../session/paths.ts";
+import { findSessionFile } from "../session/session-directory.ts";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
 import { isRecord } from "../support/is-record.ts";
 
-/** A top-level session id (`ses_…`): path-safe, never a path. */
+/** A session id (`ses_…`, a top-level session's or a fork's): path-safe, never a path. */
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export type ImportOutcome = "imported" | "kept" | "same";
 
+/** The file of session `sessionId` (validated with SESSION_ID), a fork's included, or undefined. */
+export function sessionFileOf(home: string, sessionId: string): string | undefined {
+  return findSessionFile(home, sessionId) ?? undefined;
+}
+
 export function importSession(home: string, sessionId: string, copy: Uint8Array): ImportOutcome {
-  const path = sessionFilePath(home, sessionId);
+  const path = sessionFileOf(home, sessionId) ?? sessionFilePath(home, sessionId);
   let current: Buffer | undefined;
   try {
     current = readFileSync(path);

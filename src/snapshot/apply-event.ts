@@ -117,6 +117,9 @@ function reduce(s: AgentSnapshot, event: AgentEvent): AgentSnapshot {
     case "queue_dropped":
     // A read the client serves within seconds or not at all: no state a later client could act on.
     case "client_read_request":
+    // The daemon link's traffic (protocol-additions §27) is between the runtime and its daemon only.
+    case "daemon_request":
+    case "daemon_cancel":
       return s;
   }
 }

@@ -7,7 +7,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { CallOf } from "../client/command-result.ts";
 import type { Tool } from "../contracts/tool.ts";
 import type { CommandTypeOwnedBy } from "../types/command-table.ts";
-import { daemonCall } from "./daemon-call.ts";
+import { type DaemonRoute, daemonCall } from "./daemon-call.ts";
 import { errorResult } from "./tool-result.ts";
 
 const SubagentParams = Type.Object({
@@ -67,8 +67,8 @@ const SubagentParams = Type.Object({
 export type SubagentArgs = Static<typeof SubagentParams>;
 
 export interface SubagentToolOptions {
-  /** The daemon's unix socket. */
-  socketPath: string;
+  /** The way to the daemon: its unix socket, or the runtime's stdio (`--daemon-link stdio`). */
+  daemon: DaemonRoute;
   /** The durable agent this runtime plays: the parent of every job it creates. */
   agentId: string;
 }
@@ -87,7 +87,7 @@ export function createSubagentTool(options: SubagentToolOptions): Tool<typeof Su
     async execute(args, ctx) {
       const command = toCommand(args, options.agentId, ctx.traceparent);
       if (typeof command === "string") return errorResult(command);
-      const answer = await daemonCall(options.socketPath, command, ctx.signal);
+      const answer = await daemonCall(options.daemon, command, ctx.signal);
       if (!answer.ok) return errorResult(`${command.type} failed: ${answer.error.message}`);
       return { content: { kind: "json", value: answer.result }, is_error: false };
     },

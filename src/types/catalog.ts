@@ -19,6 +19,7 @@ import { AgentDeletedEventSchema, AgentUpdatedEventSchema } from "./agent-manage
 import { BudgetChangedEventSchema } from "./budget.ts";
 import { ClientReadRequestEventSchema } from "./client-reads.ts";
 import { COMMAND_ENTRIES } from "./command-table.ts";
+import { DaemonCancelEventSchema, DaemonRequestEventSchema } from "./daemon-link.ts";
 import { McpStatusEventSchema } from "./mcp-status.ts";
 import {
   AgentActivityEventSchema,
@@ -80,6 +81,8 @@ export const AGENT_EVENT_SCHEMAS = [
   BudgetChangedEventSchema,
   McpStatusEventSchema,
   ClientReadRequestEventSchema,
+  DaemonRequestEventSchema,
+  DaemonCancelEventSchema,
   QueueDroppedEventSchema,
   TurnFailedEventSchema,
   TurnRetryEventSchema,

@@ -65,6 +65,7 @@ import {
   RestoreCheckpointResultSchema,
 } from "./checkpoints.ts";
 import { ClientReadResponseCommandSchema, ClientReadResponseResultSchema } from "./client-reads.ts";
+import { DaemonResponseCommandSchema, DaemonResponseResultSchema } from "./daemon-link.ts";
 import {
   AgentAttachCommandSchema,
   AgentAttachResultSchema,
@@ -210,6 +211,12 @@ export const COMMANDS = {
   client_read_response: {
     command: ClientReadResponseCommandSchema,
     result: ClientReadResponseResultSchema,
+    owner: "runtime",
+    addition: true,
+  },
+  daemon_response: {
+    command: DaemonResponseCommandSchema,
+    result: DaemonResponseResultSchema,
     owner: "runtime",
     addition: true,
   },

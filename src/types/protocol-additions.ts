@@ -16,6 +16,8 @@ export const ADDED_EVENT_TYPES: ReadonlySet<string> = new Set([
   "mcp_status",
   "budget_changed",
   "client_read_request",
+  "daemon_request",
+  "daemon_cancel",
 ]);
 
 /** Fields we add to messages of the user's protocol (`seq` on every event is ours too). */

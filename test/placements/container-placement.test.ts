@@ -4,7 +4,8 @@
  * mid-turn (the agent shows stopped, keeps its identity, and the next prompt resumes its
  * session from the mounted home); a home that lost the session resuming from the daemon's copy
  * (transferred through podman); an orphaned container under the agent's label removed by the
- * next generation.
+ * next generation; the agent's model launching a child over the stdio link (protocol-additions
+ * §27), the child in a container of its own, and the parent getting its report.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -228,5 +229,54 @@ describe.skipIf(!hasPodman)("container placement (podman)", () => {
         .run(["rm", "-f", "-t", "0", "--ignore", orphan])
         .catch(() => "");
     }
+  });
+
+  test("the agent's model launches a child over the stdio link; the child runs in a container of its own and the parent gets its report", async () => {
+    const { client, agentId } = await containerAgent();
+    llm().enqueue(
+      {
+        when: "BOX-FAN-OUT",
+        steps: [
+          {
+            tool_call: {
+              name: "subagent",
+              args: { action: "create", tasks: [{ name: "box-child", task: "TASK-BOX-CHILD count" }] },
+            },
+          },
+        ],
+      },
+      { when: "BOX-FAN-OUT", steps: [{ text: "dispatched" }] },
+      { when: "TASK-BOX-CHILD", steps: [{ text: "child counted 7 in a box" }] },
+    );
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: agentId, message: "BOX-FAN-OUT" });
+    const ask = await client.waitAgent(agentId, "permission_request", from);
+    expect(ask.tool_name).toBe("subagent");
+    await client.ok({
+      type: "permission_response",
+      agent_id: agentId,
+      request_id: ask.request_id,
+      decision: "allow",
+    });
+    const result = await client.waitFor(
+      (m) => m.type === "tool_result" && m.agent_id === agentId,
+      from,
+      80_000,
+    );
+    expect(result.is_error).toBe(false);
+    const run: Msg = result.content.value.runs[0];
+    const report = await client.waitFor(
+      (m) =>
+        m.type === "message_complete" &&
+        m.agent_id === agentId &&
+        m.message.role === "user" &&
+        JSON.stringify(m.message).includes(run.run_id),
+      from,
+      80_000,
+    );
+    expect(JSON.stringify(report.message)).toContain("child counted 7 in a box");
+    const listed = await client.ok({ type: "agent.list" });
+    const child = listed.agents.find((a: Msg) => a.parent_agent_id === agentId);
+    expect(child?.placement).toBe("box");
   });
 });

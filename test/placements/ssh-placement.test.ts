@@ -2,11 +2,12 @@
  * An `ssh` placement over a real OpenSSH server on a loopback port (docs/placements.md): a turn,
  * a permission answered from a second client, a dropped link mid-turn (the agent shows stopped,
  * keeps its identity, and the next prompt resumes its session), an unreachable host named in
- * RUNTIME_START_FAILED, and a stale remote binary refused at hello.
+ * RUNTIME_START_FAILED, a stale remote binary refused at hello, and a delete with the session
+ * taking the daemon's copy of it.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { mirrorPath } from "../../src/daemon/registry/session-mirror.ts";
 import { SHARD_MAIN, tempDir } from "../agent/support/agent-process.ts";
@@ -120,9 +121,7 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     const from = client.messages.length;
     await client.ok({ type: "prompt", agent_id: agentId, message: "first prompt, remember me" });
     await llm().waitForHold("drop");
-    const links = server().connections();
-    expect(links.length).toBeGreaterThan(0);
-    for (const pid of links) process.kill(pid, "SIGKILL");
+    expect(server().dropConnections()).toBeGreaterThan(0);
     const change = await client.waitFor(
       (m) => m.type === "agent_status_changed" && m.agent_id === agentId && m.runtime_state === "stopped",
       from,
@@ -173,6 +172,21 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     const onHost = readFileSync(join(remote.home, "sessions", sessionId, "session.jsonl"), "utf8");
     expect(onHost).toContain("first prompt, keep me");
     expect(onHost).toContain("second prompt");
+  });
+
+  test("agent.delete with session removes the daemon's copy of the session", async () => {
+    const { harness, client, remote, agentId } = await sshAgent();
+    llm().enqueue({ steps: [{ text: "noted" }] });
+    const from = client.messages.length;
+    await client.ok({ type: "prompt", agent_id: agentId, message: "a turn to copy" });
+    await client.waitAgent(agentId, "turn_end", from);
+    const sessionId = readdirSync(join(remote.home, "sessions"))[0] ?? "";
+    const copy = mirrorPath(harness.home, "box", sessionId);
+    await until(() => existsSync(copy) && readFileSync(copy, "utf8").includes("a turn to copy"));
+    await client.ok({ type: "agent.delete", agent_id: agentId, session: true });
+    expect(existsSync(dirname(copy))).toBe(false);
+    const list = await client.ok({ type: "agent.list" });
+    expect(list.agents.map((a: Msg) => a.agent_id)).not.toContain(agentId);
   });
 
   test("a start while the host is unreachable is RUNTIME_START_FAILED naming the host; the agent stays", async () => {

@@ -12,7 +12,7 @@ import { DaemonClient, type Msg } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { linkOf, startingOk, until, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(120_000);
@@ -25,20 +25,6 @@ if (!hasSshd)
 const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
 const server = useSshd();
-
-/**
- * The link of `agentId`'s runtime, from the daemon's ssh command line: `-R <remote>:<local>`,
- * with the agent id in the remote command.
- */
-function linkOf(agentId: string): { remote: string; local: string } | undefined {
-  const ps = Bun.spawnSync(["ps", "-eo", "args="]).stdout.toString();
-  for (const line of ps.split("\n")) {
-    if (!line.startsWith("ssh ") || !line.includes(agentId)) continue;
-    const found = /-R (\S+):(\S+)/.exec(line);
-    if (found?.[1] !== undefined && found[2] !== undefined) return { remote: found[1], local: found[2] };
-  }
-  return undefined;
-}
 
 async function remoteParent() {
   const harness = await startHarness();

@@ -1,9 +1,10 @@
 /** The model's `subagent` tool refuses what the daemon would refuse, before it dials the daemon. */
 import { expect, test } from "bun:test";
+import { socketRoute } from "../../src/tools/daemon-call.ts";
 import { createSubagentTool } from "../../src/tools/subagent.ts";
 import { toolContext } from "./helpers.ts";
 
-const tool = createSubagentTool({ socketPath: "/nonexistent/daemon.sock", agentId: "agent_p" });
+const tool = createSubagentTool({ daemon: socketRoute("/nonexistent/daemon.sock"), agentId: "agent_p" });
 
 test("create with timeout 0 is refused with the reason; a wait with timeout 0 is a poll and goes on", async () => {
   const ctx = toolContext("/tmp");

@@ -113,7 +113,9 @@ describe("catalog", () => {
       const required =
         ORCHESTRATOR_COMMANDS.has(type) ||
         type.endsWith("_reasoning_level") ||
-        type === "list_reasoning_levels";
+        type === "list_reasoning_levels" ||
+        // Its id is the daemon link request it answers (protocol-additions §27).
+        type === "daemon_response";
       expect({ type, passes: check(schema).Check(withoutId) }).toEqual({ type, passes: !required });
       expect(errorPaths(schema, { ...fixture.valid, id: 5 })).toContain("/id");
     }

@@ -69,6 +69,7 @@ const HANDLERS: { [T in AgentCommandType]: RuntimeHandler<T> } = {
     runtime.answerClientRead(c.request_id, c.error === undefined ? c.content : undefined)
       ? ok({})
       : fail("NOT_FOUND", `client_read_response: no read ${c.request_id} is waiting (answered or timed out)`),
+  daemon_response: (runtime, _connection, c) => runtime.answerDaemon(c.id, c.response) ?? ok({}),
 };
 
 function runHandler<T extends AgentCommandType>(

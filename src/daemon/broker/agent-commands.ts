@@ -49,6 +49,14 @@ export async function handleAgentCommand(
         "budget_limits: only the daemon tells a runtime its limits; raise an agent's budget with set_budget",
     });
   }
+  // The daemon's answers on a runtime's stdio link (protocol-additions §27) are the daemon's own:
+  // a client sending one could hand the agent's tool a forged result.
+  if (command.type === "daemon_response") {
+    return reply({
+      code: "PERMISSION_DENIED",
+      message: "daemon_response: only the daemon answers a runtime's daemon_request; clients cannot send one",
+    });
+  }
   const channel = ctx.channel(agentId);
   const attachment = channel.attachments.get(client.id);
   const isAnswer = command.type === "permission_response" || command.type === "ui_response";

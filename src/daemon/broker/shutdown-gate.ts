@@ -25,6 +25,8 @@ export const PASSES_DURING_SHUTDOWN: Readonly<Record<CommandType, boolean>> = {
   permission_response: true,
   ui_response: true,
   client_read_response: true,
+  // The daemon's own answers on a runtime's stdio link; no client sends one (agent-commands.ts).
+  daemon_response: false,
   "agent.list": true,
   "placement.list": true,
   "agent.changes": true,

@@ -13,6 +13,7 @@ import {
 import { join } from "node:path";
 import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
 import { AGENT_ID_PATTERN, type AgentManifest, parseManifest } from "./manifest.ts";
+import { removeMirroredSession } from "./mirror-removal.ts";
 import { removeSessionDirectory } from "./session-removal.ts";
 
 export interface ManifestProblem {
@@ -130,17 +131,23 @@ export class ManifestStore {
   purge(agentId: string): void {
     const withSession = join(this.dir, `${DELETED_WITH_SESSION_PREFIX}${agentId}`);
     if (existsSync(withSession)) {
-      const sessionId = this.sessionOf(withSession);
-      if (sessionId !== undefined) removeSessionDirectory(this.home, sessionId);
+      const manifest = this.manifestOf(withSession);
+      const sessionId = manifest?.session_id;
+      if (sessionId !== undefined) {
+        removeSessionDirectory(this.home, sessionId);
+        // A placed agent's session is on its placement; the daemon holds a copy of it.
+        if (manifest?.placement !== undefined)
+          removeMirroredSession(this.home, manifest.placement, sessionId);
+      }
       rmSync(withSession, { recursive: true, force: true });
     }
     rmSync(join(this.dir, `${DELETED_PREFIX}${agentId}`), { recursive: true, force: true });
   }
 
-  private sessionOf(folder: string): string | undefined {
+  private manifestOf(folder: string): AgentManifest | undefined {
     try {
       const parsed = parseManifest(readFileSync(join(folder, "manifest.json"), "utf8"));
-      return parsed.ok ? parsed.manifest.session_id : undefined;
+      return parsed.ok ? parsed.manifest : undefined;
     } catch {
       return undefined;
     }

@@ -26,6 +26,11 @@ export interface LaunchContext {
   home: string;
   shardCommand: string[];
   env: Record<string, string | undefined>;
+  /**
+   * The daemon answers a runtime's requests on its stdio (./stdio-link-end.ts): a runtime on a
+   * `command` or `container` placement gets `--daemon-link stdio`, so it has the `subagent` tool.
+   */
+  stdioLink?: boolean;
 }
 
 export function placementName(manifest: AgentManifest): string {
@@ -73,7 +78,14 @@ export function launchFor(
   const found = findPlacement(context.home, manifest.placement);
   if (!found.ok) return found;
   const { placement } = found;
-  const args = [...runtimeArgs(manifest), "--owner-tag", agentId];
+  // ssh carries its own link (a forwarded socket, ./subagent-link.ts); every other hop carries stdio.
+  const linked = context.stdioLink === true && usesStdioLink(placement);
+  const args = [
+    ...runtimeArgs(manifest),
+    "--owner-tag",
+    agentId,
+    ...(linked ? ["--daemon-link", "stdio", "--agent-id", agentId] : []),
+  ];
   return {
     ok: true,
     placement,
@@ -87,6 +99,11 @@ export function launchFor(
       version: pkg.version,
     },
   };
+}
+
+/** Whether the runtime on `placement` reaches the daemon over its stdio (protocol-additions §27). */
+export function usesStdioLink(placement: NamedPlacement | undefined): boolean {
+  return placement?.kind === "command" || placement?.kind === "container";
 }
 
 /** The placement as a person knows it, for errors and the log. */

@@ -22,15 +22,18 @@ import { type Failure, failure } from "../../wire/errors.ts";
 import type { RunTaken } from "../../wire/jsonl-decoder.ts";
 import { type CreateParams, newManifest } from "./agent-creation.ts";
 import { writeAgentMcpConfig } from "./agent-mcp-config.ts";
+import { LinkDirs } from "./link-dirs.ts";
 import type { AgentBaseline, AgentManifest } from "./manifest.ts";
 import { ManifestStore } from "./manifest-store.ts";
 import {
   describePlacement,
   findPlacement,
   type Launch,
+  type LaunchContext,
   launchFor,
   linkLost,
   placementName,
+  usesStdioLink,
 } from "./placement-launch.ts";
 import {
   type RuntimeExit,
@@ -43,6 +46,7 @@ import { RuntimeSlots, type SlotGrant } from "./runtime-slots.ts";
 import { SessionMirror } from "./session-mirror.ts";
 import { sessionDirectory, sessionInside } from "./session-removal.ts";
 import { shuttingDownFailure } from "./shutting-down.ts";
+import { isLinkTraffic, type OpenStdioLink } from "./stdio-link-end.ts";
 import { openSubagentLink, type SubagentLink } from "./subagent-link.ts";
 
 /** The live-runtimes metric has no attributes: one series per daemon (docs/telemetry.md). */
@@ -100,6 +104,11 @@ export interface RegistryOptions {
    * the daemon side of an ssh placement's subagent link. Without it, remote runtimes get none.
    */
   listenSubagentLink?(path: string, agentId: string): { stop(closeActiveConnections?: boolean): void };
+  /**
+   * The daemon's end of a `command` or `container` placement's stdio link (./stdio-link-end.ts).
+   * Without it, such runtimes get no `subagent` tool.
+   */
+  openStdioLink?: OpenStdioLink;
 }
 
 type StopReason = "terminate" | "kill" | "reap" | "shutdown" | "shutdown-kill";
@@ -149,11 +158,14 @@ export class Registry {
   private stoppingDaemon = false;
   /** The daemon's copy of sessions on other placements (session-mirror.ts has the rule). */
   private readonly mirror: SessionMirror;
+  /** The far-side directories of ssh agents' subagent links (link-dirs.ts). */
+  private readonly linkDirs: LinkDirs;
 
   constructor(private readonly options: RegistryOptions) {
     this.manifests = new ManifestStore(options.home);
     this.groups = new ProcessRegistry(processGroupsDir(options.home));
     this.mirror = new SessionMirror({ home: options.home, env: options.env, log: options.log });
+    this.linkDirs = new LinkDirs({ home: options.home, env: options.env, log: options.log });
   }
 
   /** The slots of `placement`, made at its first start with its cap. */
@@ -223,6 +235,12 @@ export class Registry {
         waitsOnPerson: false,
       });
     }
+    // Link directories a runtime killed without its remote shell left on the far side, in the
+    // background (each is an ssh call); an agent's start waits for its own.
+    void this.linkDirs.sweepAll((name) => {
+      const found = findPlacement(this.options.home, name);
+      return found.ok ? found.placement : undefined;
+    });
   }
 
   /**
@@ -550,6 +568,7 @@ export class Registry {
   async shutdown(force: boolean): Promise<void> {
     for (const slots of this.slots.values()) slots.close();
     this.stoppingDaemon = true;
+    await this.linkDirs.close();
     const exits: Promise<unknown>[] = [];
     const finishing: string[] = [];
     for (const record of this.agents.values()) {
@@ -608,7 +627,7 @@ export class Registry {
   }
 
   private startProcess(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
-    const launched = launchFor(record.manifest, this.options);
+    const launched = launchFor(record.manifest, this.launchContext());
     if (!launched.ok)
       return Promise.resolve(
         failure("RUNTIME_START_FAILED", `agent ${agentId} was not started: ${launched.reason}`),
@@ -629,11 +648,15 @@ export class Registry {
       .then(() => this.openLink(agentId, placement))
       .then((link) => {
         if (link === undefined) return acquire(launched.launch);
-        const relaunched = launchFor(record.manifest, this.options, { agentId, ...link });
+        const relaunched = launchFor(record.manifest, this.launchContext(), { agentId, ...link });
         if (relaunched.ok) return acquire(relaunched.launch, link);
         link.close();
         return acquire(launched.launch);
       });
+  }
+
+  private launchContext(): LaunchContext {
+    return { ...this.options, stdioLink: this.options.openStdioLink !== undefined };
   }
 
   /** Removes containers still labelled with this agent (docs/placements.md, orphans). */
@@ -662,6 +685,7 @@ export class Registry {
       env: this.options.env,
       listen,
       log: this.options.log,
+      dirs: this.linkDirs,
     });
   }
 
@@ -707,6 +731,12 @@ export class Registry {
     record.terminateWhenIdle = false;
     this.setState(record, "starting");
     let process: RuntimeProcess;
+    // The runtime's requests on its stdio (--daemon-link stdio, set by launchFor for such placements).
+    const openStdio = this.options.openStdioLink;
+    const stdioLink =
+      openStdio !== undefined && usesStdioLink(placement)
+        ? openStdio(agentId, (command) => process.send(command))
+        : undefined;
     try {
       process = new RuntimeProcess({
         ...launch,
@@ -715,6 +745,8 @@ export class Registry {
         startTimeoutMs: this.options.startTimeoutMs,
         onReady: (ready) => this.onReady(record, epoch, ready),
         onMessage: (message, line) => {
+          // Link traffic is between the runtime and the daemon: never an agent event for clients.
+          if (isLinkTraffic(message)) return stdioLink?.take(message, line);
           if (placement !== undefined && message.type === "turn_end")
             this.mirror.pull(agentId, placement, record.manifest.session_id);
           this.options.events.message(agentId, message, line);
@@ -726,6 +758,7 @@ export class Registry {
       });
     } catch (err) {
       link?.close();
+      stdioLink?.close();
       slots.release();
       throw err;
     }
@@ -734,6 +767,7 @@ export class Registry {
     telemetry().add("shard.runtimes.live", 1, LIVE_RUNTIME);
     void process.whenExited.then(() => {
       link?.close();
+      stdioLink?.close();
       untrack();
       slots.release();
       telemetry().add("shard.runtimes.live", -1, LIVE_RUNTIME);

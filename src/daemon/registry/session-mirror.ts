@@ -33,17 +33,24 @@ export function mirrorPath(home: string, placement: string, sessionId: string): 
 export class SessionMirror {
   /** Per agent: the last transfer queued, so they run in order and a push waits for pulls. */
   private readonly chains = new Map<string, Promise<void>>();
-  /** A pull already queued and not started: a second request joins it. */
+  /**
+   * Pulls queued and not started, by agent and session: a second request for the same session
+   * joins one. Keyed by session too, because a conversation restore moves the agent to a fork
+   * while a pull of the session it left may still be queued: that pull must not swallow the
+   * fork's, or the daemon's copy of the fork would stay behind.
+   */
   private readonly pullQueued = new Set<string>();
 
   constructor(private readonly context: MirrorContext) {}
 
   /** Refreshes the daemon's copy from the placement (queued behind this agent's transfers). */
   pull(agentId: string, placement: NamedPlacement, sessionId: string | undefined): void {
-    if (sessionId === undefined || !SESSION_ID.test(sessionId) || this.pullQueued.has(agentId)) return;
-    this.pullQueued.add(agentId);
+    if (sessionId === undefined || !SESSION_ID.test(sessionId)) return;
+    const key = `${agentId}/${sessionId}`;
+    if (this.pullQueued.has(key)) return;
+    this.pullQueued.add(key);
     this.enqueue(agentId, async () => {
-      this.pullQueued.delete(agentId);
+      this.pullQueued.delete(key);
       await this.runPull(placement, sessionId);
     });
   }

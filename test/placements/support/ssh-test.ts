@@ -1,6 +1,7 @@
 /**
  * What the ssh placement test files share: one private sshd per file (started only where sshd
- * exists), a command whose answer waits for a runtime start over ssh, and a bounded poll.
+ * exists), a command whose answer waits for a runtime start over ssh, a bounded poll, and the
+ * processes of an agent's generation as `ps` shows them.
  */
 import { afterAll, beforeAll } from "bun:test";
 import type { DaemonClient, Msg } from "../../daemon/support/daemon-client.ts";
@@ -63,4 +64,29 @@ export async function until(condition: () => boolean, timeoutMs = 80_000): Promi
     if (Date.now() > deadline) throw new Error("the condition never held");
     await Bun.sleep(50);
   }
+}
+
+/**
+ * The link of `agentId`'s runtime, from the daemon's ssh command line: `-R <remote>:<local>`,
+ * with the agent id in the remote command.
+ */
+export function linkOf(agentId: string): { remote: string; local: string } | undefined {
+  const ps = Bun.spawnSync(["ps", "-eo", "args="]).stdout.toString();
+  for (const line of ps.split("\n")) {
+    if (!line.startsWith("ssh ") || !line.includes(agentId)) continue;
+    const found = /-R (\S+):(\S+)/.exec(line);
+    if (found?.[1] !== undefined && found[2] !== undefined) return { remote: found[1], local: found[2] };
+  }
+  return undefined;
+}
+
+/** The far side's `sh -c` that runs `agentId`'s runtime and removes its link directory after it. */
+export function remoteShellOf(agentId: string): number | undefined {
+  const ps = Bun.spawnSync(["ps", "-eo", "pid=,args="]).stdout.toString();
+  for (const line of ps.split("\n")) {
+    const found = /^\s*(\d+) sh -c (.*)$/.exec(line);
+    if (found?.[1] !== undefined && found[2]?.includes(agentId) && found[2].includes("rm -rf"))
+      return Number(found[1]);
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isRecord } from "../../../src/support/is-record.ts";
 import { tempDir } from "../../agent/support/agent-process.ts";
 
 export const SSHD = "/usr/sbin/sshd";
@@ -23,6 +24,13 @@ export interface Sshd {
    * the remote commands): killing them drops the links as a network failure would.
    */
   connections(): number[];
+  /**
+   * Drops every link as a network failure would: SIGKILLs the connection processes and returns
+   * how many were killed. One that ended meanwhile is skipped (killing a connection's monitor
+   * makes its child exit by itself, and a short transfer may finish between the listing and
+   * the kill), so the race cannot fail a test.
+   */
+  dropConnections(): number;
   stop(): Promise<void>;
 }
 
@@ -93,11 +101,22 @@ export async function startSshd(): Promise<Sshd> {
     user,
     config,
     connections: () => childrenOf(proc.pid),
+    dropConnections: () => childrenOf(proc.pid).filter(killIfAlive).length,
     stop: async () => {
       proc.kill("SIGTERM");
       await proc.exited;
     },
   };
+}
+
+function killIfAlive(pid: number): boolean {
+  try {
+    process.kill(pid, "SIGKILL");
+    return true;
+  } catch (err) {
+    if (isRecord(err) && err.code === "ESRCH") return false;
+    throw err;
+  }
 }
 
 function childrenOf(pid: number): number[] {

@@ -13,6 +13,7 @@ import { parseFlags, reportUsageError, UsageError } from "./flags.ts";
 
 export const PLACEMENT_HELP = `Usage: shard placement list
        shard placement install <name> [--binary PATH]
+       shard placement git
 
 Placements are where the daemon may run agents besides this machine: ssh hosts, containers,
 or any command that runs \`shard agent\` on stdio ($SHARD_HOME/placements.json,
@@ -22,6 +23,8 @@ docs/placements.md).
   install <name>       copy this shard binary to an ssh placement (its "shard" path, default
                        ~/.shard/bin/shard) and print the version it reports
   --binary PATH        the binary to copy (default: this one; required when run under bun)
+  git                  not for people: the daemon runs it through a placement, one JSON
+                       request on stdin, to run git there (workspaces, the Changes view)
 `;
 
 const OPTIONS = { binary: { type: "string" }, help: { type: "boolean", short: "h" } } as const;
@@ -39,6 +42,7 @@ export async function placementCommand(argv: string[]): Promise<number> {
     [action, name] = positionals;
     binary = values.binary;
     if (action === "list" && positionals.length === 1) return list();
+    if (action === "git" && positionals.length === 1) return gitHere();
     if (action !== "install" || name === undefined || positionals.length !== 2)
       throw new UsageError("use: shard placement list, or shard placement install <name>");
   } catch (err) {
@@ -46,6 +50,26 @@ export async function placementCommand(argv: string[]): Promise<number> {
     return reportUsageError("placement", err.message);
   }
   return install(name, binary);
+}
+
+/** `shard placement git` (src/placements/git-request.ts): one request, one answer. */
+async function gitHere(): Promise<number> {
+  const { answerGitRequest } = await import("../placements/answer-git-request.ts");
+  const { GitRequestSchema } = await import("../placements/git-request.ts");
+  const { Value } = await import("@sinclair/typebox/value");
+  const text = await Bun.stdin.text();
+  let request: unknown;
+  try {
+    request = text.length <= 1024 * 1024 ? JSON.parse(text) : undefined;
+  } catch {
+    request = undefined;
+  }
+  if (!Value.Check(GitRequestSchema, request)) {
+    process.stderr.write("shard placement git: the request on stdin is not a git request\n");
+    return 2;
+  }
+  process.stdout.write(`${JSON.stringify(await answerGitRequest(request))}\n`);
+  return 0;
 }
 
 function list(): number {

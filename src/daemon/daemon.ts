@@ -142,7 +142,11 @@ export async function startDaemon(
       void stop(force).then(() => options.onShutdown?.());
     },
   });
-  const scratch = changesScratch(options.home);
+  const changesContext = {
+    home: options.home,
+    env: options.env ?? process.env,
+    scratch: changesScratch(options.home),
+  };
   const registry = new Registry({
     home: options.home,
     shardCommand: options.shardCommand ?? defaultShardCommand(),
@@ -152,7 +156,7 @@ export async function startDaemon(
     maxRuntimes,
     events: broker,
     log: write,
-    recordBaseline: baselineRecorder(scratch, write),
+    recordBaseline: baselineRecorder(changesContext, write),
     // An ssh placement's subagent link: that agent's subagent.* commands only (agent-scope.ts).
     listenSubagentLink: (path, agentId) =>
       listenUnixSocket(broker, {
@@ -191,7 +195,7 @@ export async function startDaemon(
     ...providerHandlers(broker),
     ...workspaceHandlers(broker, options.home, write),
     ...subagents.handlers(),
-    ...changesHandlers(broker, options.home, scratch, write),
+    ...changesHandlers(broker, changesContext, write),
     ...authHandlers({
       auth: browserAuth,
       enrollmentBase,

@@ -24,6 +24,8 @@ export const WorkspaceSummarySchema = Type.Object(
     cwd: Type.String(),
     /** Additive: main-checkout root of the project this worktree belongs to. */
     repository_cwd: Type.Optional(Type.String()),
+    /** Our addition (docs/protocol-additions.md §28): the placement the worktree is on; absent is `local`. */
+    placement: Type.Optional(Type.String({ minLength: 1 })),
     /** Creation is managed-only in v1. */
     ownership: Type.Literal("managed"),
     lifecycle: WorkspaceLifecycleSchema,

@@ -32,6 +32,12 @@ export const WorkspaceCreateCommandSchema = Type.Object(
     branch: Type.Optional(Type.String({ minLength: 1 })),
     base_ref: Type.Optional(Type.String({ minLength: 1 })),
     integration_target: Type.Optional(Type.String({ minLength: 1 })),
+    /**
+     * Our addition (docs/protocol-additions.md §28): the placement the worktree is made on and
+     * its agents run on (docs/placements.md); default `local`. On another placement `cwd` is an
+     * absolute path there, and git runs there.
+     */
+    placement: Type.Optional(Type.String({ minLength: 1 })),
     ...launchFields,
   },
   { $id: "WorkspaceCreateCommand" },

@@ -244,6 +244,8 @@ function hostileExec(phases = 2): {
     [
       "#!/bin/sh",
       "shift 3",
+      // Only runtimes: the daemon's other runs through the template (git for the Changes view) pass.
+      '[ "$2" = agent ] || exec "$@"',
       // Only the first runtime through it is compromised (its children run through it too).
       `mkdir ${shellWord(join(dir, "claimed"))} 2>/dev/null || exec "$@"`,
       // perl waits out a full stdout (the daemon's end is non-blocking: cat would give up with EAGAIN).

@@ -6,18 +6,17 @@
  */
 
 import type { GitRunner } from "../../git/git.ts";
-import { repositoryAt } from "../../git/repository-at.ts";
 import { treeDiff } from "../../git/tree-diff.ts";
 import type { AgentChangesBaseline, AgentChangesResult } from "../../types/agent-changes.ts";
 import { type Failure, failure } from "../../wire/errors.ts";
 import type { AgentManifest } from "../registry/manifest.ts";
 import type { WorkspaceRecord } from "../workspaces/workspace-record.ts";
 import { anchorBaseline } from "./baseline.ts";
-import { snapshotWorkTree } from "./work-tree-snapshot.ts";
+import type { ChangesHost } from "./changes-host.ts";
 
 export interface ChangesContext {
-  /** A daemon-private folder for temporary indexes. */
-  scratch: string;
+  /** Where the agent's git runs: this machine, or its placement. */
+  host: ChangesHost;
   log(line: string): void;
 }
 
@@ -45,7 +44,7 @@ export async function agentChanges(
       "The agent's working directory was not in a git repository when it started, so there is nothing to compare its changes with.",
     );
   }
-  const run = (await repositoryAt(manifest.cwd))?.run;
+  const run = await context.host.repositoryRunner(manifest.cwd);
   if (run === undefined || !(await run(["cat-file", "-e", `${baseline.commit}^{commit}`])).ok) {
     return none(
       agentId,
@@ -55,7 +54,7 @@ export async function agentChanges(
   }
   // A daemon killed between saving the manifest and writing the ref left the commit unanchored.
   await anchorBaseline(run, agentId, baseline.commit, context.log);
-  const now = await snapshotWorkTree(manifest.cwd, context.scratch);
+  const now = await context.host.snapshot(manifest.cwd);
   if (!now.ok) return snapshotFailed(now);
   return diffed(
     agentId,
@@ -74,7 +73,7 @@ async function workspaceChanges(
 ): Promise<Answer> {
   const retired = workspace.tombstone !== undefined;
   const at = retired ? workspace.repository_cwd : workspace.worktree_path;
-  const run = (await repositoryAt(at))?.run;
+  const run = await context.host.repositoryRunner(at);
   if (run === undefined)
     return failure("CONFLICT", `agent.changes: the workspace's repository cannot be read`);
   let tip: string;
@@ -90,7 +89,7 @@ async function workspaceChanges(
     }
     tip = branch.stdout.trim();
   } else {
-    const now = await snapshotWorkTree(at, context.scratch);
+    const now = await context.host.snapshot(at);
     if (!now.ok) return snapshotFailed(now);
     tip = now.tree;
     truncated = now.truncated;

@@ -9,7 +9,7 @@
 import type { GitRunner } from "../../git/git.ts";
 import { describeError } from "../../support/describe-error.ts";
 import type { AgentBaseline } from "../registry/manifest.ts";
-import { snapshotWorkTree } from "./work-tree-snapshot.ts";
+import type { ChangesHost } from "./changes-host.ts";
 
 /** Who the baseline commits are by: the user's identity may be unset, and it is not theirs. */
 const IDENTITY = {
@@ -29,15 +29,18 @@ export function baselineRef(agentId: string): string {
   return `refs/shard/baselines/${agentId}`;
 }
 
-/** The baseline of an agent about to start in `cwd`, or why there is none (logged, retried at the next start). */
+/**
+ * The baseline of an agent about to start in `cwd` (on `host`: this machine or the agent's
+ * placement), or why there is none (logged, retried at the next start).
+ */
 export async function recordBaseline(
   agentId: string,
   cwd: string,
-  scratch: string,
+  host: ChangesHost,
   log: (line: string) => void,
 ): Promise<RecordedBaseline | undefined> {
   try {
-    const snapshot = await snapshotWorkTree(cwd, scratch);
+    const snapshot = await host.snapshot(cwd);
     const recordedAt = Date.now();
     if (!snapshot.ok && snapshot.notGit) return { baseline: { kind: "not_git", recorded_at: recordedAt } };
     if (!snapshot.ok) {

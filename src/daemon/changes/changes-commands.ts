@@ -12,8 +12,10 @@ import { type Failure, failure } from "../../wire/errors.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import type { HandlersOf } from "../broker/command-handlers.ts";
 import type { AgentManifest } from "../registry/manifest.ts";
+import { findPlacement } from "../registry/placement-launch.ts";
 import { WorkspaceStore } from "../workspaces/workspace-store.ts";
 import { recordBaseline } from "./baseline.ts";
+import { type ChangesHost, localChangesHost, placementChangesHost } from "./changes-host.ts";
 
 type Answer = { ok: true; result: AgentChangesResult } | Failure;
 
@@ -25,29 +27,54 @@ export function changesScratch(home: string): string {
   return dir;
 }
 
+export interface HostContext {
+  home: string;
+  env: Record<string, string | undefined>;
+  scratch: string;
+}
+
+/** Where the agent's git runs: this machine, or its placement (or why that is unknown). */
+export function changesHostOf(
+  manifest: AgentManifest,
+  context: HostContext,
+): { ok: true; host: ChangesHost } | { ok: false; reason: string } {
+  if (manifest.placement === undefined) return { ok: true, host: localChangesHost(context.scratch) };
+  const found = findPlacement(context.home, manifest.placement);
+  if (!found.ok) return found;
+  return { ok: true, host: placementChangesHost(found.placement, context) };
+}
+
 /** The registry's `recordBaseline` option. */
-export function baselineRecorder(scratch: string, log: (line: string) => void) {
-  return (manifest: AgentManifest) => recordBaseline(manifest.agent_id, manifest.cwd, scratch, log);
+export function baselineRecorder(context: HostContext, log: (line: string) => void) {
+  return async (manifest: AgentManifest) => {
+    const host = changesHostOf(manifest, context);
+    if (!host.ok) {
+      log(`agent ${manifest.agent_id}: no baseline for its Changes view: ${host.reason}`);
+      return undefined;
+    }
+    return recordBaseline(manifest.agent_id, manifest.cwd, host.host, log);
+  };
 }
 
 export function changesHandlers(
   ctx: BrokerContext,
-  home: string,
-  scratch: string,
+  context: HostContext,
   log: (line: string) => void,
 ): HandlersOf<"changes"> {
   const queued = new Map<string, Promise<Answer>>();
   const tails = new Map<string, Promise<unknown>>();
-  const workspaces = new WorkspaceStore(home);
+  const workspaces = new WorkspaceStore(context.home);
 
   const compute = async (agentId: string): Promise<Answer> => {
     const agent = ctx.registry.get(agentId);
     if (agent === undefined) return failure("NOT_FOUND", `no agent ${agentId}; agent.list shows the agents`);
     const workspace = workspaces.load(log).find((w) => w.bindings.some((b) => b.agent_id === agentId));
+    const host = changesHostOf(agent.manifest, context);
+    if (!host.ok) return failure("CONFLICT", `agent.changes: ${host.reason}`);
     try {
       // Loaded on the first ask: an idle daemon never pays for the diff parser.
       const { agentChanges } = await import("./agent-changes.ts");
-      const changes = await agentChanges(agent.manifest, workspace, { scratch, log });
+      const changes = await agentChanges(agent.manifest, workspace, { host: host.host, log });
       return changes.ok ? { ok: true, result: changes.value } : changes;
     } catch (err) {
       log(`agent ${agentId}: agent.changes failed: ${describeError(err)}`);

@@ -18,7 +18,7 @@ export const MAX_UNTRACKED_FILES = 10_000;
 const SNAPSHOT_TIMEOUT_MS = 30_000;
 
 export type Snapshot =
-  | { ok: true; run: GitRunner; tree: string; head?: string; truncated: boolean }
+  | { ok: true; run: GitRunner; root: string; tree: string; head?: string; truncated: boolean }
   | { ok: false; notGit: true }
   | { ok: false; notGit: false; message: string };
 
@@ -59,6 +59,7 @@ export async function snapshotWorkTree(cwd: string, scratch: string): Promise<Sn
     return {
       ok: true,
       run,
+      root: repo.root,
       tree: tree.stdout.trim(),
       ...(head.ok ? { head: head.stdout.trim() } : {}),
       truncated: untracked.truncated,

@@ -620,9 +620,8 @@ export class Registry {
    * oldest idle runtime and wait for it), then the process.
    */
   private start(agentId: string, record: AgentRecord): Promise<RuntimeReady | StartFailure> {
-    // A remote placement's tree is not on this machine: no baseline (src/daemon/changes).
-    const local = record.manifest.placement === undefined;
-    if (local && record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
+    // On a placement the baseline is recorded there, through it (src/daemon/changes).
+    if (record.manifest.baseline === undefined && this.options.recordBaseline !== undefined)
       return this.ensureBaseline(record).then(() => this.startProcess(agentId, record));
     return this.startProcess(agentId, record);
   }

@@ -4,18 +4,27 @@
  * files and hunks (bounded: tree-diff.ts).
  */
 
-import { git } from "../../git/git.ts";
-import { plainGit, treeDiff } from "../../git/tree-diff.ts";
+import { treeDiff } from "../../git/tree-diff.ts";
 import type { WorkspaceDiffFile } from "../../types/workspace.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 
 export type BranchDiff =
   | { ok: true; mergeBase: string; files: WorkspaceDiffFile[]; truncated: boolean }
   | { ok: false; message: string };
 
-export async function branchDiff(repo: string, branch: string, target: string): Promise<BranchDiff> {
-  const base = await git(repo, ["merge-base", target, `refs/heads/${branch}`]);
+export async function branchDiff(
+  host: WorkspaceHost,
+  repo: string,
+  branch: string,
+  target: string,
+): Promise<BranchDiff> {
+  const base = await host.git(repo, ["merge-base", target, `refs/heads/${branch}`]);
   if (!base.ok) return { ok: false, message: `no common history between ${branch} and ${target}` };
   const mergeBase = base.stdout.trim();
-  const diff = await treeDiff(plainGit(repo), mergeBase, `refs/heads/${branch}`);
+  const diff = await treeDiff(
+    (args, options) => host.git(repo, args, options),
+    mergeBase,
+    `refs/heads/${branch}`,
+  );
   return diff.ok ? { ...diff, mergeBase } : diff;
 }

@@ -7,26 +7,34 @@
  *      (`git merge-tree --write-tree`: a squash merge).
  * Anything else is unmerged, and deleting the branch would lose work.
  */
-import { git } from "../../git/git.ts";
+import { type GitOptions, type GitResult, git } from "../../git/git.ts";
+
+/** Runs git in a folder: this machine's (the default) or a placement's (workspace-host.ts). */
+export type GitAt = (cwd: string, args: string[], options?: GitOptions) => Promise<GitResult>;
 
 export type MergeState =
   | { merged: true; how: "reachable" | "patch_equivalent" | "tree_equivalent" }
   | { merged: false; reason: string };
 
-export async function mergeState(repo: string, branch: string, target: string): Promise<MergeState> {
+export async function mergeState(
+  repo: string,
+  branch: string,
+  target: string,
+  at: GitAt = git,
+): Promise<MergeState> {
   const branchRef = `refs/heads/${branch}`;
-  const ancestor = await git(repo, ["merge-base", "--is-ancestor", branchRef, target]);
+  const ancestor = await at(repo, ["merge-base", "--is-ancestor", branchRef, target]);
   if (ancestor.ok) return { merged: true, how: "reachable" };
   if (ancestor.code !== 1) return { merged: false, reason: `cannot compare ${branch} with ${target}` };
 
-  const cherry = await git(repo, ["cherry", target, branchRef]);
+  const cherry = await at(repo, ["cherry", target, branchRef]);
   const lines = cherry.stdout.split("\n").filter((l) => l.trim() !== "");
   if (cherry.ok && lines.length > 0 && lines.every((l) => l.startsWith("-"))) {
     return { merged: true, how: "patch_equivalent" };
   }
 
-  const merged = await git(repo, ["merge-tree", "--write-tree", target, branchRef]);
-  const targetTree = await git(repo, ["rev-parse", `${target}^{tree}`]);
+  const merged = await at(repo, ["merge-tree", "--write-tree", target, branchRef]);
+  const targetTree = await at(repo, ["rev-parse", `${target}^{tree}`]);
   const mergedTree = merged.stdout.split("\n")[0]?.trim();
   if (merged.ok && targetTree.ok && mergedTree !== undefined && mergedTree === targetTree.stdout.trim()) {
     return { merged: true, how: "tree_equivalent" };

@@ -5,11 +5,10 @@
  * hashed.
  */
 import { createHash } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { git, gitComplaint } from "../../git/git.ts";
-
-export type Found<T> = { ok: true; value: T } | { ok: false; message: string };
+import { gitComplaint } from "../../git/git.ts";
+import type { Found } from "../../placements/placement-git.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 
 export function fingerprint(path: string): string {
   return createHash("sha256").update(path).digest("base64url").slice(0, 22);
@@ -22,14 +21,14 @@ export interface Repository {
   fingerprint: string;
 }
 
-export async function openRepository(cwd: string): Promise<Found<Repository>> {
-  if (!existsSync(cwd)) return { ok: false, message: `${cwd} does not exist` };
+export async function openRepository(host: WorkspaceHost, cwd: string): Promise<Found<Repository>> {
+  if ((await host.realpath(cwd)) === undefined) return { ok: false, message: `${cwd} does not exist` };
   const [common, bare] = await Promise.all([
-    git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
-    git(cwd, ["rev-parse", "--is-bare-repository"]),
+    host.git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    host.git(cwd, ["rev-parse", "--is-bare-repository"]),
   ]);
-  if (!common.ok) return { ok: false, message: `${cwd} is not inside a git repository` };
-  const commonDir = realpathSync(common.stdout.trim());
+  const commonDir = common.ok ? await host.realpath(common.stdout.trim()) : undefined;
+  if (commonDir === undefined) return { ok: false, message: `${cwd} is not inside a git repository` };
   if (bare.stdout.trim() === "true")
     return { ok: false, message: `${cwd} is a bare repository; use a checkout` };
   // A main checkout's common dir is <root>/.git; anything else (a separate git dir) has no root here.
@@ -43,50 +42,54 @@ export async function openRepository(cwd: string): Promise<Found<Repository>> {
 }
 
 /** The commit a ref names, or why it names none. */
-export async function resolveCommit(repo: string, ref: string): Promise<Found<string>> {
+export async function resolveCommit(host: WorkspaceHost, repo: string, ref: string): Promise<Found<string>> {
   if (ref.startsWith("-")) return { ok: false, message: `"${ref}" is not a ref` };
-  const resolved = await git(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  const resolved = await host.git(repo, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   return resolved.ok
     ? { ok: true, value: resolved.stdout.trim() }
     : { ok: false, message: `unknown ref "${ref}" in ${repo}` };
 }
 
-export async function currentBranch(repo: string): Promise<string | undefined> {
-  const head = await git(repo, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+export async function currentBranch(host: WorkspaceHost, repo: string): Promise<string | undefined> {
+  const head = await host.git(repo, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
   return head.ok ? head.stdout.trim() : undefined;
 }
 
 /** The full ref HEAD names (`refs/heads/…`), or undefined when HEAD is detached. */
-export async function headRef(worktree: string): Promise<string | undefined> {
-  const head = await git(worktree, ["symbolic-ref", "--quiet", "HEAD"]);
+export async function headRef(host: WorkspaceHost, worktree: string): Promise<string | undefined> {
+  const head = await host.git(worktree, ["symbolic-ref", "--quiet", "HEAD"]);
   return head.ok ? head.stdout.trim() : undefined;
 }
 
-export async function branchExists(repo: string, branch: string): Promise<boolean> {
-  return (await git(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).ok;
+export async function branchExists(host: WorkspaceHost, repo: string, branch: string): Promise<boolean> {
+  return (await host.git(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).ok;
 }
 
 /**
  * A name git takes for a new branch, and not one that reads as a full ref (`refs/heads/x`
  * would become `refs/heads/refs/heads/x`) or that no process argument can carry (NUL).
  */
-export async function validBranchName(repo: string, branch: string): Promise<boolean> {
+export async function validBranchName(host: WorkspaceHost, repo: string, branch: string): Promise<boolean> {
   if (branch.startsWith("-") || branch.startsWith("refs/") || branch.includes("\0")) return false;
-  return (await git(repo, ["check-ref-format", "--branch", branch])).ok;
+  return (await host.git(repo, ["check-ref-format", "--branch", branch])).ok;
 }
 
 /** Uncommitted or untracked changes in a worktree, as git's short status lines. */
-export async function dirtyState(worktree: string): Promise<Found<string[]>> {
-  const status = await git(worktree, ["status", "--porcelain", "--untracked-files=normal"]);
+export async function dirtyState(host: WorkspaceHost, worktree: string): Promise<Found<string[]>> {
+  const status = await host.git(worktree, ["status", "--porcelain", "--untracked-files=normal"]);
   if (!status.ok) return { ok: false, message: gitComplaint(status) };
   return { ok: true, value: status.stdout.split("\n").filter((l) => l.trim() !== "") };
 }
 
 /** The hash of a worktree's own git dir, or undefined when it is no worktree any more. */
-export async function worktreeFingerprint(worktree: string): Promise<string | undefined> {
-  if (!existsSync(join(worktree, ".git"))) return undefined;
-  const dir = await git(worktree, ["rev-parse", "--path-format=absolute", "--git-dir"]);
+export async function worktreeFingerprint(
+  host: WorkspaceHost,
+  worktree: string,
+): Promise<string | undefined> {
+  if ((await host.realpath(join(worktree, ".git"))) === undefined) return undefined;
+  const dir = await host.git(worktree, ["rev-parse", "--path-format=absolute", "--git-dir"]);
   if (!dir.ok) return undefined;
   const path = dir.stdout.trim();
-  return isAbsolute(path) && existsSync(path) ? fingerprint(realpathSync(path)) : undefined;
+  const real = isAbsolute(path) ? await host.realpath(path) : undefined;
+  return real === undefined ? undefined : fingerprint(real);
 }

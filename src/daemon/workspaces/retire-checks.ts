@@ -3,11 +3,10 @@
  * typed refusal for live, busy, dirty, missing and unsafe ones; for a branch deletion, proof
  * that its work is in the integration target, or `confirmation_required`.
  */
-import { realpathSync } from "node:fs";
-import { sep } from "node:path";
 import type { BranchDisposition, WorkspaceRetireConflict } from "../../types/workspace-projection.ts";
 import { mergeState } from "./merge-check.ts";
 import { dirtyState, headRef, worktreeFingerprint } from "./repository.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 import type { WorkspaceRecord } from "./workspace-record.ts";
 
 export interface AgentLiveness {
@@ -22,6 +21,7 @@ export type RetirePlan =
   | { ok: false; refusal: WorkspaceRetireConflict };
 
 export async function planRetire(
+  host: WorkspaceHost,
   record: WorkspaceRecord,
   disposition: BranchDisposition,
   agents: AgentLiveness,
@@ -39,7 +39,7 @@ export async function planRetire(
   if (live !== undefined)
     return refuse("live", `agent ${live} still runs in this workspace; terminate it first`);
 
-  const present = (await worktreeFingerprint(record.worktree_path)) === record.fingerprints.worktree;
+  const present = (await worktreeFingerprint(host, record.worktree_path)) === record.fingerprints.worktree;
   if (!present) {
     // Nothing uncommitted can be lost any more; the branch (the commits) is kept.
     if (disposition === "keep") return { ok: true, deleteBranch: false };
@@ -48,14 +48,14 @@ export async function planRetire(
       "the worktree was removed or replaced outside the daemon; retire with branch_disposition keep to drop the record and keep the branch",
     );
   }
-  if (!isInside(record.worktree_path, worktreesDir)) {
+  if (!(await host.below(record.worktree_path, worktreesDir))) {
     return refuse("unsafe", "the worktree is no longer where the daemon created it");
   }
   // Full ref names: a branch named like a tag (`v1` and a tag `v1`) is `heads/v1` in short form.
-  if ((await headRef(record.worktree_path)) !== `refs/heads/${record.branch}`) {
+  if ((await headRef(host, record.worktree_path)) !== `refs/heads/${record.branch}`) {
     return refuse("unsafe", `the worktree no longer has ${record.branch} checked out`);
   }
-  const dirty = await dirtyState(record.worktree_path);
+  const dirty = await dirtyState(host, record.worktree_path);
   if (!dirty.ok) return refuse("unsafe", `git cannot read the worktree: ${dirty.message}`);
   if (dirty.value.length > 0) {
     return refuse(
@@ -66,7 +66,7 @@ export async function planRetire(
 
   if (disposition === "keep") return { ok: true, deleteBranch: false };
   if (disposition === "delete_confirmed") return { ok: true, deleteBranch: true };
-  const merged = await mergeState(record.repository_cwd, record.branch, record.integration_target);
+  const merged = await mergeState(record.repository_cwd, record.branch, record.integration_target, host.git);
   if (merged.merged) return { ok: true, deleteBranch: true };
   return {
     ok: false,
@@ -77,15 +77,4 @@ export async function planRetire(
       confirmation_disposition: "delete_confirmed",
     },
   };
-}
-
-/** Whether `path` is (still) below `dir`, symlinks resolved. */
-export function isInside(path: string, dir: string): boolean {
-  try {
-    const real = realpathSync(path);
-    const root = realpathSync(dir);
-    return real.startsWith(root + sep);
-  } catch {
-    return false;
-  }
 }

@@ -7,6 +7,8 @@ import { type Failure, failure } from "../../wire/errors.ts";
 import { spawnAgent } from "../broker/agent-spawn.ts";
 import type { BrokerContext } from "../broker/broker-context.ts";
 import { type Answer, answer, type HandlersOf } from "../broker/command-handlers.ts";
+import { findPlacement } from "../registry/placement-launch.ts";
+import { localWorkspaceHost, placementWorkspaceHost } from "./workspace-host.ts";
 import { intentFiles, intentsDir } from "./workspace-intents.ts";
 import type { LaunchOptions, WorkspaceDeps, Workspaces } from "./workspaces.ts";
 
@@ -49,8 +51,15 @@ function fromResult<R>(result: { ok: true; value: R } | Failure): Answer<R> {
 
 /** What the workspace manager needs of the broker and registry. */
 export function workspaceDeps(ctx: BrokerContext, log: (line: string) => void): WorkspaceDeps {
+  const home = ctx.registry.home;
   return {
-    home: ctx.registry.home,
+    home,
+    hostOf: (placement) => {
+      if (placement === undefined) return { ok: true, value: localWorkspaceHost(home) };
+      const found = findPlacement(home, placement);
+      if (!found.ok) return { ok: false, message: found.reason };
+      return { ok: true, value: placementWorkspaceHost(found.placement, { home, env: ctx.registry.env }) };
+    },
     agents: {
       active: (agentId) => ctx.isActive(agentId),
       running: (agentId) =>

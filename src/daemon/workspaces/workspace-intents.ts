@@ -22,6 +22,8 @@ const CreateIntentSchema = Type.Object({
   kind: Type.Literal("create"),
   workspace_id: Type.String({ pattern: WORKSPACE_ID_PATTERN }),
   repository_cwd: Type.String({ minLength: 1 }),
+  /** The placement git runs on to undo it (workspace-host.ts); absent is this machine. */
+  placement: Type.Optional(Type.String({ minLength: 1 })),
   branch: Type.String({ minLength: 1 }),
   /** The commit the branch starts at: it is deleted on undo only while it still points here. */
   base_commit: Type.String({ minLength: 1 }),

@@ -15,6 +15,8 @@ export const WorkspaceRecordSchema = Type.Object({
   label: Type.String(),
   repository_cwd: Type.String({ minLength: 1 }),
   worktree_path: Type.String({ minLength: 1 }),
+  /** The placement the repository and worktree are on (their paths are that side's); absent is local. */
+  placement: Type.Optional(Type.String({ minLength: 1 })),
   branch: Type.String({ minLength: 1 }),
   base_ref: Type.String({ minLength: 1 }),
   base_commit: Type.String({ minLength: 1 }),
@@ -37,6 +39,7 @@ export function summaryOf(record: WorkspaceRecord): WorkspaceSummary {
     label: record.label,
     cwd: record.worktree_path,
     repository_cwd: record.repository_cwd,
+    ...(record.placement !== undefined ? { placement: record.placement } : {}),
     ownership: "managed",
     lifecycle: record.tombstone === undefined ? "active" : "retired",
     fingerprints: record.fingerprints,

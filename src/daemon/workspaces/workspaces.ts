@@ -2,10 +2,13 @@
  * The daemon's workspaces (docs/architecture.md §7.3): one git worktree per workspace, on its own
  * branch, under `$SHARD_HOME/worktrees/` (durable: never a temp dir, never reaped), each bound to
  * the agents launched in it. Operations run one at a time, so a retire never races a create.
+ * A workspace on a placement has its repository, worktree and git there (workspace-host.ts):
+ * `$SHARD_HOME/worktrees/` of that side, the same intents recorded here first.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { git, gitComplaint } from "../../git/git.ts";
+import { isAbsolute, join } from "node:path";
+import { gitComplaint } from "../../git/git.ts";
+import { LOCAL_PLACEMENT } from "../../placements/placement-config.ts";
+import type { Found } from "../../placements/placement-git.ts";
 import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
 import { storageFault } from "../../support/storage-fault.ts";
@@ -34,6 +37,7 @@ import {
 } from "./repository.ts";
 import { type AgentLiveness, planRetire } from "./retire-checks.ts";
 import { removeCheckpointsOf, workspaceSessions } from "./workspace-checkpoints.ts";
+import type { WorkspaceHost } from "./workspace-host.ts";
 import {
   type CreateIntent,
   type RetireIntent,
@@ -54,10 +58,14 @@ export interface LaunchOptions {
   model?: string;
   provider?: string;
   mode?: string;
+  /** The workspace's placement; absent is this machine. */
+  placement?: string;
 }
 
 export interface WorkspaceDeps {
   home: string;
+  /** Where git runs for a workspace on `placement` (undefined: this machine), or why nowhere. */
+  hostOf(placement: string | undefined): Found<WorkspaceHost>;
   agents: AgentLiveness;
   /** Starts a fresh agent (and session) in `cwd`. */
   launch(
@@ -81,13 +89,11 @@ export class Workspaces {
   private readonly store: WorkspaceStore;
   private readonly intents: WorkspaceIntents;
   private readonly records = new Map<string, WorkspaceRecord>();
-  private readonly worktreesDir: string;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly deps: WorkspaceDeps) {
     this.store = new WorkspaceStore(deps.home);
     this.intents = new WorkspaceIntents(deps.home);
-    this.worktreesDir = join(deps.home, "worktrees");
     for (const record of this.store.load(deps.log)) this.records.set(record.workspace_id, record);
   }
 
@@ -113,7 +119,10 @@ export class Workspaces {
     return this.serially(async () => {
       const record = this.records.get(workspaceId);
       if (record === undefined) return notFound(workspaceId);
-      return { ok: true, value: detailOf(record, await this.conflictOf(record)) };
+      if (record.tombstone !== undefined) return { ok: true, value: detailOf(record, undefined) };
+      const at = await this.reach(record.placement, "workspace.status");
+      if (!at.ok) return at;
+      return { ok: true, value: detailOf(record, await this.conflictOf(at.value.host, record)) };
     });
   }
 
@@ -122,7 +131,14 @@ export class Workspaces {
     return this.serially(async () => {
       const record = this.records.get(workspaceId);
       if (record === undefined) return notFound(workspaceId);
-      const diff = await branchDiff(record.repository_cwd, record.branch, record.integration_target);
+      const at = await this.reach(record.placement, "workspace.diff");
+      if (!at.ok) return at;
+      const diff = await branchDiff(
+        at.value.host,
+        record.repository_cwd,
+        record.branch,
+        record.integration_target,
+      );
       if (!diff.ok) return failure("CONFLICT", `workspace.diff: ${diff.message}`);
       return {
         ok: true,
@@ -140,10 +156,19 @@ export class Workspaces {
 
   create(command: WorkspaceCreateCommand): Promise<Result<Launched>> {
     return this.serially(async () => {
-      const repo = await openRepository(command.cwd);
+      const placement = command.placement === LOCAL_PLACEMENT ? undefined : command.placement;
+      if (placement !== undefined && !isAbsolute(command.cwd)) {
+        return invalid(
+          `workspace.create: field "cwd": on placement "${placement}" it must be an absolute path there`,
+        );
+      }
+      const at = await this.reach(placement, "workspace.create");
+      if (!at.ok) return at;
+      const { host, worktreesDir } = at.value;
+      const repo = await openRepository(host, command.cwd);
       if (!repo.ok) return invalid(`workspace.create: field "cwd": ${repo.message}`);
       const root = repo.value.root;
-      const checkedOut = await currentBranch(root);
+      const checkedOut = await currentBranch(host, root);
       const baseRef = command.base_ref ?? checkedOut ?? "HEAD";
       const target = command.integration_target ?? (baseRef === "HEAD" ? checkedOut : baseRef);
       if (target === undefined) {
@@ -156,10 +181,10 @@ export class Workspaces {
         command.branch ?? `shard/${slug(command.label) || workspaceId.slice(3, 11).toLowerCase()}`;
       // Independent checks, run together: each is a git process.
       const [base, targetCommit, branchOk, branchTaken] = await Promise.all([
-        resolveCommit(root, baseRef),
-        resolveCommit(root, target),
-        validBranchName(root, branch),
-        branchExists(root, branch),
+        resolveCommit(host, root, baseRef),
+        resolveCommit(host, root, target),
+        validBranchName(host, root, branch),
+        branchExists(host, root, branch),
       ]);
       if (!base.ok) return invalid(`workspace.create: field "base_ref": ${base.message}`);
       if (!targetCommit.ok)
@@ -173,12 +198,13 @@ export class Workspaces {
           `workspace.create: field "branch": ${branch} already exists; name another branch`,
         );
       }
-      const path = join(this.worktreesDir, workspaceId);
+      const path = join(worktreesDir, workspaceId);
       const intent: CreateIntent = {
         version: 1,
         kind: "create",
         workspace_id: workspaceId,
         repository_cwd: root,
+        ...(placement !== undefined ? { placement } : {}),
         branch,
         base_commit: base.value,
         started_at: this.now(),
@@ -186,11 +212,11 @@ export class Workspaces {
       // Recorded before git makes anything, so a crash from here on is undone at the next start.
       const noted = this.noteIntent(intent);
       if (!noted.ok) return noted;
-      mkdirSync(this.worktreesDir, { recursive: true, mode: 0o700 });
-      const added = await git(root, ["worktree", "add", "--quiet", "-b", branch, path, base.value]);
-      const worktreeFp = added.ok ? await worktreeFingerprint(path) : undefined;
+      await host.makeWorktreesDir(worktreesDir);
+      const added = await host.git(root, ["worktree", "add", "--quiet", "-b", branch, path, base.value]);
+      const worktreeFp = added.ok ? await worktreeFingerprint(host, path) : undefined;
       if (worktreeFp === undefined) {
-        await this.undoCreate(intent);
+        await this.undoCreate(host, worktreesDir, intent);
         return failure(
           "INTERNAL_ERROR",
           added.ok
@@ -205,6 +231,7 @@ export class Workspaces {
         label: command.label ?? branch,
         repository_cwd: root,
         worktree_path: path,
+        ...(placement !== undefined ? { placement } : {}),
         branch,
         base_ref: baseRef,
         base_commit: base.value,
@@ -216,7 +243,7 @@ export class Workspaces {
       };
       const saved = this.save(record);
       if (!saved.ok) {
-        await this.undoCreate(intent);
+        await this.undoCreate(host, worktreesDir, intent);
         return saved;
       }
       this.intents.remove(workspaceId);
@@ -232,7 +259,9 @@ export class Workspaces {
       if (record.tombstone !== undefined) {
         return invalid(`workspace.attach: workspace ${record.workspace_id} is retired`);
       }
-      const conflict = await this.conflictOf(record);
+      const at = await this.reach(record.placement, "workspace.attach");
+      if (!at.ok) return at;
+      const conflict = await this.conflictOf(at.value.host, record);
       if (conflict !== undefined) return failure("CONFLICT", `workspace.attach: ${conflict}`);
       return this.launchIn(record, command);
     });
@@ -248,9 +277,13 @@ export class Workspaces {
         return invalid(`workspace.retire: workspace ${record.workspace_id} is already retired`);
       }
       const disposition = command.branch_disposition ?? "delete_if_merged";
+      // An unreachable placement is no proof the worktree is gone: nothing is decided.
+      const at = await this.reach(record.placement, "workspace.retire");
+      if (!at.ok) return at;
+      const { host, worktreesDir } = at.value;
       // The tip the checks see: only this commit is deleted, a branch that moves since is kept.
-      const tip = await branchTip(record.repository_cwd, record.branch);
-      const plan = await planRetire(record, disposition, this.deps.agents, this.worktreesDir);
+      const tip = await branchTip(host, record.repository_cwd, record.branch);
+      const plan = await planRetire(host, record, disposition, this.deps.agents, worktreesDir);
       if (!plan.ok) {
         if (plan.refusal.kind === "missing_authority") {
           this.deps.broadcast({
@@ -273,7 +306,7 @@ export class Workspaces {
       // Recorded before git removes anything: a crash from here on is finished at the next start.
       const noted = this.noteIntent(intent);
       if (!noted.ok) return noted;
-      const retired = await this.finishRetire(record, intent);
+      const retired = await this.finishRetire(host, record, intent);
       if (!retired.ok) return retired;
       return {
         ok: true,
@@ -287,12 +320,15 @@ export class Workspaces {
 
   /** Carries out a retire intent: worktree, branch, checkpoints, tombstone, then the intent goes. */
   private async finishRetire(
+    host: WorkspaceHost,
     record: WorkspaceRecord,
     intent: RetireIntent,
   ): Promise<Result<WorkspaceRecord>> {
     // Found while the worktree still exists (its real path); a recovery finds them by the recorded one.
-    const sessions = workspaceSessions(this.deps.home, record);
-    const steps = await retireSteps(record, intent.delete_branch, intent.branch_commit, this.deps.log);
+    // On a placement the sessions and their checkpoints are that side's: none of this machine's.
+    const sessions =
+      record.placement === undefined ? workspaceSessions(this.deps.home, record) : new Set<string>();
+    const steps = await retireSteps(host, record, intent.delete_branch, intent.branch_commit, this.deps.log);
     if (!steps.ok) {
       // Nothing was removed: the workspace stays active, as it was.
       this.intents.remove(record.workspace_id);
@@ -326,9 +362,24 @@ export class Workspaces {
     return saved;
   }
 
-  private async undoCreate(intent: CreateIntent): Promise<void> {
-    await undoCreate(intent, this.worktreesDir, this.deps.log);
+  private async undoCreate(host: WorkspaceHost, worktreesDir: string, intent: CreateIntent): Promise<void> {
+    await undoCreate(host, intent, worktreesDir, this.deps.log);
     this.intents.remove(intent.workspace_id);
+  }
+
+  /**
+   * The host of a workspace on `placement`, and its worktrees folder: asking for the folder
+   * first shows the placement answers, so a link that is down is never read as a worktree gone.
+   */
+  private async reach(
+    placement: string | undefined,
+    command: string,
+  ): Promise<Result<{ host: WorkspaceHost; worktreesDir: string }>> {
+    const host = this.deps.hostOf(placement);
+    if (!host.ok) return invalid(`${command}: field "placement": ${host.message}`);
+    const dir = await host.value.worktreesDir();
+    if (!dir.ok) return failure("CONFLICT", `${command}: ${dir.message}`);
+    return { ok: true, value: { host: host.value, worktreesDir: dir.value } };
   }
 
   /** Finishes each retire and undoes each create a killed daemon left half done. */
@@ -351,13 +402,17 @@ export class Workspaces {
       // Saved means created: the workspace is listed and can be attached.
       if (record !== undefined) this.intents.remove(intent.workspace_id);
       else {
-        await this.undoCreate(intent);
+        const at = await this.reach(intent.placement, "recovery");
+        if (!at.ok) throw new Error(at.error.message);
+        await this.undoCreate(at.value.host, at.value.worktreesDir, intent);
         this.deps.log(`workspace ${intent.workspace_id}: undid a create cut short (branch ${intent.branch})`);
       }
     } else if (record === undefined || record.tombstone !== undefined) {
       this.intents.remove(intent.workspace_id);
     } else {
-      const retired = await this.finishRetire(record, intent);
+      const at = await this.reach(record.placement, "recovery");
+      if (!at.ok) throw new Error(at.error.message);
+      const retired = await this.finishRetire(at.value.host, record, intent);
       this.deps.log(
         `workspace ${intent.workspace_id}: ${retired.ok ? "finished a retire cut short" : `could not finish a retire cut short (${retired.error.message}); still active`}`,
       );
@@ -383,6 +438,7 @@ export class Workspaces {
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.provider !== undefined ? { provider: options.provider } : {}),
       ...(options.mode !== undefined ? { mode: options.mode } : {}),
+      ...(record.placement !== undefined ? { placement: record.placement } : {}),
     });
     if (!launched.ok) {
       return { ok: false, error: { ...launched.error, data: { workspace_id: record.workspace_id } } };
@@ -414,9 +470,9 @@ export class Workspaces {
   }
 
   /** Why the worktree on disk no longer matches its record (sanitized: no paths), if it does not. */
-  private async conflictOf(record: WorkspaceRecord): Promise<string | undefined> {
+  private async conflictOf(host: WorkspaceHost, record: WorkspaceRecord): Promise<string | undefined> {
     if (record.tombstone !== undefined) return undefined;
-    const fp = await worktreeFingerprint(record.worktree_path);
+    const fp = await worktreeFingerprint(host, record.worktree_path);
     if (fp === undefined) return "the worktree was removed outside the daemon";
     if (fp !== record.fingerprints.worktree) return "the worktree was replaced outside the daemon";
     return undefined;

@@ -38,6 +38,25 @@ export async function startingOk(client: DaemonClient, message: Msg): Promise<Ms
   return res.data;
 }
 
+let asked = 0;
+/**
+ * A command whose answer takes a dozen ssh round trips (a retire's checks, a diff): bounded
+ * generously, as startingOk is, since CI's shared cores make each hop take a while.
+ */
+export async function overSsh(c: DaemonClient, message: Msg): Promise<Msg> {
+  asked += 1;
+  const id = `over-ssh-${asked}`;
+  const from = c.messages.length;
+  c.send({ ...message, id });
+  return c.waitFor((m) => m.type === "response" && m.id === id, from, 100_000);
+}
+
+export async function overSshOk(c: DaemonClient, message: Msg): Promise<Msg> {
+  const res = await overSsh(c, message);
+  if (!res.success) throw new Error(`${message.type} failed: ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
 /** Waits for a condition the daemon makes true in the background (bounded, polled). */
 export async function until(condition: () => boolean, timeoutMs = 80_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -14,8 +14,8 @@ import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { loggedShard } from "./support/logged-shard.ts";
-import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { overSshOk, startingOk, useSshd } from "./support/ssh-test.ts";
+import { remoteShard } from "./support/remote-shard.ts";
+import { createPlacedAgent, overSshOk, placeSshBox, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(90_000);
@@ -33,26 +33,9 @@ async function sshAgentIn(cwd: string) {
   const harness = await startHarness();
   const remote = remoteShard(llm().url);
   const logged = loggedShard(remote.shard);
-  const s = server();
-  writePlacements(harness.home, {
-    box: {
-      kind: "ssh",
-      host: "127.0.0.1",
-      port: s.port,
-      user: s.user,
-      ssh_config: s.config,
-      shard: logged.shard,
-    },
-  });
+  placeSshBox(harness.home, server(), logged.shard);
   const client = await harness.unixClient();
-  const created = await startingOk(client, {
-    type: "agent.create",
-    cwd,
-    model: "mock/chat",
-    placement: "box",
-  });
-  const agentId = String(created.agent_id);
-  await client.ok({ type: "agent.attach", agent_id: agentId });
+  const agentId = await createPlacedAgent(client, cwd);
   return { harness, client, agentId, runs: logged.runs };
 }
 

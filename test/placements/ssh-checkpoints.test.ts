@@ -14,8 +14,8 @@ import { repoWithA } from "../checkpoints/support/repo-with-a.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { type RemoteShard, remoteShard } from "./support/remote-shard.ts";
+import { createPlacedAgent, placeSshBox, startingOk, until, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(120_000);
@@ -38,28 +38,11 @@ async function sshAgentInRepo(): Promise<{
 }> {
   const harness = await startHarness();
   const remote = remoteShard(llm().url);
-  const sshd = server();
-  writePlacements(harness.home, {
-    box: {
-      kind: "ssh",
-      host: "127.0.0.1",
-      port: sshd.port,
-      user: sshd.user,
-      ssh_config: sshd.config,
-      shard: remote.shard,
-    },
-  });
+  placeSshBox(harness.home, server(), remote.shard);
   // The repository lies at a path on the placement (the loopback host shares this filesystem).
   const repo = repoWithA();
   const client = await harness.unixClient();
-  const created = await startingOk(client, {
-    type: "agent.create",
-    cwd: repo,
-    model: "mock/chat",
-    placement: "box",
-  });
-  const agentId = String(created.agent_id);
-  await client.ok({ type: "agent.attach", agent_id: agentId });
+  const agentId = await createPlacedAgent(client, repo);
   return { harness, client, remote, repo, agentId };
 }
 

@@ -11,8 +11,16 @@ import { readLinkDirs } from "../../src/daemon/registry/link-dir-record.ts";
 import type { DaemonClient, Msg } from "../daemon/support/daemon-client.ts";
 import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
-import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { linkOf, remoteShellOf, startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { remoteShard } from "./support/remote-shard.ts";
+import {
+  createPlacedAgent,
+  linkOf,
+  placeSshBox,
+  remoteShellOf,
+  startingOk,
+  until,
+  useSshd,
+} from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(120_000);
@@ -31,26 +39,9 @@ async function sshAgent(
 ): Promise<{ harness: DaemonHarness; client: DaemonClient; agentId: string }> {
   const harness = onHarness ?? (await startHarness());
   const remote = remoteShard(llm().url);
-  const sshd = server();
-  writePlacements(harness.home, {
-    box: {
-      kind: "ssh",
-      host: "127.0.0.1",
-      port: sshd.port,
-      user: sshd.user,
-      ssh_config: sshd.config,
-      shard: remote.shard,
-    },
-  });
+  placeSshBox(harness.home, server(), remote.shard);
   const client = await harness.unixClient();
-  const created = await startingOk(client, {
-    type: "agent.create",
-    cwd: remote.cwd,
-    model: "mock/chat",
-    placement: "box",
-  });
-  const agentId = String(created.agent_id);
-  await client.ok({ type: "agent.attach", agent_id: agentId });
+  const agentId = await createPlacedAgent(client, remote.cwd);
   return { harness, client, agentId };
 }
 

@@ -17,7 +17,14 @@ import { type DaemonHarness, useDaemonHarnesses } from "../daemon/support/daemon
 import { CHILD_ENV } from "../support/child-env.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { startingOk, until, useSshd } from "./support/ssh-test.ts";
+import {
+  createPlacedAgent,
+  placeSshBox,
+  sshPlacement,
+  startingOk,
+  until,
+  useSshd,
+} from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(90_000);
@@ -31,10 +38,6 @@ const llm = useMockLlmServer({ clearQueueBeforeEach: true });
 const startHarness = useDaemonHarnesses(llm);
 const server = useSshd();
 
-function sshPlacement(shard: string, port = server().port): object {
-  return { kind: "ssh", host: "127.0.0.1", port, user: server().user, ssh_config: server().config, shard };
-}
-
 async function sshAgent(): Promise<{
   harness: DaemonHarness;
   client: DaemonClient;
@@ -43,16 +46,9 @@ async function sshAgent(): Promise<{
 }> {
   const harness = await startHarness();
   const remote = remoteShard(llm().url);
-  writePlacements(harness.home, { box: sshPlacement(remote.shard) });
+  placeSshBox(harness.home, server(), remote.shard);
   const client = await harness.unixClient();
-  const created = await startingOk(client, {
-    type: "agent.create",
-    cwd: remote.cwd,
-    model: "mock/chat",
-    placement: "box",
-  });
-  const agentId = String(created.agent_id);
-  await client.ok({ type: "agent.attach", agent_id: agentId });
+  const agentId = await createPlacedAgent(client, remote.cwd);
   return { harness, client, remote, agentId };
 }
 
@@ -196,7 +192,7 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     const deadPort = closed.port;
     closed.stop(true);
-    writePlacements(harness.home, { gone: sshPlacement(remote.shard, deadPort) });
+    writePlacements(harness.home, { gone: sshPlacement(server(), remote.shard, deadPort) });
     const client = await harness.unixClient();
     const res = await client.request({
       type: "agent.create",
@@ -217,7 +213,7 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
     const harness = await startHarness();
     const remote = remoteShard(llm().url);
     const target = join(tempDir("installed"), "bin", "shard");
-    writePlacements(harness.home, { box: sshPlacement(target) });
+    writePlacements(harness.home, { box: sshPlacement(server(), target) });
     const proc = Bun.spawn(
       [process.execPath, SHARD_MAIN, "placement", "install", "box", "--binary", remote.shard],
       {
@@ -254,7 +250,7 @@ describe.skipIf(!hasSshd)("ssh placement", () => {
       `#!/bin/sh\necho '{"type":"hello","seq":0,"protocol_version":"1","server_version":"0.0.1-old","capabilities":[]}'\nexec cat >/dev/null\n`,
     );
     chmodSync(stale, 0o755);
-    writePlacements(harness.home, { old: sshPlacement(stale) });
+    writePlacements(harness.home, { old: sshPlacement(server(), stale) });
     const client = await harness.unixClient();
     const res = await client.request({
       type: "agent.create",

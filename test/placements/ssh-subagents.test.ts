@@ -12,8 +12,8 @@ import { DaemonClient } from "../daemon/support/daemon-client.ts";
 import { useDaemonHarnesses } from "../daemon/support/daemon-harness.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { childReportedToParent } from "./support/child-report.ts";
-import { remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { linkOf, startingOk, until, useSshd } from "./support/ssh-test.ts";
+import { remoteShard } from "./support/remote-shard.ts";
+import { createPlacedAgent, linkOf, placeSshBox, until, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(120_000);
@@ -30,25 +30,9 @@ const server = useSshd();
 async function remoteParent() {
   const harness = await startHarness();
   const remote = remoteShard(llm().url);
-  writePlacements(harness.home, {
-    box: {
-      kind: "ssh",
-      host: "127.0.0.1",
-      port: server().port,
-      user: server().user,
-      ssh_config: server().config,
-      shard: remote.shard,
-    },
-  });
+  placeSshBox(harness.home, server(), remote.shard);
   const client = await harness.unixClient();
-  const created = await startingOk(client, {
-    type: "agent.create",
-    cwd: remote.cwd,
-    model: "mock/chat",
-    placement: "box",
-  });
-  const agentId = String(created.agent_id);
-  await client.ok({ type: "agent.attach", agent_id: agentId });
+  const agentId = await createPlacedAgent(client, remote.cwd);
   return { harness, client, remote, agentId };
 }
 

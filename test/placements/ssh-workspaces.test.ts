@@ -16,8 +16,8 @@ import { DaemonProcess, useDaemonHarnesses, useDaemonProcesses } from "../daemon
 import { makeRepo, sh } from "../daemon/workspaces/git-repo.ts";
 import { useMockLlmServer } from "../support/mock-llm/use-mock-llm-server.ts";
 import { type LoggedShard, loggedShard } from "./support/logged-shard.ts";
-import { type RemoteShard, remoteShard, writePlacements } from "./support/remote-shard.ts";
-import { overSsh, overSshOk, startingOk, useSshd } from "./support/ssh-test.ts";
+import { type RemoteShard, remoteShard } from "./support/remote-shard.ts";
+import { overSsh, overSshOk, placeSshBox, startingOk, useSshd } from "./support/ssh-test.ts";
 import { hasSshd } from "./support/sshd.ts";
 
 setDefaultTimeout(180_000);
@@ -35,17 +35,7 @@ const server = useSshd();
 function placeBox(home: string): { remote: RemoteShard; logged: LoggedShard } {
   const remote = remoteShard(llm().url);
   const logged = loggedShard(remote.shard);
-  const s = server();
-  writePlacements(home, {
-    box: {
-      kind: "ssh",
-      host: "127.0.0.1",
-      port: s.port,
-      user: s.user,
-      ssh_config: s.config,
-      shard: logged.shard,
-    },
-  });
+  placeSshBox(home, server(), logged.shard);
   return { remote, logged };
 }
 

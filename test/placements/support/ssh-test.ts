@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll } from "bun:test";
 import type { DaemonClient, Msg } from "../../daemon/support/daemon-client.ts";
+import { writePlacements } from "./remote-shard.ts";
 import { hasSshd, type Sshd, startSshd } from "./sshd.ts";
 
 /** Registers the file's sshd (call once, at the top level); the getter throws if it is not running. */
@@ -20,6 +21,31 @@ export function useSshd(): () => Sshd {
     if (!sshd) throw new Error("sshd is not running");
     return sshd;
   };
+}
+
+/** The placements.json entry that reaches `sshd` and runs `shard` there (`port`: another, say a dead one). */
+export function sshPlacement(sshd: Sshd, shard: string, port = sshd.port): Record<string, unknown> {
+  return { kind: "ssh", host: "127.0.0.1", port, user: sshd.user, ssh_config: sshd.config, shard };
+}
+
+/** Gives the daemon on `home` one placement, `box`, over `sshd`, running `shard` there. */
+export function placeSshBox(home: string, sshd: Sshd, shard: string): void {
+  writePlacements(home, { box: sshPlacement(sshd, shard) });
+}
+
+/**
+ * Creates an agent in `cwd` (a path on the placement) on `placement`, which starts its runtime
+ * there, and attaches `client` to it; returns its id.
+ */
+export async function createPlacedAgent(
+  client: DaemonClient,
+  cwd: string,
+  placement = "box",
+): Promise<string> {
+  const created = await startingOk(client, { type: "agent.create", cwd, model: "mock/chat", placement });
+  const agentId = String(created.agent_id);
+  await client.ok({ type: "agent.attach", agent_id: agentId });
+  return agentId;
 }
 
 let sent = 0;

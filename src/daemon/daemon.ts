@@ -7,6 +7,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../support/atomic-write.ts";
+import { describeError } from "../support/describe-error.ts";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/jsonl-decoder.ts";
 import { authHandlers } from "./auth/auth-commands.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
@@ -248,7 +249,7 @@ export async function startDaemon(
     rmSync(socketPath, { force: true });
     return {
       ok: false,
-      message: `cannot listen on ${hostname}:${options.port}: ${(err as Error).message}; pass --port 0 for a free port`,
+      message: `cannot listen on ${hostname}:${options.port}: ${describeError(err)}; pass --port 0 for a free port`,
     };
   }
   const port = server.port ?? options.port;

@@ -15,6 +15,7 @@ import {
   statSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { errorCode } from "../support/error-code.ts";
 
 export type OwnerOnlyRead =
   | { kind: "ok"; text: string }
@@ -30,7 +31,7 @@ export function readOwnerOnlyFile(path: string, maxBytes: number): OwnerOnlyRead
   } catch (err) {
     return isMissing(err)
       ? { kind: "missing" }
-      : refused(`its directory cannot be read (${errorCode(err)})`, dir);
+      : refused(`its directory cannot be read (${codeOf(err)})`, dir);
   }
   const dirProblem = untrustedDirectory(dirStats);
   if (dirProblem)
@@ -40,7 +41,7 @@ export function readOwnerOnlyFile(path: string, maxBytes: number): OwnerOnlyRead
   try {
     before = lstatSync(path);
   } catch (err) {
-    return isMissing(err) ? { kind: "missing" } : refused(`it cannot be read (${errorCode(err)})`, path);
+    return isMissing(err) ? { kind: "missing" } : refused(`it cannot be read (${codeOf(err)})`, path);
   }
   const problem = untrustedFile(before, maxBytes);
   if (problem) return { kind: "refused", reason: problem.reason, fix: problem.fix(path) };
@@ -51,7 +52,7 @@ export function readOwnerOnlyFile(path: string, maxBytes: number): OwnerOnlyRead
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if (isMissing(err)) return { kind: "missing" };
-    return refused(`it cannot be opened safely (${errorCode(err)})`, path);
+    return refused(`it cannot be opened safely (${codeOf(err)})`, path);
   }
   try {
     const opened = fstatSync(fd);
@@ -147,10 +148,9 @@ function isMissing(err: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-function errorCode(err: unknown): string {
-  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string"
-    ? err.code
-    : "error";
+/** The error's code for a message (`ENOENT`), or "error". */
+function codeOf(err: unknown): string {
+  return errorCode(err) ?? "error";
 }
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;

@@ -5,6 +5,7 @@
  * because the SDKs are loaded lazily.
  */
 import type { ProviderErrorKind } from "../contracts/provider.ts";
+import { isRecord } from "../support/is-record.ts";
 import { summarizeErrorMessage } from "./error-summary.ts";
 
 export interface ClassifiedError {
@@ -59,17 +60,8 @@ const CONNECTION_ERROR_NAMES = new Set([
   "ECONNREFUSED",
 ]);
 
-interface ErrorShape {
-  name?: unknown;
-  message?: unknown;
-  status?: unknown;
-  headers?: unknown;
-  error?: unknown;
-  code?: unknown;
-  type?: unknown;
-  errorType?: unknown;
-  cause?: unknown;
-}
+/** A thrown value's fields (`name`, `message`, `status`, `error`, `code`, `type`, `errorType`, `cause`), all unknown. */
+type ErrorShape = Record<string, unknown>;
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;
@@ -77,10 +69,9 @@ function str(v: unknown): string | undefined {
 
 /** Reads `type`, `code` and `message` from either SDK's parsed error body. */
 function bodyFields(body: unknown): { type?: string; code?: string; message?: string } {
-  if (typeof body !== "object" || body === null) return {};
-  const b = body as Record<string, unknown>;
+  if (!isRecord(body)) return {};
   // Anthropic: { type: "error", error: { type, message } }; OpenAI SDK already unwraps to { message, type, code }.
-  const inner = typeof b.error === "object" && b.error !== null ? (b.error as Record<string, unknown>) : b;
+  const inner = isRecord(body.error) ? body.error : body;
   return { type: str(inner.type), code: str(inner.code), message: str(inner.message) };
 }
 
@@ -99,7 +90,7 @@ export function parseRetryAfter(headers: unknown, now = Date.now()): number | un
 
 export function classifyError(err: unknown, aborted: boolean): ClassifiedError {
   if (aborted) return { kind: "aborted", message: "request aborted", retryable: false, connection: false };
-  const e = (typeof err === "object" && err !== null ? err : { message: String(err) }) as ErrorShape;
+  const e: ErrorShape = isRecord(err) ? err : { message: String(err) };
   const name = str(e.name) ?? "";
   if (name === "AbortError" || name === "APIUserAbortError") {
     return { kind: "aborted", message: "request aborted", retryable: false, connection: false };
@@ -145,8 +136,7 @@ function isNetworkFailure(e: ErrorShape): boolean {
     return true;
   const message = str(e.message) ?? "";
   if (/socket|connection|network|fetch failed|terminated|closed unexpectedly/i.test(message)) return true;
-  if (typeof e.cause === "object" && e.cause !== null && e.cause !== e)
-    return isNetworkFailure(e.cause as ErrorShape);
+  if (isRecord(e.cause) && e.cause !== e) return isNetworkFailure(e.cause);
   return false;
 }
 
@@ -175,8 +165,7 @@ function clean(message: string): string {
  */
 function userMessage(e: ErrorShape, bodyMessage: string | undefined): string {
   const own = str(e.message) ?? bodyMessage ?? "unknown provider error";
-  const cause =
-    typeof e.cause === "object" && e.cause !== null ? str((e.cause as ErrorShape).message) : undefined;
+  const cause = isRecord(e.cause) ? str(e.cause.message) : undefined;
   const cleanOwn = clean(own);
   if (cause === undefined) return cleanOwn;
   const cleanCause = clean(cause);

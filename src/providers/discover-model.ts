@@ -6,6 +6,9 @@
  * - nothing at all is configured: probe the usual local servers on 127.0.0.1, all at once
  *   with one short deadline, and use the first (in list order) that lists a model.
  */
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { isRecord } from "../support/is-record.ts";
 import { OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +70,9 @@ export function localProbeSummary(env: Env): string {
   return `No local server answered on ${servers.map((s) => `127.0.0.1:${s.port} (${s.name})`).join(", ")}.`;
 }
 
+/** What is read of an OpenAI-style `GET /models` answer (the server is not trusted to send it). */
+const ModelListSchema = Type.Object({ data: Type.Array(Type.Unknown()) });
+
 /** The first model id a `GET <base>/models` lists, or undefined. */
 async function firstModel(base: string, signal: AbortSignal, apiKey?: string): Promise<string | undefined> {
   try {
@@ -75,9 +81,10 @@ async function firstModel(base: string, signal: AbortSignal, apiKey?: string): P
       signal,
     });
     if (!res.ok) return undefined;
-    const body = (await res.json()) as { data?: { id?: unknown }[] };
-    const id = body.data?.find((m) => typeof m.id === "string" && m.id !== "")?.id;
-    return typeof id === "string" ? id : undefined;
+    const body: unknown = await res.json();
+    if (!Value.Check(ModelListSchema, body)) return undefined;
+    for (const m of body.data) if (isRecord(m) && typeof m.id === "string" && m.id !== "") return m.id;
+    return undefined;
   } catch {
     return undefined;
   }

@@ -4,10 +4,11 @@
  * (file + JSON path + reason) and skipped while everything else still loads.
  */
 import { readFileSync } from "node:fs";
-import { Kind, type TSchema, Type } from "@sinclair/typebox";
+import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { ModelSpec, ProviderTimeouts } from "../contracts/provider.ts";
 import { describeError } from "../support/describe-error.ts";
+import { errorCode } from "../support/error-code.ts";
 import { baseUrlProblem } from "./base-url.ts";
 
 export interface CatalogError {
@@ -100,6 +101,17 @@ function validate(schema: TSchema, value: unknown, file: string, prefix: string)
   return [...seen.values()];
 }
 
+/** `value` as its schema's type when it passes, otherwise every field that fails (as `validate`). */
+function checked<S extends TSchema>(
+  schema: S,
+  value: unknown,
+  file: string,
+  prefix: string,
+): { value: Static<S>; errors: [] } | { value: undefined; errors: CatalogError[] } {
+  if (Value.Check(schema, value)) return { value, errors: [] };
+  return { value: undefined, errors: validate(schema, value, file, prefix) };
+}
+
 /** Names the model a field error belongs to, and says it was left out. */
 function rejectedModelError(
   error: CatalogError,
@@ -135,7 +147,7 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { models: [], errors: [] };
+    if (errorCode(err) === "ENOENT") return { models: [], errors: [] };
     return {
       models: [],
       errors: [{ file, field: "(file)", reason: `cannot read: ${describeError(err)}` }],
@@ -150,30 +162,28 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
       errors: [{ file, field: "(file)", reason: `invalid JSON: ${describeError(err)}` }],
     };
   }
-  const errors = validate(FileSchema, data, file, "");
-  if (errors.length > 0) return { models: [], errors };
+  const top = checked(FileSchema, data, file, "");
+  if (top.value === undefined) return { models: [], errors: top.errors };
+  const errors: CatalogError[] = [];
 
   const models: ModelSpec[] = [];
-  const providers = (data as { providers: Record<string, unknown> }).providers;
+  const providers = top.value.providers;
   for (const [name, rawProvider] of Object.entries(providers)) {
     const prefix = fieldPath("providers", `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
     if (name.includes("/") || name.length === 0) {
       errors.push({ file, field: prefix, reason: "provider name must be non-empty and contain no '/'" });
       continue;
     }
-    const providerErrors = validate(ModelsFileProviderSchema, rawProvider, file, prefix);
-    if (providerErrors.length > 0) {
+    const { value: provider, errors: providerErrors } = checked(
+      ModelsFileProviderSchema,
+      rawProvider,
+      file,
+      prefix,
+    );
+    if (provider === undefined) {
       errors.push(...providerErrors);
       continue;
     }
-    const provider = rawProvider as {
-      api: ModelSpec["api"];
-      base_url?: string;
-      api_key?: string;
-      api_key_env?: string;
-      timeouts?: { connect?: number; first_byte?: number; idle?: number };
-      models: unknown[];
-    };
     const urlProblem = provider.base_url === undefined ? undefined : baseUrlProblem(provider.base_url);
     if (urlProblem !== undefined) {
       errors.push({
@@ -185,20 +195,16 @@ export function loadModelsFile(file: string): { models: ModelSpec[]; errors: Cat
     }
     const timeouts = timeoutsFrom(provider.timeouts);
     provider.models.forEach((rawModel, i) => {
-      const modelErrors = validate(ModelsFileModelSchema, rawModel, file, `${prefix}.models[${i}]`);
-      if (modelErrors.length > 0) {
+      const { value: m, errors: modelErrors } = checked(
+        ModelsFileModelSchema,
+        rawModel,
+        file,
+        `${prefix}.models[${i}]`,
+      );
+      if (m === undefined) {
         errors.push(...modelErrors.map((e) => rejectedModelError(e, name, rawModel, i)));
         return;
       }
-      const m = rawModel as {
-        id: string;
-        context_window: number;
-        max_output: number;
-        reasoning?: boolean;
-        thinking?: ModelSpec["thinking"];
-        reasoning_levels?: ModelSpec["reasoning_levels"];
-        cost?: ModelSpec["cost"];
-      };
       const spec: ModelSpec = {
         id: `${name}/${m.id}`,
         provider: name,

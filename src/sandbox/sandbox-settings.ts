@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type Static, type TLiteral, type TUnion, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { describeError } from "../support/describe-error.ts";
+import { errorCode } from "../support/error-code.ts";
 import {
   type SandboxMode,
   SandboxModeSchema,
@@ -89,7 +90,7 @@ function readSection(home: string, warnings: string[]): SandboxSection {
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+    if (errorCode(error) !== "ENOENT")
       warnings.push(`${path}: ${describeError(error)}; sandbox settings use their defaults`);
     return {};
   }

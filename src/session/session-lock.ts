@@ -8,6 +8,7 @@
  */
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { errorCode } from "../support/error-code.ts";
 import { hasExitedUnreaped, processStart } from "../support/process-start.ts";
 
 export interface LockOwner {
@@ -72,7 +73,7 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else — it is alive.
-    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+    return errorCode(err) !== "ESRCH";
   }
 }
 
@@ -103,7 +104,7 @@ function tryCreate(path: string, owner: LockOwner): boolean {
   try {
     fd = openSync(path, "wx", 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errorCode(err) === "EEXIST") return false;
     throw err;
   }
   try {

@@ -7,7 +7,7 @@
 import { lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { errorCode } from "./tool-result.ts";
+import { errorCode } from "../support/error-code.ts";
 import {
   openForRead,
   PathChangedError,

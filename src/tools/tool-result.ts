@@ -10,12 +10,3 @@ export function errorResult(message: string, extra: Partial<ToolResult> = {}): T
 export function textResult(text: string, extra: Partial<ToolResult> = {}): ToolResult {
   return { ...extra, content: { kind: "text", text }, is_error: false };
 }
-
-/** Node-style error code (`ENOENT`, `EACCES`, ...) when the value carries one. */
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === "string" ? code : undefined;
-  }
-  return undefined;
-}

@@ -20,8 +20,8 @@ import {
 } from "node:fs";
 import { type FileHandle, mkdir, open, readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { errorCode } from "../support/error-code.ts";
 import { resolveRealPath } from "../support/real-path.ts";
-import { errorCode } from "./tool-result.ts";
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;

@@ -92,6 +92,25 @@ describe("local server discovery", () => {
     expect(await discoverLocalServer([{ port: notAnLlm.port ?? 0, name: "Ollama" }])).toBeUndefined();
   });
 
+  test("a server whose model list is malformed is passed over for the next one", async () => {
+    // Each answers 200 with a body that is not a usable list: no `data`, `data` not an array,
+    // entries that are not objects or have no string id.
+    const bodies = ["[1,2]", '{"data":"mock-model"}', '{"data":[null,"x",{"id":7},{"id":""}]}', "not json"];
+    const liars = bodies.map((body) =>
+      Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(body, { status: 200 }) }),
+    );
+    try {
+      const found = await discoverLocalServer([
+        ...liars.map((liar, i) => ({ port: liar.port ?? 0, name: `liar ${i}` })),
+        { port: Number(mockPort()), name: "vLLM" },
+      ]);
+      expect(found?.server.name).toBe("vLLM");
+      expect(found?.model).toBe("openai/mock-model");
+    } finally {
+      for (const liar of liars) await liar.stop(true);
+    }
+  });
+
   test("with nothing configured, discoverModelIfNeeded points OpenAI at the server and says so", async () => {
     const home = freshHome();
     const config: RuntimeConfig = {

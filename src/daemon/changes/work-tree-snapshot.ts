@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, lstatSync, rmSync, statSync, utimesSync, writ
 import { join } from "node:path";
 import { type GitRunner, gitComplaint } from "../../git/git.ts";
 import { repositoryAt } from "../../git/repository-at.ts";
+import { describeError } from "../../support/describe-error.ts";
 
 export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
 export const MAX_UNTRACKED_FILES = 10_000;
@@ -65,7 +66,7 @@ export async function snapshotWorkTree(cwd: string, scratch: string): Promise<Sn
       truncated: untracked.truncated,
     };
   } catch (err) {
-    return { ok: false, notGit: false, message: `the snapshot failed: ${(err as Error).message}` };
+    return { ok: false, notGit: false, message: `the snapshot failed: ${describeError(err)}` };
   } finally {
     rmSync(index, { force: true });
     rmSync(pathspecs, { force: true });

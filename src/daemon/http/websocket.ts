@@ -13,6 +13,7 @@
  * a peer that never answered would keep the connection (docs/daemon.md).
  */
 import type { ServerWebSocket, WebSocketHandler } from "bun";
+import { describeError } from "../../support/describe-error.ts";
 import { newId } from "../../support/ids.ts";
 import type { Broker } from "../broker/broker.ts";
 import type { ClientConnection, DaemonMessage } from "../broker/client-connection.ts";
@@ -137,7 +138,7 @@ class WsClient implements ClientConnection {
     try {
       value = JSON.parse(frame);
     } catch (err) {
-      const message = `bad JSON: ${(err as Error).message}`;
+      const message = `bad JSON: ${describeError(err)}`;
       this.inbound.push(0, async () => this.broker.unparsable(this, { code: "INVALID_REQUEST", message }));
       return;
     }

@@ -4,6 +4,7 @@
  * each run's task text, which never leaves the daemon.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { describeError } from "../../support/describe-error.ts";
 import { idPattern } from "../../support/ids.ts";
 import { SandboxModeSchema, SandboxPolicySchema } from "../../types/sandbox.ts";
 import type { JobSnapshot, JobState, RunSnapshot, RunState } from "../../types/subagent-jobs.ts";
@@ -79,7 +80,7 @@ export function parseJobRecord(text: string): { ok: true; job: JobRecord } | { o
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
+    return { ok: false, reason: `bad JSON: ${describeError(err)}` };
   }
   if (recordCheck.check(value)) return { ok: true, job: value };
   const first = recordCheck.firstError(value);

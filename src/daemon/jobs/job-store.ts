@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { describeError } from "../../support/describe-error.ts";
 import { idPattern } from "../../support/ids.ts";
 import { type JobRecord, parseJobRecord } from "./job-record.ts";
 
@@ -43,7 +44,7 @@ export class JobStore {
       try {
         text = readFileSync(join(this.dir, file), "utf8");
       } catch (err) {
-        problems.push({ file, reason: (err as Error).message });
+        problems.push({ file, reason: describeError(err) });
         continue;
       }
       const parsed = parseJobRecord(text);

@@ -4,6 +4,8 @@
  * store, the catalog, the coordinator and the waiters, answers the commands, tells the owning
  * parent's connections about every committed run transition and injects completion reports.
  */
+
+import { describeError } from "../../support/describe-error.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { SubagentRunChangedEvent } from "../../types/subagent.ts";
 import type { WireError } from "../../wire/errors.ts";
@@ -218,7 +220,7 @@ export class SubagentService {
       this.store.save(job);
     } catch (err) {
       this.deps.log(
-        `job ${job.job_id}: could not record the report of run ${run.run_id}: ${(err as Error).message}`,
+        `job ${job.job_id}: could not record the report of run ${run.run_id}: ${describeError(err)}`,
       );
     }
   }

@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync, type WriteIo } from "../../support/atomic-write.ts";
+import { describeError } from "../../support/describe-error.ts";
 import { AGENT_ID_PATTERN, type AgentManifest, parseManifest } from "./manifest.ts";
 import { removeMirroredSession } from "./mirror-removal.ts";
 import { removeSessionDirectory } from "./session-removal.ts";
@@ -92,7 +93,7 @@ export class ManifestStore {
         text = readFileSync(join(this.dir, name, "manifest.json"), "utf8");
       } catch (err) {
         if (this.removeIfHalfMade(name)) removed.push(name);
-        else problems.push({ agent_id: name, reason: (err as Error).message });
+        else problems.push({ agent_id: name, reason: describeError(err) });
         continue;
       }
       const parsed = parseManifest(text);

@@ -4,6 +4,7 @@
  * is rebuilt from it alone, so a daemon restart lists every agent again.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { describeError } from "../../support/describe-error.ts";
 import { idPattern } from "../../support/ids.ts";
 import { McpServersSchema } from "../../types/mcp-server-config.ts";
 import { HeadlessPolicySchema, LaunchPolicySchema } from "../../types/orchestrator.ts";
@@ -85,7 +86,7 @@ export function parseManifest(
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, reason: `bad JSON: ${(err as Error).message}` };
+    return { ok: false, reason: `bad JSON: ${describeError(err)}` };
   }
   if (manifestCheck.check(value)) return { ok: true, manifest: value };
   const first = manifestCheck.firstError(value);

@@ -884,9 +884,7 @@ export class Registry {
     try {
       this.manifests.save(record.manifest);
     } catch (err) {
-      this.options.log(
-        `agent ${record.manifest.agent_id}: could not record ${what}: ${(err as Error).message}`,
-      );
+      this.options.log(`agent ${record.manifest.agent_id}: could not record ${what}: ${describeError(err)}`);
     }
   }
 

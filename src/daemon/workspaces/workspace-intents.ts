@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { describeError } from "../../support/describe-error.ts";
 import { BranchDispositionSchema } from "../../types/workspace-projection.ts";
 
 /** Workspace ids are ours (`ws_…`): a path segment that cannot climb out of its folder. */
@@ -71,7 +72,7 @@ export class WorkspaceIntents {
           intents.push(value);
         } else log(`workspace intent ${name} does not match its schema; left untouched and skipped`);
       } catch (err) {
-        log(`workspace intent ${name} cannot be read (${(err as Error).message}); skipped`);
+        log(`workspace intent ${name} cannot be read (${describeError(err)}); skipped`);
       }
     }
     return intents;

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { atomicWriteFileSync } from "../../support/atomic-write.ts";
+import { describeError } from "../../support/describe-error.ts";
 import { type WorkspaceRecord, WorkspaceRecordSchema } from "./workspace-record.ts";
 
 export class WorkspaceStore {
@@ -30,7 +31,7 @@ export class WorkspaceStore {
         if (Value.Check(WorkspaceRecordSchema, value)) records.push(value);
         else log(`workspace record ${name} does not match its schema; left untouched and skipped`);
       } catch (err) {
-        log(`workspace record ${name} cannot be read (${(err as Error).message}); skipped`);
+        log(`workspace record ${name} cannot be read (${describeError(err)}); skipped`);
       }
     }
     return records;

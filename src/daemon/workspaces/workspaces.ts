@@ -482,7 +482,7 @@ export class Workspaces {
     try {
       this.store.save(record);
     } catch (err) {
-      return failure("INTERNAL_ERROR", `could not write the workspace record: ${(err as Error).message}`);
+      return failure("INTERNAL_ERROR", `could not write the workspace record: ${describeError(err)}`);
     }
     this.records.set(record.workspace_id, record);
     return { ok: true, value: record };

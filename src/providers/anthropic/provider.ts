@@ -44,7 +44,7 @@ export function buildAnthropicParams(
     params.tools = request.tools.map((t) => ({
       name: t.name,
       description: t.description,
-      input_schema: { type: "object", ...t.parameters } as { type: "object" },
+      input_schema: { ...t.parameters, type: "object" },
     }));
   }
   return params;

@@ -14,10 +14,14 @@ interface PendingCall {
   buffered: string;
 }
 
-/** Fields OpenAI-compatible servers add to the delta for reasoning models. */
-interface ReasoningDelta {
-  reasoning_content?: string | null;
-  reasoning?: string | null;
+/**
+ * The reasoning text OpenAI-compatible servers add to the delta for reasoning models, under
+ * one of two names the SDK's types do not declare.
+ */
+function reasoningOf(delta: object): string | undefined {
+  const content = "reasoning_content" in delta ? delta.reasoning_content : undefined;
+  const reasoning = content ?? ("reasoning" in delta ? delta.reasoning : undefined);
+  return typeof reasoning === "string" && reasoning !== "" ? reasoning : undefined;
 }
 
 function mapFinish(reason: string | null | undefined, sawToolCall: boolean): StopReason {
@@ -47,9 +51,10 @@ export async function* translateChatStream(
     if (chunk.usage) usage = chatUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
-    const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & ReasoningDelta;
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (reasoning) yield { type: "thinking_delta", text: reasoning };
+    // Typed as always there, but a server may leave it out.
+    const delta: Partial<ChatCompletionChunk.Choice.Delta> = choice.delta ?? {};
+    const reasoning = reasoningOf(delta);
+    if (reasoning !== undefined) yield { type: "thinking_delta", text: reasoning };
     if (delta.content) yield { type: "text_delta", text: delta.content };
     for (const tc of delta.tool_calls ?? []) {
       let call = calls.get(tc.index);

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../../support/describe-error.ts";
+import { errorCode } from "../../support/error-code.ts";
 
 export interface CompactionConfig {
   /** Automatic compaction; manual `session_op compact` runs regardless. */
@@ -46,8 +47,7 @@ export function loadCompactionConfig(home: string): { config: CompactionConfig; 
   try {
     raw = readFileSync(path, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT")
-      warnings.push(`${path}: ${describeError(err)}; using defaults`);
+    if (errorCode(err) !== "ENOENT") warnings.push(`${path}: ${describeError(err)}; using defaults`);
     return { config, warnings };
   }
   let parsed: unknown;

@@ -278,8 +278,9 @@ interface TurnSamples {
   daemon: number[];
   ratio: number[];
   daemonCpu: number[];
-  /** Through the byte relay (`--relay`). */
+  /** Through the byte relay (`--relay`), and the relay's CPU per turn. */
   relay: number[];
+  relayCpu: number[];
   /** The runtime's CPU per turn, direct and through the daemon. */
   runtimeCpuDirect: number[];
   runtimeCpuDaemon: number[];
@@ -290,8 +291,11 @@ const SHOW_THREADS = argv.includes("--threads");
 const RELAY = argv.includes("--relay");
 const RELAY_SCRIPT = resolve(import.meta.dir, "support/byte-relay.ts");
 
-/** The build's runtime behind a byte relay; the turns of `DELTA_COUNTS`, timed at its client. */
-async function relayTurns(shard: string[]): Promise<number[]> {
+/**
+ * The build's runtime behind a byte relay; the turns of `DELTA_COUNTS`, timed at its client,
+ * with the relay's own CPU per turn (what a process that only moves the bytes costs).
+ */
+async function relayTurns(shard: string[]): Promise<{ ms: number; cpuMs: number }[]> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "shard-bench-relay-")));
   const socket = join(dir, "relay.sock");
   const relay = Bun.spawn(
@@ -312,8 +316,12 @@ async function relayTurns(shard: string[]): Promise<number[]> {
     }
   }
   await warmUp(peer);
-  const times: number[] = [];
-  for (const deltas of DELTA_COUNTS) times.push(await streamTurn(peer, deltas));
+  const times: { ms: number; cpuMs: number }[] = [];
+  for (const deltas of DELTA_COUNTS) {
+    const before = processCpuMs(relay.pid);
+    const ms = await streamTurn(peer, deltas);
+    times.push({ ms, cpuMs: processCpuMs(relay.pid) - before });
+  }
   relay.kill();
   await relay.exited;
   return times;
@@ -329,6 +337,7 @@ const samples = (build: string, deltas: number): TurnSamples => {
       ratio: [],
       daemonCpu: [],
       relay: [],
+      relayCpu: [],
       runtimeCpuDirect: [],
       runtimeCpuDaemon: [],
       threads: new Map(),
@@ -352,8 +361,11 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     agent.proc.stdin.end();
     await agent.proc.exited;
     if (RELAY)
-      for (const [k, ms] of (await relayTurns(build.command)).entries())
-        samples(build.name, DELTA_COUNTS[k] ?? 0).relay.push(ms);
+      for (const [k, turn] of (await relayTurns(build.command)).entries()) {
+        const s = samples(build.name, DELTA_COUNTS[k] ?? 0);
+        s.relay.push(turn.ms);
+        s.relayCpu.push(turn.cpuMs);
+      }
 
     const daemon = new Daemon(build.command);
     const peer = await daemon.ready();
@@ -393,7 +405,7 @@ if (measures("turn")) {
       );
       if (RELAY)
         console.log(
-          `|   through a byte relay | ${fmt(median(s.relay))} (${(median(s.relay) / median(s.direct)).toFixed(2)}× direct): the floor of a process hop |`,
+          `|   through a byte relay | ${fmt(median(s.relay))} (${(median(s.relay) / median(s.direct)).toFixed(2)}× direct), relay CPU ${fmt(median(s.relayCpu))}: the floor of a process hop |`,
         );
       if (SHOW_THREADS) {
         const split = [...s.threads]

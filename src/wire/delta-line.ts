@@ -27,16 +27,19 @@ const STRING = `"${CHARS}(?:${ESCAPE}${CHARS})*"`;
 const NON_EMPTY_STRING = `"(?!")${CHARS}(?:${ESCAPE}${CHARS})*"`;
 const INTEGER = "(?:0|[1-9][0-9]{0,14})";
 
-const DELTA_OBJECT =
+/** The line's object; `kinds`, the `kind` literals it may have. */
+const deltaObject = (kinds: string) =>
   `\\{"type":"message_delta","message_id":${NON_EMPTY_STRING},"block_index":${INTEGER},` +
-  `"kind":"(?:text|thinking|tool_call)"(?:,"text_delta":${STRING})?(?:,"tool_call_id":${STRING})?` +
+  `"kind":"(?:${kinds})"(?:,"text_delta":${STRING})?(?:,"tool_call_id":${STRING})?` +
   `(?:,"name":${STRING})?(?:,"args_delta":${STRING})?,"seq":${INTEGER}\\}`;
-const DELTA_LINE = new RegExp(`^${DELTA_OBJECT}$`);
+const DELTA_LINE = new RegExp(`^${deltaObject("text|thinking|tool_call")}$`);
 /**
  * The same line inside a chunk's text, from `lastIndex`, up to and with its LF (or the text's
- * end): sticky, so a run of lines is checked in place, without a substring per line.
+ * end), one expression per activity phase (the kind is checked with the line, not after it):
+ * sticky, so a run of lines is checked in place, without a substring per line.
  */
-const DELTA_LINE_AT = new RegExp(`${DELTA_OBJECT}(?:\\n|$)`, "y");
+const THINKING_LINE_AT = new RegExp(`${deltaObject("thinking")}(?:\\n|$)`, "y");
+const STREAMING_LINE_AT = new RegExp(`${deltaObject("text|tool_call")}(?:\\n|$)`, "y");
 
 const PREFIX = '{"type":"message_delta","message_id":"';
 export const SEQ_MEMBER = ',"seq":';
@@ -53,21 +56,17 @@ export function deltaLineSeqAt(line: string): number {
 
 /**
  * Where the line that starts at `from` in `text` (a chunk's complete lines) ends, after its LF,
- * when it is a line `deltaLineSeqAt` takes; -1 otherwise. Its `,"seq":` member is the last one
- * before that end.
+ * when it is a line `deltaLineSeqAt` takes whose kind is thinking (`thinking`) or text or
+ * tool_call (not `thinking`); -1 otherwise. Its `,"seq":` member is the last one before that end.
  */
-export function deltaLineEnd(text: string, from: number): number {
+export function deltaLineEnd(text: string, from: number, thinking: boolean): number {
   if (!text.startsWith(PREFIX, from)) return -1;
-  DELTA_LINE_AT.lastIndex = from;
-  return DELTA_LINE_AT.test(text) ? DELTA_LINE_AT.lastIndex : -1;
+  const line = thinking ? THINKING_LINE_AT : STREAMING_LINE_AT;
+  line.lastIndex = from;
+  return line.test(text) ? line.lastIndex : -1;
 }
 
 const KIND_MEMBER = ',"kind":"';
-
-/** `isThinkingDeltaLine` of the line that starts at `from` in `text` (deltaLineEnd took it). */
-export function isThinkingDeltaAt(text: string, from: number): boolean {
-  return text.charCodeAt(text.indexOf(KIND_MEMBER, from + PREFIX.length) + KIND_MEMBER.length + 1) === 0x68;
-}
 
 /**
  * Whether a line `deltaLineSeqAt` accepted is a thinking delta (the activity phase). Its first

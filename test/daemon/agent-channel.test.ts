@@ -10,7 +10,7 @@ import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
-import { deltaLineSeqAt, isThinkingDeltaAt } from "../../src/wire/delta-line.ts";
+import { deltaLineSeqAt, isThinkingDeltaLine } from "../../src/wire/delta-line.ts";
 import { JsonlDecoder } from "../../src/wire/jsonl-decoder.ts";
 import { asAgentEvent } from "../../src/wire/validate.ts";
 
@@ -126,7 +126,14 @@ function chunkDecoder(channel: AgentChannel): JsonlDecoder {
       if (seqAt !== -1) channel.forwardDelta(line, seqAt, ascii);
       return seqAt !== -1;
     },
-    run: (text, from, bytes) => channel.forwardDeltaRun(text, from, bytes, isThinkingDeltaAt(text, from)),
+    // The phase of the run's first line, as the broker's activity would be after it.
+    run: (text, from, bytes) =>
+      channel.forwardDeltaRun(
+        text,
+        from,
+        bytes,
+        isThinkingDeltaLine(text.slice(from, text.indexOf("\n", from))),
+      ),
   });
 }
 

@@ -8,7 +8,6 @@ import {
   deltaLineEnd,
   deltaLineMessageId,
   deltaLineSeqAt,
-  isThinkingDeltaAt,
   isThinkingDeltaLine,
   SEQ_MEMBER,
 } from "../../src/wire/delta-line.ts";
@@ -83,7 +82,8 @@ describe("deltaLineSeqAt", () => {
     const taken = runtimeLine(TEXT, 1);
     for (const line of [...refused, `${taken}\r`]) {
       const text = `${taken}\n${line}\n${taken}`;
-      expect({ line, end: deltaLineEnd(text, taken.length + 1) }).toEqual({ line, end: -1 });
+      for (const thinking of [false, true])
+        expect({ line, end: deltaLineEnd(text, taken.length + 1, thinking) }).toEqual({ line, end: -1 });
     }
   });
 
@@ -110,13 +110,15 @@ describe("deltaLineSeqAt", () => {
               : line.slice(0, at) + ch + line.slice(at + 1);
       }
       const seqAt = deltaLineSeqAt(line);
-      // In a chunk's text, between two lines: the same verdict on the line up to its first LF.
+      // In a chunk's text, between two lines: the same verdict on the line up to its first LF,
+      // from the expression of its own phase only.
       const before = runtimeLine(TEXT, 1);
       const text = `${before}\n${line}\n${before}`;
       const first = line.split("\n")[0] ?? "";
       const end = deltaLineSeqAt(first) === -1 ? -1 : before.length + 1 + first.length + 1;
-      expect({ line, end: deltaLineEnd(text, before.length + 1) }).toEqual({ line, end });
-      if (end !== -1) expect(isThinkingDeltaAt(text, before.length + 1)).toBe(isThinkingDeltaLine(first));
+      const thinking = end !== -1 && isThinkingDeltaLine(first);
+      expect({ line, end: deltaLineEnd(text, before.length + 1, thinking) }).toEqual({ line, end });
+      expect({ line, end: deltaLineEnd(text, before.length + 1, !thinking) }).toEqual({ line, end: -1 });
       if (seqAt === -1) continue;
       taken++;
       const event = asAgentEvent(JSON.parse(line));
@@ -131,18 +133,21 @@ describe("deltaLineSeqAt", () => {
 });
 
 describe("deltaLineEnd", () => {
-  test("walks a run of delta lines in a chunk's text, the last one without its LF", () => {
+  test("walks a run of delta lines in a chunk's text, the last one without its LF, each in its phase", () => {
     const lines = [
       runtimeLine(TEXT, 1),
       runtimeLine({ ...TEXT, kind: "thinking", text_delta: 'a \\ "b"' }, 2),
       runtimeLine({ ...TEXT, block_index: 3, kind: "tool_call", args_delta: '{"c' }, 3),
     ];
     const text = lines.join("\n");
-    const ends: number[] = [];
-    for (let at = 0; at < text.length; at = ends.at(-1) ?? text.length) ends.push(deltaLineEnd(text, at));
     const [first = "", second = ""] = lines;
-    expect(ends).toEqual([first.length + 1, first.length + second.length + 2, text.length]);
-    expect(isThinkingDeltaAt(text, ends[0] ?? 0)).toBe(true);
-    expect(isThinkingDeltaAt(text, 0)).toBe(false);
+    const secondAt = first.length + 1;
+    const thirdAt = secondAt + second.length + 1;
+    expect([deltaLineEnd(text, 0, false), deltaLineEnd(text, 0, true)]).toEqual([secondAt, -1]);
+    expect([deltaLineEnd(text, secondAt, true), deltaLineEnd(text, secondAt, false)]).toEqual([thirdAt, -1]);
+    expect([deltaLineEnd(text, thirdAt, false), deltaLineEnd(text, thirdAt, true)]).toEqual([
+      text.length,
+      -1,
+    ]);
   });
 });

@@ -9,7 +9,7 @@
  * Every line of a run has the same activity phase (thinking or streaming): a line that would
  * change it ends the run and takes the one-line path, which tells the clients first.
  */
-import { deltaLineEnd, isThinkingDeltaAt, SEQ_MEMBER } from "../../wire/delta-line.ts";
+import { deltaLineEnd, SEQ_MEMBER } from "../../wire/delta-line.ts";
 
 const SEQ_BYTES = Buffer.from(SEQ_MEMBER);
 /** At most 15 digits (src/wire/delta-line.ts); a daemon `seq` is a safe integer (16). */
@@ -50,8 +50,8 @@ export class DeltaRunWriter {
     let lines = 0;
     let pos = from;
     for (;;) {
-      const end = deltaLineEnd(text, pos);
-      if (end === -1 || isThinkingDeltaAt(text, pos) !== thinking) break;
+      const end = deltaLineEnd(text, pos, thinking);
+      if (end === -1) break;
       const seqAt = text.lastIndexOf(SEQ_MEMBER, end);
       const need = at + seqAt - pos + SEQ_BYTES.length + MAX_SEQ_DIGITS + tail.length;
       if (need > scratch.length) {

@@ -167,7 +167,7 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   }
 
   writeRefusal(realPath: string): string | undefined {
-    const profile = this.profile();
+    const profile = this.profile(realPath);
     if (profile === undefined || writableIn(profile, realPath)) return undefined;
     if (isHiddenIn(profile, realPath)) return this.hiddenMessage(realPath);
     const where =
@@ -178,13 +178,13 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   }
 
   readRefusal(realPath: string): string | undefined {
-    const profile = this.profile();
+    const profile = this.profile(realPath);
     if (profile === undefined || !isHiddenIn(profile, realPath)) return undefined;
     return this.hiddenMessage(realPath);
   }
 
   hiddenBelow(realRoot: string): string[] {
-    const profile = this.profile();
+    const profile = this.profile(realRoot);
     return profile === undefined ? [] : hiddenBelow(profile, realRoot);
   }
 
@@ -230,7 +230,11 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
     return `The sandbox (${this.current}) keeps ${realPath} from the agent: it is on the deny list (secrets, $SHARD_HOME, sandbox.deny).`;
   }
 
-  private profile(): SandboxProfile | undefined {
+  /**
+   * Built afresh for each question (a socket or a denied path may appear at any time). `about`:
+   * the one real path a file tool's question is about, so only what can bear on it is looked up.
+   */
+  private profile(about?: string): SandboxProfile | undefined {
     if (this.current === "off") return undefined;
     this.tmpdir ??= makePrivateTmpdir(this.input.home);
     return sandboxProfile({
@@ -239,6 +243,7 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
       home: this.input.home,
       tmpdir: this.tmpdir,
       deny: this.input.settings.deny,
+      ...(about !== undefined ? { about } : {}),
     });
   }
 }

@@ -8,7 +8,7 @@ import { isAbsolute, join } from "node:path";
 import { isInside } from "../permissions/paths.ts";
 import { expandHome } from "../support/real-path.ts";
 import { repositoryGitDirs } from "./git-dirs.ts";
-import { tmpSocketPaths } from "./tmp-sockets.ts";
+import { tmpSocketPaths, tmpSocketPathsAbout } from "./tmp-sockets.ts";
 
 export type ConfinedMode = "read-only" | "workspace-write";
 
@@ -58,6 +58,12 @@ export interface ProfileInput {
   /** `sandbox.deny` from the config and the agent, `~` allowed; relative entries are relative to cwd. */
   deny: readonly string[];
   proxySocket?: string;
+  /**
+   * The one real path the profile is asked about (a file tool's path, or the root a recursive
+   * one walks): hidden sockets in /tmp that can neither hide it nor lie below it are left out.
+   * Absent for a confined command's mounts, which list them all.
+   */
+  about?: string;
 }
 
 export function sandboxProfile(input: ProfileInput): SandboxProfile {
@@ -69,7 +75,7 @@ export function sandboxProfile(input: ProfileInput): SandboxProfile {
   // A worktree's commits land in the main repository's git dir, outside cwd.
   if (input.mode === "workspace-write") writable.push(input.cwd, ...outsideGitDirs);
   const readable = input.mode === "read-only" ? [input.cwd, ...outsideGitDirs] : [];
-  const hidden = [input.home, ...DEFAULT_HIDDEN, ...input.deny, ...tmpSocketPaths()]
+  const hidden = [input.home, ...DEFAULT_HIDDEN, ...input.deny, ...tmpSockets(input.about)]
     .map((p) => expandHome(p))
     .map((p) => (isAbsolute(p) ? p : join(input.cwd, p)))
     .filter((p) => existsSync(p))
@@ -132,4 +138,8 @@ function realOrSelf(path: string): string {
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)];
+}
+
+function tmpSockets(about: string | undefined): string[] {
+  return about === undefined ? tmpSocketPaths() : tmpSocketPathsAbout(about);
 }

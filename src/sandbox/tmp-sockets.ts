@@ -5,8 +5,9 @@
  * such programs keep theirs in, are hidden; the rest of /tmp stays readable like the rest of the
  * filesystem (a tool or an MCP server installed there must still run).
  */
-import { type Dirent, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { isInside } from "../permissions/paths.ts";
 
 /** Directories of per-user sockets (tmux, ssh-agent, X11, ICE, systemd's private tmp, gpg, vscode). */
 const SOCKET_DIRS =
@@ -21,8 +22,39 @@ export function tmpSocketPaths(tmp = "/tmp"): string[] {
   }
   const hidden: string[] = [];
   for (const entry of entries) {
-    if (entry.isSocket() || (entry.isDirectory() && SOCKET_DIRS.test(entry.name)))
-      hidden.push(join(tmp, entry.name));
+    if (isSocketEntry(entry)) hidden.push(join(tmp, entry.name));
   }
   return hidden;
+}
+
+/**
+ * The same, for a question about one real path only (a file tool's): of the entries of /tmp only
+ * the one the path lies in can hide it, and none can when it lies outside /tmp. So a path in /tmp
+ * costs one lstat, not a listing of the whole shared temp dir (thousands of entries on a busy
+ * machine, ~3 ms a call). /tmp itself or a directory above it still gets the full listing.
+ */
+export function tmpSocketPathsAbout(realPath: string, tmp = "/tmp"): string[] {
+  const realTmp = realOrSelf(tmp);
+  if (isInside(realPath, realTmp)) return tmpSocketPaths(tmp);
+  if (!isInside(realTmp, realPath)) return [];
+  const name = relative(realTmp, realPath).split(sep)[0] ?? "";
+  try {
+    const stat = lstatSync(join(tmp, name));
+    const entry = { name, isSocket: () => stat.isSocket(), isDirectory: () => stat.isDirectory() };
+    return isSocketEntry(entry) ? [join(tmp, name)] : [];
+  } catch {
+    return [];
+  }
+}
+
+function isSocketEntry(entry: Pick<Dirent, "name" | "isSocket" | "isDirectory">): boolean {
+  return entry.isSocket() || (entry.isDirectory() && SOCKET_DIRS.test(entry.name));
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

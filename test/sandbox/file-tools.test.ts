@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -175,6 +176,28 @@ describe("reads of hidden paths (negative)", () => {
     );
     // The name of a provider only models.json holds.
     expect(run.nextRequestBody).not.toContain("mockresp");
+  });
+
+  test("a socket directory in /tmp made after the agent started is refused to read and write", async () => {
+    const agent = await spawn({ args: WORKSPACE_WRITE });
+    await runTool(agent, "read", { path: "~/.ssh/id_ed25519" }); // the agent has judged paths before
+    // Named like tmux's per-user socket directory, in the real shared /tmp, after start-up.
+    const socketDir = join("/tmp", `tmux-${process.pid}${Date.now()}`);
+    mkdirSync(socketDir, { mode: 0o700 });
+    try {
+      const file = join(socketDir, "default");
+      writeFileSync(file, SECRET);
+      const read = await runTool(agent, "read", { path: file });
+      expectRefused(read, `The sandbox (workspace-write) keeps ${file} from the agent`);
+      expect(read.nextRequestBody).not.toContain(SECRET);
+
+      const written = join(socketDir, "planted");
+      const write = await runTool(agent, "write", { path: written, content: "x" });
+      expectRefused(write, `The sandbox (workspace-write) keeps ${written} from the agent`);
+      expect(existsSync(written)).toBe(false);
+    } finally {
+      rmSync(socketDir, { recursive: true, force: true });
+    }
   });
 });
 

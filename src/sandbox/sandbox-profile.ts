@@ -3,10 +3,10 @@
  * inside them, and what is invisible. Every path is real (symlinks resolved), because the kernel
  * mounts real paths and a symlink spelled in a config must not widen or dodge a rule.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../permissions/paths.ts";
-import { expandHome } from "../support/real-path.ts";
+import { expandHome, realPathOrSelf } from "../support/real-path.ts";
 import { repositoryGitDirs } from "./git-dirs.ts";
 import { tmpSocketPaths, tmpSocketPathsAbout } from "./tmp-sockets.ts";
 
@@ -67,7 +67,7 @@ export interface ProfileInput {
 }
 
 export function sandboxProfile(input: ProfileInput): SandboxProfile {
-  const writable = [realOrSelf(input.tmpdir)];
+  const writable = [realPathOrSelf(input.tmpdir)];
   const protectedPaths: string[] = [];
   const git = repositoryGitDirs(input.cwd);
   for (const dir of git) protectedPaths.push(join(dir, "hooks"), join(dir, "config"));
@@ -79,15 +79,15 @@ export function sandboxProfile(input: ProfileInput): SandboxProfile {
     .map((p) => expandHome(p))
     .map((p) => (isAbsolute(p) ? p : join(input.cwd, p)))
     .filter((p) => existsSync(p))
-    .map(realOrSelf);
+    .map(realPathOrSelf);
   return {
     mode: input.mode,
     cwd: input.cwd,
     writable: unique(writable),
-    protected: unique(protectedPaths.filter((p) => existsSync(p)).map(realOrSelf)),
-    readable: unique(readable.map(realOrSelf)),
+    protected: unique(protectedPaths.filter((p) => existsSync(p)).map(realPathOrSelf)),
+    readable: unique(readable.map(realPathOrSelf)),
     hidden: unique(hidden),
-    tmpdir: realOrSelf(input.tmpdir),
+    tmpdir: realPathOrSelf(input.tmpdir),
     ...(input.proxySocket !== undefined ? { proxySocket: input.proxySocket } : {}),
   };
 }
@@ -126,14 +126,6 @@ function longestContaining(roots: readonly string[], realPath: string): string |
     if (isInside(root, realPath) && (best === undefined || root.length > best.length)) best = root;
   }
   return best;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 function unique(paths: string[]): string[] {

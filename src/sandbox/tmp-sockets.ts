@@ -5,9 +5,10 @@
  * such programs keep theirs in, are hidden; the rest of /tmp stays readable like the rest of the
  * filesystem (a tool or an MCP server installed there must still run).
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { isInside } from "../permissions/paths.ts";
+import { realPathOrSelf } from "../support/real-path.ts";
 
 /** Directories of per-user sockets (tmux, ssh-agent, X11, ICE, systemd's private tmp, gpg, vscode). */
 const SOCKET_DIRS =
@@ -34,7 +35,7 @@ export function tmpSocketPaths(tmp = "/tmp"): string[] {
  * machine, ~3 ms a call). /tmp itself or a directory above it still gets the full listing.
  */
 export function tmpSocketPathsAbout(realPath: string, tmp = "/tmp"): string[] {
-  const realTmp = realOrSelf(tmp);
+  const realTmp = realPathOrSelf(tmp);
   if (isInside(realPath, realTmp)) return tmpSocketPaths(tmp);
   if (!isInside(realTmp, realPath)) return [];
   const name = relative(realTmp, realPath).split(sep)[0] ?? "";
@@ -49,12 +50,4 @@ export function tmpSocketPathsAbout(realPath: string, tmp = "/tmp"): string[] {
 
 function isSocketEntry(entry: Pick<Dirent, "name" | "isSocket" | "isDirectory">): boolean {
   return entry.isSocket() || (entry.isDirectory() && SOCKET_DIRS.test(entry.name));
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

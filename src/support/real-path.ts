@@ -4,12 +4,21 @@
  * resolution, never its spelling. Sharing it is what keeps "what was judged" and "what is
  * opened" the same file.
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, parse, sep } from "node:path";
 
 /** Deeper chains fail at the OS level too (ELOOP), so stopping there is harmless. */
 const MAX_SYMLINK_HOPS = 40;
+
+/** `realpathSync(path)`, or `path` as it is when it cannot be resolved (it does not exist). */
+export function realPathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 export function expandHome(p: string): string {
   if (p === "~") return homedir();

@@ -127,13 +127,11 @@ function chunkDecoder(channel: AgentChannel): JsonlDecoder {
       return seqAt !== -1;
     },
     // The phase of the run's first line, as the broker's activity would be after it.
-    run: (text, from, bytes) =>
-      channel.forwardDeltaRun(
-        text,
-        from,
-        bytes,
-        isThinkingDeltaLine(text.slice(from, text.indexOf("\n", from))),
-      ),
+    run: (text, from, bytes) => {
+      const lf = text.indexOf("\n", from);
+      const first = text.slice(from, lf === -1 ? text.length : lf);
+      return channel.forwardDeltaRun(text, from, bytes, isThinkingDeltaLine(first));
+    },
   });
 }
 

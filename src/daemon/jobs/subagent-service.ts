@@ -4,7 +4,6 @@
  * store, the catalog, the coordinator and the waiters, answers the commands, tells the owning
  * parent's connections about every committed run transition and injects completion reports.
  */
-
 import { describeError } from "../../support/describe-error.ts";
 import type { AgentEvent } from "../../types/catalog.ts";
 import type { SubagentRunChangedEvent } from "../../types/subagent.ts";

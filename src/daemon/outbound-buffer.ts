@@ -3,17 +3,24 @@
  * wait here, and past the outbound cap (outbound-cap.ts) the connection is closed rather than
  * slowing anyone.
  *
- * Lines queued in one task (say, every event of one chunk of runtime output) leave in one
- * write at the end of it (EndOfTask): one buffer and one syscall per client per chunk, not one
- * per event. Lines wait as the strings every client shares, so a stalled client holds
- * references, not copies, until its write.
+ * Lines queued in one task (say, every event of one chunk of runtime output) leave at the end
+ * of it (EndOfTask): small ones encoded together into one buffer, one syscall per client per
+ * chunk, not one per event; a large run of bytes (a chunk's delta run, forwarded as it came)
+ * leaves as it is, without a copy — a peer that fell behind would otherwise have every run it
+ * missed copied into one new buffer. Lines wait as the strings and bytes every client shares,
+ * so a stalled client holds references, not copies, until its write.
  */
 import { isOverOutboundCap } from "./outbound-cap.ts";
 import { EndOfTask } from "./task-batch.ts";
 
+/** Bytes this large are written as they are; smaller lines are gathered into one buffer. */
+const WRITTEN_AS_IS_BYTES = 16 * 1024;
+
 export class OutboundBuffer {
-  /** Lines not yet handed to the peer (as text, or already in UTF-8), and their size in UTF-8. */
+  /** Lines not yet handed to the peer (as text, or already in UTF-8), and each one's UTF-8 size. */
   private lines: (string | Uint8Array)[] = [];
+  private sizes: number[] = [];
+  /** Their summed size. */
   private linesBytes = 0;
   /** What is left of the write the peer took only part of; set while blocked. */
   private inFlight: Uint8Array | undefined;
@@ -39,6 +46,7 @@ export class OutboundBuffer {
   push(line: string | Uint8Array, byteLength: number): void {
     if (this.cleared) return;
     this.lines.push(line);
+    this.sizes.push(byteLength);
     this.linesBytes += byteLength;
     if (this.inFlight) {
       // Only a peer that has not taken the last write can fall behind.
@@ -59,32 +67,52 @@ export class OutboundBuffer {
   clear(): void {
     this.cleared = true;
     this.lines = [];
+    this.sizes = [];
     this.linesBytes = 0;
     this.inFlight = undefined;
   }
 
+  /** Writes the lines in order until they are all out or the peer takes only part of one. */
   private flush(): void {
-    if (this.cleared || this.inFlight || this.lines.length === 0) return;
-    const only = this.lines.length === 1 ? this.lines[0] : undefined;
-    if (only !== undefined && typeof only !== "string") {
-      this.lines = [];
-      this.linesBytes = 0;
-      this.send(only);
-      return;
-    }
-    // Each line is encoded straight into one buffer of their summed size: no joined copy.
-    const out = Buffer.allocUnsafe(this.linesBytes);
-    let at = 0;
-    for (const line of this.lines) {
-      if (typeof line === "string") at += out.write(line, at);
-      else {
-        out.set(line, at);
-        at += line.length;
+    let next = 0;
+    const { lines, sizes } = this;
+    while (!this.cleared && this.inFlight === undefined && next < lines.length) {
+      const head = lines[next];
+      let bytes: Uint8Array;
+      // Bytes alone or large leave as they are.
+      if (typeof head === "object" && (next === lines.length - 1 || isWrittenAsIs(head))) {
+        bytes = head;
+        this.linesBytes -= head.length;
+        next++;
+      } else {
+        // The small lines up to the next large run, encoded straight into one buffer.
+        let end = next;
+        let size = 0;
+        while (end < lines.length && !isWrittenAsIs(lines[end])) size += sizes[end++] ?? 0;
+        const out = Buffer.allocUnsafe(size);
+        let at = 0;
+        for (let i = next; i < end; i++) {
+          const line = lines[i] ?? "";
+          if (typeof line === "string") at += out.write(line, at);
+          else {
+            out.set(line, at);
+            at += line.length;
+          }
+        }
+        this.linesBytes -= size;
+        next = end;
+        bytes = out.subarray(0, at);
       }
+      this.send(bytes);
     }
-    this.lines = [];
-    this.linesBytes = 0;
-    this.send(out.subarray(0, at));
+    if (this.cleared) return;
+    if (next >= lines.length) {
+      this.lines = [];
+      this.sizes = [];
+    } else if (next > 0) {
+      this.lines = lines.slice(next);
+      this.sizes = sizes.slice(next);
+    }
   }
 
   /** True when the peer took all of `bytes`; otherwise the rest waits for its drain. */
@@ -95,4 +123,8 @@ export class OutboundBuffer {
     this.inFlight = bytes.subarray(taken);
     return false;
   }
+}
+
+function isWrittenAsIs(line: string | Uint8Array | undefined): boolean {
+  return line !== undefined && typeof line !== "string" && line.length >= WRITTEN_AS_IS_BYTES;
 }

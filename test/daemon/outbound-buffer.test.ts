@@ -71,6 +71,33 @@ test("lines queued as bytes leave as they are, in order with text lines; a parti
   expect(writes[0]?.buffer).toBe(only.buffer);
 });
 
+test("runs of bytes a peer fell behind on leave as they are, not copied into one buffer; small lines are gathered", async () => {
+  const run = (n: number) => new TextEncoder().encode(`${String(n).repeat(20 * 1024)}\n`);
+  const writes: Uint8Array[] = [];
+  let full = true;
+  const buffer = new OutboundBuffer(
+    (b) => {
+      if (full) return 0;
+      writes.push(b);
+      return b.length;
+    },
+    1024 * 1024,
+    () => {},
+  );
+  const [first, second, third] = [run(1), run(2), run(3)];
+  buffer.push(first, first.length);
+  await Promise.resolve();
+  for (const line of [second, "a\n", "b\n", third]) buffer.push(line, line.length);
+  full = false;
+  buffer.drain();
+  expect(writes.map((w) => w.length)).toEqual([first.length, second.length, 4, third.length]);
+  expect([writes[0], writes[1], writes[3]]).toEqual([first, second, third]);
+  for (const [at, run] of [first, second, third].entries())
+    expect(writes[[0, 1, 3][at] ?? 0]?.buffer).toBe(run.buffer);
+  expect(new TextDecoder().decode(writes[2])).toBe("a\nb\n");
+  expect(buffer.size).toBe(0);
+});
+
 test("a partial write waits for drain and resumes where it stopped; nothing is lost or repeated", async () => {
   const { peer, buffer } = limitedPeer(3, 1024);
   push(buffer, "hello\n");

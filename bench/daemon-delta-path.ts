@@ -87,7 +87,7 @@ function pass(): void {
     id: "c1",
     localTrust: true,
     send: () => {},
-    sendEncoded: (message) => outbound.push(message.wire, message.byteLength),
+    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.transient),
   };
   channel.attachments.set(client.id, { client, role: "interactive", answers: new Set() });
   const decoder = new JsonlDecoder({

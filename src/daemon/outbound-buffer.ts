@@ -56,6 +56,31 @@ export class OutboundBuffer {
     this.endOfTask.request();
   }
 
+  /** A message in the form the broker encoded it (broker/encoded-message.ts: `wire`, `byteLength`, `transient`). */
+  pushWire(wire: string | Uint8Array, byteLength: number, transient: boolean): void {
+    if (transient && typeof wire !== "string") this.pushTransient(wire);
+    else this.push(wire, byteLength);
+  }
+
+  /**
+   * `bytes` (whole messages, newlines included) are valid only during this call (a delta run in
+   * its writer's scratch, ./broker/delta-run.ts): they are written now, after the lines waiting
+   * before them, and only what the peer does not take is copied. A peer that is behind gets a
+   * copy queued, as any line would wait.
+   */
+  pushTransient(bytes: Uint8Array): void {
+    if (this.cleared) return;
+    this.flush();
+    if (this.cleared) return;
+    // Copies made with the Uint8Array constructor: a Buffer's `slice` is a view.
+    if (this.inFlight !== undefined) {
+      this.push(new Uint8Array(bytes), bytes.length);
+      return;
+    }
+    const taken = Math.max(0, this.write(bytes));
+    if (taken < bytes.length && !this.cleared) this.inFlight = new Uint8Array(bytes.subarray(taken));
+  }
+
   /** The peer can take more (the socket's drain). */
   drain(): void {
     const rest = this.inFlight;

@@ -99,7 +99,7 @@ class SocketClient implements ClientConnection {
 
   private push(message: EncodedMessage): void {
     if (this.closed) return;
-    this.outbound.push(message.wire, message.byteLength);
+    this.outbound.pushWire(message.wire, message.byteLength, message.transient);
   }
 
   shut(): void {

@@ -5,9 +5,10 @@
 import { expect, test } from "bun:test";
 import { AgentChannel } from "../../src/daemon/broker/agent-channel.ts";
 import type { ClientConnection } from "../../src/daemon/broker/client-connection.ts";
-import type { EncodedMessage } from "../../src/daemon/broker/encoded-message.ts";
+import { EncodedMessage } from "../../src/daemon/broker/encoded-message.ts";
 import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
+import { OutboundBuffer } from "../../src/daemon/outbound-buffer.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
 import { deltaLineSeqAt, isThinkingDeltaLine } from "../../src/wire/delta-line.ts";
@@ -265,6 +266,72 @@ test("property: runs taken from chunks of output give clients the same bytes and
   }
   // The runs were taken (not only the one-line path).
   expect(runs).toBeGreaterThan(100);
+});
+
+test("runs written while a socket client is blocked reach it intact when it drains (the run buffer is reused)", async () => {
+  let s = 3;
+  const next = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const slow = channelWithClient(READY);
+  const channel = new AgentChannel("agent_a", arbiter());
+  channel.replaceFromRuntime(0, READY);
+  // A unix client whose peer takes nothing until told to: every run waits in its outbound buffer.
+  const taken: Uint8Array[] = [];
+  let room = 0;
+  const outbound = new OutboundBuffer(
+    (bytes) => {
+      const n = Math.min(room, bytes.length);
+      taken.push(bytes.slice(0, n));
+      room -= n;
+      return n;
+    },
+    64 * 1024 * 1024,
+    () => {},
+  );
+  const client: ClientConnection = {
+    id: "c1",
+    localTrust: true,
+    send: () => {},
+    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.transient),
+  };
+  channel.attachments.set(client.id, { client, role: "interactive", answers: new Set(["permission", "ui"]) });
+  const decoder = chunkDecoder(channel);
+  let chunk = "";
+  for (const line of turnLines(next, 400, true)) {
+    feed(slow.channel, line, false);
+    chunk += `${line}\n`;
+    if (next() < 0.1) {
+      feedChunk(channel, decoder, chunk);
+      chunk = "";
+      await Promise.resolve();
+      // Now and then the peer takes a little, so a run is left part-written.
+      if (next() < 0.3) {
+        room = Math.floor(next() * 500);
+        outbound.drain();
+      }
+    }
+  }
+  feedChunk(channel, decoder, chunk);
+  await Promise.resolve();
+  room = Number.MAX_SAFE_INTEGER;
+  outbound.drain();
+  expect(Buffer.concat(taken).toString()).toBe(slow.received.text);
+  expect(JSON.stringify(channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+});
+
+test("a transient message read after its bytes were released fails loudly instead of reading another run", () => {
+  const bytes = Buffer.from('{"type":"status","status":"idle","seq":1,"agent_id":"agent_a"}\n');
+  const read = EncodedMessage.ofTransientBytes(bytes);
+  expect(read.frames).toEqual([bytes.toString().slice(0, -1)]);
+  read.release();
+  // What a client took while it was being sent stays readable.
+  expect(read.line).toBe(bytes.toString());
+  const unread = EncodedMessage.ofTransientBytes(bytes);
+  unread.release();
+  expect(() => unread.wire).toThrow("released");
+  expect(() => unread.frames).toThrow("released");
 });
 
 test("a run past the pending bound is folded; the sync is still exact", () => {

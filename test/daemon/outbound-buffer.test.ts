@@ -13,7 +13,8 @@ function limitedPeer(room: number, capBytes: number, overCap: (n: number) => voi
   const buffer = new OutboundBuffer(
     (b) => {
       const n = Math.min(peer.room, b.length);
-      peer.taken.push(b.slice(0, n));
+      // A copy, as the kernel takes one (a Buffer's `slice` would be a view).
+      peer.taken.push(new Uint8Array(b.subarray(0, n)));
       peer.room -= n;
       return n;
     },
@@ -144,4 +145,25 @@ test("lines leave as UTF-8, counted in bytes: a write that splits a character re
   peer.room = 100;
   buffer.drain();
   expect(new TextDecoder().decode(Buffer.concat(peer.taken))).toBe("hé—\néééé\n..");
+});
+
+test("transient bytes are written at once after what waits, and only what the peer leaves is copied", async () => {
+  // A Buffer, as the run writer's scratch is (its `slice` is a view, not a copy).
+  const bytes = (line: string) => Buffer.from(line);
+  const { peer, buffer } = limitedPeer(6, 1024);
+  push(buffer, "a\n");
+  const run = bytes("run 1\nrun 2\n");
+  buffer.pushTransient(run);
+  // Written in the call, after the line queued before it, up to the peer's room.
+  expect(text(peer.taken)).toBe("a\nrun ");
+  // The scratch is reused; what the peer had not taken was copied.
+  run.fill(0x78);
+  const second = bytes("run 3\n");
+  buffer.pushTransient(second);
+  second.fill(0x78);
+  push(buffer, "z\n");
+  peer.room = 100;
+  buffer.drain();
+  expect(text(peer.taken)).toBe("a\nrun 1\nrun 2\nrun 3\nz\n");
+  expect(buffer.size).toBe(0);
 });

@@ -191,8 +191,15 @@ export class AgentChannel {
     if (run === undefined) return undefined;
     this.seq += run.lines;
     this.flushRun();
-    if (this.attachments.size > 0) this.sendToAttached(EncodedMessage.ofBytes(run.bytes));
-    if (this.pending.pushRun(run.bytes, this.seq)) this.folded = this.pending.foldInto(this.folded);
+    if (this.attachments.size > 0) {
+      // The run's bytes are the writer's scratch: each client takes what it keeps now.
+      const message = EncodedMessage.ofTransientBytes(run.bytes);
+      this.sendToAttached(message);
+      message.release();
+    }
+    // The runtime's own text of the lines: their routing is not what the snapshot folds.
+    if (this.pending.pushRun(text.slice(from, run.end), this.seq))
+      this.folded = this.pending.foldInto(this.folded);
     return run;
   }
 

@@ -4,7 +4,9 @@
  * takes (src/wire/delta-line.ts, checked in place by a sticky expression) is copied as bytes
  * into the run's buffer with the daemon's `seq` and the agent's routing spliced in — no string
  * per line, no join, no UTF-8 encoding afterwards. The buffer is the message every client
- * gets (./encoded-message.ts) and what the snapshot folds later (./pending-deltas.ts).
+ * gets (./encoded-message.ts, a transient one): it is the writer's scratch, reused by the next
+ * run, so nothing fresh is allocated (and faulted in) per chunk; each client takes what it
+ * needs of it before the next run is written.
  *
  * Every line of a run has the same activity phase (thinking or streaming): a line that would
  * change it ends the run and takes the one-line path, which tells the clients first.
@@ -26,7 +28,10 @@ export interface DeltaRun {
   /** Where the lines taken end in the text (after the last one's LF, or at its end). */
   end: number;
   lines: number;
-  /** The lines as forwarded: each `…,"seq":<seq>,"agent_id":"…"}` and its LF. */
+  /**
+   * The lines as forwarded: each `…,"seq":<seq>,"agent_id":"…"}` and its LF. A view of the
+   * writer's scratch, valid until its next `write`.
+   */
   bytes: Uint8Array;
 }
 
@@ -67,7 +72,8 @@ export class DeltaRunWriter {
       pos = end;
     }
     if (lines === 0) return undefined;
-    const run = { end: pos, lines, bytes: new Uint8Array(scratch.subarray(0, at)) };
+    const run = { end: pos, lines, bytes: scratch.subarray(0, at) };
+    // One grown past a chunk of usual size is let go (the run keeps it for as long as it is read).
     if (scratch.length > 4 * SCRATCH_BYTES) scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
     return run;
   }

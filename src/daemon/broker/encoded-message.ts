@@ -7,7 +7,9 @@
  * Usually one message; a run of consecutive deltas forwarded from one chunk of runtime output
  * is one `EncodedMessage` of many (./agent-channel.ts): the socket takes their lines as one
  * string, or as the bytes a run was written as (./delta-run.ts), the WebSocket one frame per
- * message.
+ * message. A run's bytes are transient (the run writer's scratch): every client takes what it
+ * keeps of them while it is being sent the message (`transient`), and the message is
+ * `release`d after, so a client that read it later would fail loudly, not read another run.
  */
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
 
@@ -18,18 +20,23 @@ export class EncodedMessage {
   private framesCache: readonly string[] | undefined;
   private byteLengthCache: number | undefined;
   /** A run's lines already in UTF-8 (./delta-run.ts), newlines included. */
-  private readonly bytes: Uint8Array | undefined;
+  private bytes: Uint8Array | undefined;
+  /** Whether `bytes` are valid only until `release` (the client must copy what it keeps). */
+  readonly transient: boolean;
+  private released = false;
 
   private constructor(
     line: string | undefined,
     frames: readonly string[] | undefined,
     byteLength?: number,
     bytes?: Uint8Array,
+    transient = false,
   ) {
     this.lineCache = line;
     this.framesCache = frames;
     this.byteLengthCache = byteLength;
     this.bytes = bytes;
+    this.transient = transient;
   }
 
   /** Callers pass a `DaemonMessage` (typed at `ClientConnection.send`, which builds one of these). */
@@ -61,8 +68,22 @@ export class EncodedMessage {
     return new EncodedMessage(undefined, undefined, bytes.length, bytes);
   }
 
+  /** `ofBytes` for bytes that stay valid only until `release` (see above). */
+  static ofTransientBytes(bytes: Uint8Array): EncodedMessage {
+    return new EncodedMessage(undefined, undefined, bytes.length, bytes, true);
+  }
+
+  /** The bytes of a transient message are about to be reused: no client may read them after. */
+  release(): void {
+    if (!this.transient) return;
+    this.released = true;
+    this.bytes = undefined;
+  }
+
   /** The message's line, newline included; a run's lines, each with its newline. */
   get line(): string {
+    if (this.lineCache === undefined && this.released)
+      throw new Error("a transient message was read after its bytes were released");
     this.lineCache ??=
       this.bytes !== undefined ? utf8.decode(this.bytes) : `${(this.framesCache ?? []).join("\n")}\n`;
     return this.lineCache;

@@ -4,8 +4,10 @@
  * message or the `turn_end` drops the streaming message they build. Whatever reads the snapshot
  * before then (an attach's `sync`, any other event) folds them first, so every client still gets
  * the exact snapshot; past `MAX_PENDING_CHARS` they are folded too, so the lines held stay bounded
- * (the snapshot holds their text either way). A run of them written as bytes (./delta-run.ts)
- * is held as those bytes, one entry, and read as lines only when folded.
+ * (the snapshot holds their text either way). A run of them taken from a chunk of output
+ * (./delta-run.ts) is held as the runtime's text of those lines, one entry (a slice of the
+ * chunk's decoded text, which exists anyway: nothing is copied), and read line by line only
+ * when folded.
  */
 import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
 import { applyDeltas } from "../../snapshot/streaming-message.ts";
@@ -15,12 +17,9 @@ import { deltaLineMessageId, SEQ_MEMBER } from "../../wire/delta-line.ts";
 /** Characters of unfolded lines an agent may hold (~10,000 one-token deltas). */
 export const MAX_PENDING_CHARS = 1024 * 1024;
 
-const utf8 = new TextDecoder();
-const LF = 0x0a;
-
 export class PendingDeltas {
-  /** Lines, and runs of lines as their bytes (each line with its LF). */
-  private lines: (string | Uint8Array)[] = [];
+  /** Lines, and runs of lines (each ended by an LF, the last one's optional). */
+  private lines: { text: string; run: boolean }[] = [];
   private chars = 0;
   /** The daemon `seq` of the newest line (they are consecutive: any other event folds first). */
   private lastSeq = 0;
@@ -31,16 +30,17 @@ export class PendingDeltas {
 
   /** Holds one line stamped `seq`; true when the lines held are over the bound (fold them). */
   push(line: string, seq: number): boolean {
-    this.lines.push(line);
-    this.chars += line.length;
-    this.lastSeq = seq;
-    return this.chars > MAX_PENDING_CHARS;
+    return this.hold({ text: line, run: false }, seq);
   }
 
-  /** Holds a run of lines (their bytes, each with its LF), the last stamped `lastSeq`; as `push`. */
-  pushRun(bytes: Uint8Array, lastSeq: number): boolean {
-    this.lines.push(bytes);
-    this.chars += bytes.length;
+  /** Holds a run of lines (each ended by an LF, the last one's optional), the last stamped `lastSeq`; as `push`. */
+  pushRun(lines: string, lastSeq: number): boolean {
+    return this.hold({ text: lines, run: true }, lastSeq);
+  }
+
+  private hold(entry: { text: string; run: boolean }, lastSeq: number): boolean {
+    this.lines.push(entry);
+    this.chars += entry.text.length;
     this.lastSeq = lastSeq;
     return this.chars > MAX_PENDING_CHARS;
   }
@@ -49,18 +49,18 @@ export class PendingDeltas {
   lastMessageId(): string | undefined {
     const last = this.lines.at(-1);
     if (last === undefined) return undefined;
-    if (typeof last === "string") return deltaLineMessageId(last);
-    // The newest line of a run: after the LF before the run's final one.
-    const start = last.lastIndexOf(LF, last.length - 2) + 1;
-    return deltaLineMessageId(utf8.decode(last.subarray(start, last.length - 1)));
+    if (!last.run) return deltaLineMessageId(last.text);
+    // The newest line of a run: after its last LF but a final one.
+    const lines = last.text.endsWith("\n") ? last.text.slice(0, -1) : last.text;
+    return deltaLineMessageId(lines.slice(lines.lastIndexOf("\n") + 1));
   }
 
   /** `snapshot` with the lines folded in, as `applyEvent` would have, one line at a time; none held after. */
   foldInto(snapshot: AgentSnapshot): AgentSnapshot {
     const merger = new DeltaMerger();
     for (const entry of this.lines) {
-      if (typeof entry === "string") merger.line(entry);
-      else merger.run(entry);
+      if (entry.run) merger.run(entry.text);
+      else merger.line(entry.text);
     }
     const deltas = merger.finish();
     const lastSeq = this.lastSeq;
@@ -79,49 +79,32 @@ export class PendingDeltas {
 
 /** `"text_delta":"` of a checked line can only be that key (a `"` in a string's content is escaped). */
 const TEXT_MEMBER = ',"text_delta":"';
-const SEQ_BYTES = Buffer.from(SEQ_MEMBER);
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * The held lines as deltas, a run of text deltas to one block merged into one (folding that is
  * the same as folding each): a line that starts like the one before it up to its `text_delta`
  * (same message, block and kind) and has nothing after that text adds only the text, read
- * without parsing the line. A run's lines are read in its bytes (ASCII: ./delta-run.ts), their
- * texts copied into one buffer: no string per line and no decoded copy of the run, which on a
- * long turn were most of the memory the daemon touched.
+ * without parsing the line. A run's lines are read in place in its text: no string per line,
+ * only each delta's text.
  */
 class DeltaMerger {
   private readonly deltas: MessageDeltaEvent[] = [];
   private merging: MessageDeltaEvent | undefined;
   private prefix = "";
-  private prefixBytes: Buffer = Buffer.alloc(0);
-  /** The merged texts, in order; bytes taken from runs wait in `textBytes` until a string joins. */
+  /** The merged texts, in order. */
   private texts: string[] = [];
-  private textBytes: Buffer = Buffer.allocUnsafe(4096);
-  private textBytesLength = 0;
-  private merged = 0;
 
   line(line: string): void {
-    if (this.merging && line.startsWith(this.prefix)) {
-      const text = textAfter(line, this.prefix.length);
-      if (text !== undefined) {
-        this.flushTextBytes();
-        this.texts.push(text);
-        this.merged++;
-        return;
-      }
-    }
-    this.start(line);
+    if (!this.mergedAt(line, 0, line.length)) this.start(line);
   }
 
-  run(bytes: Uint8Array): void {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  /** Lines, each ended by an LF (the last one's optional). */
+  run(lines: string): void {
     let at = 0;
-    while (at < buffer.length) {
-      const lf = buffer.indexOf(LF, at);
-      const end = lf === -1 ? buffer.length : lf;
-      if (!this.mergedFromBytes(buffer, at, end)) this.start(utf8.decode(buffer.subarray(at, end)));
+    while (at < lines.length) {
+      const lf = lines.indexOf("\n", at);
+      const end = lf === -1 ? lines.length : lf;
+      if (!this.mergedAt(lines, at, end)) this.start(lines.slice(at, end));
       at = end + 1;
     }
   }
@@ -131,34 +114,12 @@ class DeltaMerger {
     return this.deltas;
   }
 
-  /** The line `[from, end)` of a run added to the merge by its text alone; false when it cannot be. */
-  private mergedFromBytes(buffer: Buffer, from: number, end: number): boolean {
-    if (!this.merging) return false;
-    const prefix = this.prefixBytes;
-    const textStart = from + prefix.length;
-    if (textStart > end || buffer.compare(prefix, 0, prefix.length, from, textStart) !== 0) return false;
-    const textEnd = buffer.lastIndexOf(SEQ_BYTES, end) - 1;
-    if (textEnd < textStart) return false;
-    for (let i = textStart; i < textEnd; i++) {
-      const byte = buffer[i];
-      if (byte === QUOTE) return false;
-      if (byte === BACKSLASH) {
-        const text = textAfter(utf8.decode(buffer.subarray(from, end)), prefix.length);
-        if (text === undefined) return false;
-        this.flushTextBytes();
-        this.texts.push(text);
-        this.merged++;
-        return true;
-      }
-    }
-    const length = textEnd - textStart;
-    if (this.textBytesLength + length > this.textBytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.textBytes.length * 2, this.textBytesLength + length));
-      this.textBytes.copy(grown, 0, 0, this.textBytesLength);
-      this.textBytes = grown;
-    }
-    this.textBytesLength += buffer.copy(this.textBytes, this.textBytesLength, textStart, textEnd);
-    this.merged++;
+  /** The line `[from, end)` of `text` added to the merge by its text alone; false when it cannot be. */
+  private mergedAt(text: string, from: number, end: number): boolean {
+    if (!this.merging || !text.startsWith(this.prefix, from)) return false;
+    const delta = textBefore(text, from + this.prefix.length, end);
+    if (delta === undefined) return false;
+    this.texts.push(delta);
     return true;
   }
 
@@ -174,33 +135,25 @@ class DeltaMerger {
     if (delta.args_delta !== undefined || at === -1) return;
     this.merging = delta;
     this.prefix = line.slice(0, at + TEXT_MEMBER.length);
-    this.prefixBytes = Buffer.from(this.prefix);
     this.texts = [delta.text_delta];
   }
 
-  private flushTextBytes(): void {
-    if (this.textBytesLength === 0) return;
-    this.texts.push(utf8.decode(this.textBytes.subarray(0, this.textBytesLength)));
-    this.textBytesLength = 0;
-  }
-
   private close(): void {
-    this.flushTextBytes();
-    if (this.merging && this.merged > 0) this.merging.text_delta = this.texts.join("");
+    if (this.merging && this.texts.length > 1) this.merging.text_delta = this.texts.join("");
     this.merging = undefined;
     this.texts = [];
-    this.merged = 0;
   }
 }
 
 /**
- * The text of a checked delta line whose `text_delta` string starts at `from` and is its last
- * member before `seq`; undefined when another member follows it (or its text has a `"`).
+ * The text of the checked delta line ending at `end` in `text` whose `text_delta` string starts
+ * at `from` and is its last member before `seq`; undefined when another member follows it (or
+ * its text has a `"`).
  */
-function textAfter(line: string, from: number): string | undefined {
-  const end = line.lastIndexOf(SEQ_MEMBER) - 1;
-  if (end < from) return undefined;
-  const raw = line.slice(from, end);
+function textBefore(text: string, from: number, end: number): string | undefined {
+  const close = text.lastIndexOf(SEQ_MEMBER, end) - 1;
+  if (close < from) return undefined;
+  const raw = text.slice(from, close);
   if (raw.includes('"')) return undefined;
   if (!raw.includes("\\")) return raw;
   const value: unknown = JSON.parse(`"${raw}"`);

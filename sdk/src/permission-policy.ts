@@ -148,9 +148,8 @@ class CommandLine {
 }
 
 function withoutAssignments(words: ShellWord[]): string[] {
-  let index = 0;
-  while (index < words.length && ASSIGNMENT.test((words[index] as ShellWord).raw)) index += 1;
-  return words.slice(index).map((w) => w.text);
+  const command = words.findIndex((w) => !ASSIGNMENT.test(w.raw));
+  return command < 0 ? [] : words.slice(command).map((w) => w.text);
 }
 
 /**

@@ -35,19 +35,17 @@ export type ForkResult =
  * message has that id; -1 when neither exists.
  */
 export function forkPointIndex(entries: readonly SessionEntry[], id: string): number {
-  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.id === id) return i;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i] as SessionEntry;
-    if (isConversationEntry(entry) && entry.message.id === id) return i;
-  }
-  return -1;
+  const byEntryId = entries.findLastIndex((e) => e.id === id);
+  if (byEntryId >= 0) return byEntryId;
+  return entries.findLastIndex((e) => isConversationEntry(e) && e.message.id === id);
 }
 
 /** Forks at `fromId`: an entry id, or a message id (see forkPointIndex). */
 export function forkSession(store: SessionStore, fromId: string): ForkResult {
   const entries = store.entries();
   const endIndex = forkPointIndex(entries, fromId);
-  if (endIndex < 0) {
+  const forkPoint = entries[endIndex];
+  if (forkPoint === undefined) {
     return {
       ok: false,
       error: {
@@ -57,7 +55,7 @@ export function forkSession(store: SessionStore, fromId: string): ForkResult {
     };
   }
   // Provenance always names the entry, whichever id the client gave.
-  return forkSessionAt(store, endIndex, (entries[endIndex] as SessionEntry).id);
+  return forkSessionAt(store, endIndex, forkPoint.id);
 }
 
 /**
@@ -91,10 +89,6 @@ function forkSessionAt(store: SessionStore, endIndex: number, fromEntryId: strin
     created_at: now,
     fork: { fork_id: forkId, source_session_id: store.sessionId, source_entry_id: fromEntryId },
   };
-  const rows: SessionEntry[] = [];
-  const push = (row: NewEntry, ts = now, id = newEntryId()): void => {
-    rows.push(buildEntry(row, id, rows.at(-1)?.id ?? null, ts));
-  };
   const checkpoint: Omit<ForkCheckpointEntry, "id" | "parent_id" | "ts"> = {
     type: "checkpoint",
     artifactKind: "fork",
@@ -102,7 +96,13 @@ function forkSessionAt(store: SessionStore, endIndex: number, fromEntryId: strin
     sourceSessionId: store.sessionId,
     sourceEntryId: fromEntryId,
   };
-  push(checkpoint);
+  // The checkpoint opens the fork, so there is always a head entry.
+  let head = buildEntry(checkpoint, newEntryId(), null, now);
+  const rows: SessionEntry[] = [head];
+  const push = (row: NewEntry, ts = now, id = newEntryId()): void => {
+    head = buildEntry(row, id, head.id, ts);
+    rows.push(head);
+  };
 
   const state = stateAt(store.header, entries, endIndex);
   if (state.mode !== undefined) push({ type: "mode_change", mode: state.mode });
@@ -132,6 +132,5 @@ function forkSessionAt(store: SessionStore, endIndex: number, fromEntryId: strin
       error: { code: "INTERNAL_ERROR", message: `cannot write fork ${path}: ${describeError(err)}` },
     };
   }
-  const head = rows.at(-1) as SessionEntry;
   return { ok: true, data: { fork_id: forkId, session_id: header.session_id, head_entry_id: head.id }, path };
 }

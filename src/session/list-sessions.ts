@@ -8,6 +8,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeError } from "../support/describe-error.ts";
+import { isRecord } from "../support/is-record.ts";
 import type { SessionEntry, SessionHeader } from "../types/session-entries.ts";
 import { countLines, forEachLine, lastLines } from "./jsonl-lines.ts";
 import { allSessionFiles } from "./session-directory.ts";
@@ -85,7 +86,8 @@ function summarize(path: string): SessionSummary | string {
 
     let updatedAt = h.created_at;
     for (const line of lastLines(fd, size).slice(0, 2)) {
-      const ts = (tryParse(line) as { ts?: unknown } | undefined)?.ts;
+      const parsed = tryParse(line);
+      const ts = isRecord(parsed) ? parsed.ts : undefined;
       if (typeof ts === "number") {
         // A fork's copied entries keep their original ts; the fork itself is as new as its creation.
         updatedAt = Math.max(ts, h.created_at);

@@ -41,16 +41,17 @@ export function windowEntriesAt(
   endIndex = entries.length - 1,
 ): WindowEntries {
   let compactionAt = -1;
+  let compaction: CompactionEntry | null = null;
   for (let i = endIndex; i >= 0; i--) {
-    if (entries[i]?.type === "compaction") {
+    const entry = entries[i];
+    if (entry?.type === "compaction") {
       compactionAt = i;
+      compaction = entry;
       break;
     }
   }
   let start = 0;
-  let compaction: CompactionEntry | null = null;
-  if (compactionAt >= 0) {
-    compaction = entries[compactionAt] as CompactionEntry;
+  if (compaction) {
     // Usually the kept entries precede the compaction entry; in a fork they follow its copy.
     let kept = -1;
     for (let i = compactionAt - 1; i >= 0; i--) {
@@ -64,8 +65,7 @@ export function windowEntriesAt(
   }
   const out: ConversationEntry[] = [];
   const failures: TurnFailureEntry[] = [];
-  for (let i = start; i <= endIndex; i++) {
-    const entry = entries[i] as SessionEntry;
+  for (const entry of entries.slice(start, endIndex + 1)) {
     if (isConversationEntry(entry)) out.push(entry);
     else if (entry.type === "turn_failure") failures.push(entry);
   }

@@ -51,7 +51,7 @@ export function openSession(options: OpenSessionOptions): OpenSessionResult {
     const whose = {
       dead: `dead pid ${o.pid} (${o.hostname})`,
       reused: `pid ${o.pid} (${o.hostname}), which has exited; that pid now belongs to an unrelated process`,
-      empty: "a writer that died while creating it",
+      empty: "a writer that died while creating it (the lock file names no valid owner)",
     }[o.reason];
     warn({ kind: "stale_lock_taken_over", message: `${path}: took over the lock of ${whose}` });
   }

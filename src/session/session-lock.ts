@@ -9,6 +9,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { errorCode } from "../support/error-code.ts";
+import { isRecord } from "../support/is-record.ts";
 import { hasExitedUnreaped, processStart } from "../support/process-start.ts";
 
 export interface LockOwner {
@@ -51,20 +52,30 @@ function installExitHook(): void {
   });
 }
 
+/** The owner a lock file names, or null when it is missing, unreadable or names no process. */
 function readOwner(path: string): LockOwner | null {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockOwner>;
-    if (typeof parsed.pid !== "number" || typeof parsed.hostname !== "string") return null;
-    const owner: LockOwner = {
-      pid: parsed.pid,
-      hostname: parsed.hostname,
-      started_at: Number(parsed.started_at) || 0,
-    };
-    if (typeof parsed.start_id === "string") owner.start_id = parsed.start_id;
-    return owner;
+    parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch {
     return null;
   }
+  return lockOwnerOf(parsed);
+}
+
+/**
+ * The owner in a parsed lock file. pid and hostname must be valid; the rest is best effort, as
+ * older locks lack `start_id` (a lock is refused rather than taken over on a technicality).
+ */
+function lockOwnerOf(value: unknown): LockOwner | null {
+  if (!isRecord(value)) return null;
+  const { pid, hostname: host, started_at, start_id } = value;
+  // kill(2) reads 0 and negative pids as process groups: such a lock names no process.
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid < 1) return null;
+  if (typeof host !== "string") return null;
+  const owner: LockOwner = { pid, hostname: host, started_at: Number(started_at) || 0 };
+  if (typeof start_id === "string") owner.start_id = start_id;
+  return owner;
 }
 
 function isAlive(pid: number): boolean {

@@ -26,6 +26,6 @@ export function stateAt(
   endIndex = entries.length - 1,
 ): SessionState {
   const state = initialState(header);
-  for (let i = 0; i <= endIndex; i++) applyToState(state, entries[i] as SessionEntry);
+  for (const entry of entries.slice(0, endIndex + 1)) applyToState(state, entry);
   return state;
 }

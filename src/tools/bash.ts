@@ -233,7 +233,12 @@ function explainDenial(result: ToolResult, mode: SandboxMode, cwd: string): Tool
 
 function exitCodeOf(proc: Bun.Subprocess): number {
   if (proc.exitCode !== null) return proc.exitCode;
-  const signal = proc.signalCode;
-  const number = signal ? constants.signals[signal as keyof typeof constants.signals] : undefined;
-  return 128 + (number ?? 0);
+  return 128 + signalNumber(proc.signalCode);
+}
+
+/** The number of a signal Bun reports by name (or already as a number); 0 when there is none. */
+function signalNumber(signal: NodeJS.Signals | number | null): number {
+  if (signal === null) return 0;
+  if (typeof signal === "number") return signal;
+  return constants.signals[signal] ?? 0;
 }

@@ -112,11 +112,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
       const droppedNote = outcome.dropped
         ? `[${outcome.dropped} lines left out: their file changed (or is not UTF-8 text) while it was searched. Search again, or use \`read\`.]`
         : undefined;
+      const malformedNote = outcome.malformed
+        ? `[${outcome.malformed} lines of ripgrep's output could not be read and were left out. Search again, or use \`read\`.]`
+        : undefined;
       const hiddenNote = excluded.length > 0 ? HIDDEN_LEFT_OUT_NOTE : undefined;
       if (outcome.records.length === 0) {
         const within = args.glob !== undefined ? ` (files matching ${args.glob})` : "";
         const none = `No matches for ${JSON.stringify(args.pattern)} in ${describeLocation(shownRoot)}${within}.`;
-        const noneNotes = [droppedNote, hiddenNote].filter((note) => note !== undefined);
+        const noneNotes = [droppedNote, malformedNote, hiddenNote].filter((note) => note !== undefined);
         return textResult([none, ...noneNotes].join("\n\n"), {
           render: { kind: "path_list", paths: [] },
         });
@@ -134,6 +137,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         );
       }
       if (droppedNote) notes.push(droppedNote);
+      if (malformedNote) notes.push(malformedNote);
       if (hiddenNote) notes.push(hiddenNote);
       if (outcome.limitHit) {
         notes.push(

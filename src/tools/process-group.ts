@@ -1,5 +1,6 @@
 /** Process-group helpers for `bash`: the command runs as a group leader, so it dies as a group. */
 import { readdirSync, readFileSync } from "node:fs";
+import { errorCode } from "../support/error-code.ts";
 
 /**
  * True while a living process of the group exists. kill(2) also counts zombies (dead but not
@@ -11,7 +12,7 @@ export function processGroupAlive(pgid: number): boolean {
     process.kill(-pgid, 0);
   } catch (error) {
     // EPERM means a member exists but belongs to someone else: still alive.
-    return (error as { code?: string }).code === "EPERM";
+    return errorCode(error) === "EPERM";
   }
   return process.platform === "linux" ? hasLivingMember(pgid) : true;
 }

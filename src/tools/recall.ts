@@ -28,13 +28,18 @@ export interface RecallPage {
   split?: { part: number; parts: number };
 }
 
+/** A UTF-8 continuation byte (10xxxxxx); past the end of the buffer there is none. */
+function isContinuationByte(byte: number | undefined): boolean {
+  return byte !== undefined && (byte & 0xc0) === 0x80;
+}
+
 function splitByBytes(line: string, pageBytes: number): string[] {
   const bytes = Buffer.from(line);
   const parts: string[] = [];
   for (let start = 0; start < bytes.length; ) {
     let end = Math.min(start + pageBytes, bytes.length);
     // Never cut inside a multi-byte character: back off over continuation bytes (10xxxxxx).
-    while (end < bytes.length && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+    while (isContinuationByte(bytes[end])) end--;
     parts.push(bytes.toString("utf8", start, end));
     start = end;
   }

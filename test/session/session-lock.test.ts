@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { createSession } from "../../src/session/create-session.ts";
@@ -91,5 +91,21 @@ describe("one writer per session", () => {
     const opened = openSession({ home, idOrPath: id });
     expect(!opened.ok && opened.error.code).toBe("CONFLICT");
     expect(!opened.ok && opened.error.message).toContain("some-other-host");
+  });
+
+  // kill(pid, 0) reads 0 and negative pids as process groups, which always "live": trusting such
+  // a pid would refuse the session forever. The lock names no process, so once past the grace
+  // for a lock being created it is stale.
+  test.each([0, -1, 1.5])("a lock file naming pid %p is taken over as naming no owner", (pid) => {
+    const { id, lock } = newSession();
+    writeFileSync(lock, JSON.stringify({ pid, hostname: hostname(), started_at: 0 }));
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lock, longAgo, longAgo);
+    const warnings: SessionWarning[] = [];
+    const opened = openSession({ home, idOrPath: id, onWarning: (w) => warnings.push(w) });
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(warnings.map((w) => w.kind)).toEqual(["stale_lock_taken_over"]);
+    expect(warnings[0]?.message).toContain("names no valid owner");
+    opened.store.close();
   });
 });

@@ -82,9 +82,15 @@ export async function compactSession(store: SessionStore, options: CompactOption
   const tokensBefore =
     (window.compaction ? estimateTokens(summaryMessage(window.compaction)) : 0) +
     sumTokens(window.entries.map((e) => e.message));
-  const first = summarized[0]!;
-  const last = summarized.at(-1)!;
-  const firstKept = kept[0]!;
+  const first = summarized[0];
+  const last = summarized.at(-1);
+  const firstKept = kept[0];
+  // findCutPoint never leaves either side empty; a cut that did is a bug, not a compaction.
+  if (first === undefined || last === undefined || firstKept === undefined) {
+    return {
+      error: { code: "INTERNAL_ERROR", message: `compaction cut at ${cut.index} left an empty side` },
+    };
+  }
   const payload: Omit<CompactionEntry, "id" | "parent_id" | "ts"> = {
     type: "compaction",
     index: nextCompactionIndex(store),
@@ -94,7 +100,7 @@ export async function compactSession(store: SessionStore, options: CompactOption
     tokens_before: tokensBefore,
     tokens_after: 0,
   };
-  const asEntry = { ...payload, id: "", parent_id: null, ts: 0 } as CompactionEntry;
+  const asEntry: CompactionEntry = { ...payload, id: "", parent_id: null, ts: 0 };
   payload.tokens_after = estimateTokens(summaryMessage(asEntry)) + sumTokens(kept.map((e) => e.message));
 
   try {

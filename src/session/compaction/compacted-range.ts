@@ -39,8 +39,7 @@ function messagesBetween(
   const first = entries.findIndex((e) => e.id === firstId);
   if (first < 0) return null;
   const out: Message[] = [];
-  for (let i = first; i < entries.length; i++) {
-    const entry = entries[i] as SessionEntry;
+  for (const entry of entries.slice(first)) {
     if (isConversationEntry(entry)) out.push(entry.message);
     if (entry.id === lastId) return out;
   }

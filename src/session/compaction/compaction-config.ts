@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeError } from "../../support/describe-error.ts";
 import { errorCode } from "../../support/error-code.ts";
+import { isRecord } from "../../support/is-record.ts";
 
 export interface CompactionConfig {
   /** Automatic compaction; manual `session_op compact` runs regardless. */
@@ -57,13 +58,13 @@ export function loadCompactionConfig(home: string): { config: CompactionConfig; 
     warnings.push(`${path} is not valid JSON (${describeError(err)}); using compaction defaults`);
     return { config, warnings };
   }
-  const section = (parsed as { compaction?: unknown } | null)?.compaction;
-  if (section === undefined) return { config, warnings };
-  if (typeof section !== "object" || section === null || Array.isArray(section)) {
+  // A file that is not an object has no compaction section: defaults, as before.
+  const c = isRecord(parsed) ? parsed.compaction : undefined;
+  if (c === undefined) return { config, warnings };
+  if (!isRecord(c)) {
     warnings.push(`${path}: "compaction" must be an object; using defaults`);
     return { config, warnings };
   }
-  const c = section as Record<string, unknown>;
   const bad = (field: string, expected: string): void => {
     warnings.push(
       `${path}: compaction.${field} must be ${expected}, got ${JSON.stringify(c[field])}; using the default`,

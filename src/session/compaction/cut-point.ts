@@ -45,7 +45,9 @@ export function findCutPoint(entries: readonly ConversationEntry[], keepRecentTo
   let kept = 0;
   let candidate = -1;
   for (let i = entries.length - 1; i >= 1; i--) {
-    kept += estimateTokens((entries[i] as ConversationEntry).message);
+    const entry = entries[i];
+    if (entry === undefined) break;
+    kept += estimateTokens(entry.message);
     if (kept >= keepRecentTokens) {
       candidate = i;
       break;

@@ -70,6 +70,6 @@ export function contextTokens(messages: readonly Message[], lastUsage?: UsageMar
       from = at + 1;
     }
   }
-  for (let i = from; i < messages.length; i++) total += estimateTokens(messages[i] as Message);
+  for (const message of messages.slice(from)) total += estimateTokens(message);
   return total;
 }

@@ -28,8 +28,12 @@ export interface GrepRecord {
 }
 
 export type GrepOutcome =
-  /** `dropped`: lines the backend reported that the verified file does not hold (rg only). */
-  { ok: true; records: GrepRecord[]; limitHit: boolean; dropped?: number } | { ok: false; message: string };
+  /**
+   * `dropped`: lines the backend reported that the verified file does not hold (rg only).
+   * `malformed`: lines of the backend's output that could not be read (rg only).
+   */
+  | { ok: true; records: GrepRecord[]; limitHit: boolean; dropped?: number; malformed?: number }
+  | { ok: false; message: string };
 
 /** Collects records in order until the match limit is passed. */
 export class GrepCollector {

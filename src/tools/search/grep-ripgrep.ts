@@ -1,25 +1,50 @@
 /** ripgrep `grep` backend: `rg --json`, parsed into the same records as the built-in backend. */
 import { relative } from "node:path";
+import { type Static, Type } from "@sinclair/typebox";
+import { isRecord } from "../../support/is-record.ts";
+import { schemaCheck } from "../../wire/schema-check.ts";
 import { createGlobMatcher } from "./glob-match.ts";
 import { GrepCollector, type GrepOutcome, type GrepQuery } from "./grep-query.ts";
 import { keepVerifiedRecords } from "./grep-verify.ts";
 import { isExcluded, ripgrepExcludeFlags } from "./hidden-exclusion.ts";
 import { RG_COMMON_FLAGS, RG_EXCLUDE_FLAGS, runRipgrep } from "./ripgrep.ts";
 
-interface RgData {
-  text?: string;
-  bytes?: string;
+/** rg's "arbitrary data": UTF-8 text, or base64 bytes when it is not valid UTF-8. */
+const RgDataSchema = Type.Union([
+  Type.Object({ text: Type.String() }),
+  Type.Object({ bytes: Type.String() }),
+]);
+type RgData = Static<typeof RgDataSchema>;
+
+/** The fields read from rg's `match` and `context` events (`rg --json`; other fields are ignored). */
+const RgLineEventSchema = Type.Object({
+  type: Type.Union([Type.Literal("match"), Type.Literal("context")]),
+  data: Type.Object({
+    path: RgDataSchema,
+    lines: RgDataSchema,
+    line_number: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  }),
+});
+type RgLineEvent = Static<typeof RgLineEventSchema>;
+
+function dataText(data: RgData): string {
+  return "text" in data ? data.text : Buffer.from(data.bytes, "base64").toString("utf8");
 }
 
-interface RgEvent {
-  type: string;
-  data?: { path?: RgData; lines?: RgData; line_number?: number | null };
-}
-
-function dataText(data: RgData | undefined): string {
-  if (data?.text !== undefined) return data.text;
-  if (data?.bytes !== undefined) return Buffer.from(data.bytes, "base64").toString("utf8");
-  return "";
+/**
+ * A line of rg's output as a match or context event; null for the other events (begin, end,
+ * summary), "malformed" for a line that is not JSON or an event without the fields read here.
+ */
+function parseRgLine(line: string): RgLineEvent | null | "malformed" {
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return "malformed";
+  }
+  if (!isRecord(event)) return "malformed";
+  if (event.type !== "match" && event.type !== "context") return null;
+  return schemaCheck(RgLineEventSchema).check(event) ? event : "malformed";
 }
 
 export async function ripgrepGrep(
@@ -46,17 +71,14 @@ export async function ripgrepGrep(
   const rgCwd = query.rootIsFile ? cwd : query.root;
 
   const collector = new GrepCollector(query.limit);
+  let malformed = 0;
   let run: Awaited<ReturnType<typeof runRipgrep>>;
   try {
     run = await runRipgrep(rgPath, args, rgCwd, signal, (line) => {
       if (line === "") return true;
-      let event: RgEvent;
-      try {
-        event = JSON.parse(line) as RgEvent;
-      } catch {
-        return true;
-      }
-      if ((event.type !== "match" && event.type !== "context") || !event.data) return true;
+      const event = parseRgLine(line);
+      if (event === "malformed") malformed++;
+      if (event === null || event === "malformed") return true;
       const path = dataText(event.data.path);
       if (isExcluded(query.excluded, path) || !matchesGlob(relative(query.root, path))) return true;
       return collector.add({
@@ -80,5 +102,11 @@ export async function ripgrepGrep(
     return { ok: false, message: `grep failed: ${detail}${hint}` };
   }
   const verified = await keepVerifiedRecords(collector.records);
-  return { ok: true, records: verified.records, limitHit: collector.limitHit, dropped: verified.dropped };
+  return {
+    ok: true,
+    records: verified.records,
+    limitHit: collector.limitHit,
+    dropped: verified.dropped,
+    ...(malformed > 0 ? { malformed } : {}),
+  };
 }

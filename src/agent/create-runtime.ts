@@ -12,13 +12,7 @@ import { McpServers } from "../mcp/mcp-servers.ts";
 import { loadMcpTimeouts } from "../mcp/mcp-timeouts.ts";
 import { openProjectServers } from "../mcp/project-servers.ts";
 import { lazyPermissionGate } from "../permissions/lazy-gate.ts";
-import {
-  type CatalogError,
-  defaultModelId,
-  loadModelCatalog,
-  resolveModel,
-  unknownModelMessage,
-} from "../providers/catalog.ts";
+import { defaultModelId, loadModelCatalog, resolveModel, unknownModelMessage } from "../providers/catalog.ts";
 import { AgentSandbox } from "../sandbox/agent-sandbox.ts";
 import { reapPrivateTmpdirs } from "../sandbox/private-tmpdir.ts";
 import { resolveSandboxSettings, type SandboxRequest } from "../sandbox/sandbox-settings.ts";
@@ -33,7 +27,7 @@ import { createRecallTool } from "../tools/recall.ts";
 import { createBuiltinTools, selectTools } from "../tools/registry.ts";
 import { createSubagentTool } from "../tools/subagent.ts";
 import type { ToolCallBlock } from "../types/messages.ts";
-import { type Failure, failure as fail, type WireError } from "../wire/errors.ts";
+import { type Failure, failure, type WireError } from "../wire/errors.ts";
 import { ModelController, type ProviderOptions } from "./models/model-controller.ts";
 import { loadModeCatalog, ModeController } from "./modes/mode-controller.ts";
 import { DaemonLink, DEFAULT_DAEMON_LINK_TIMEOUT_MS } from "./requests/daemon-link.ts";
@@ -100,16 +94,16 @@ export function createRuntime(
   const configWarning = (message: string) => warnings.push({ code: "INVALID_REQUEST", message });
   const sessionWarning = (message: string) => warnings.push({ code: "SESSION_CORRUPT", message });
   const catalog = loadModelCatalog(config.home, config.env);
-  for (const e of catalog.errors as CatalogError[]) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
+  for (const e of catalog.errors) configWarning(`${e.file}: ${e.field}: ${e.reason}`);
 
   // A new session is created only once every setting is known to be good: a refused flag
   // leaves nothing behind. It records the mode and model it starts with, for the next resume.
   const located = locateSession(config, sessionWarning);
   if (!located.ok) return located;
   const { cwd, resumed, openAsks } = located;
-  const refuse = (failure: CreateRuntimeFailure): CreateRuntimeFailure => {
+  const refuse = (refused: CreateRuntimeFailure): CreateRuntimeFailure => {
     resumed?.close();
-    return failure;
+    return refused;
   };
 
   const modes = loadModeCatalog([join(cwd, ".shard", "modes"), join(config.home, "modes")], (w) =>
@@ -121,7 +115,7 @@ export function createRuntime(
   const modeName = config.mode ?? saved.mode ?? "build";
   const modeController = new ModeController(modes, modeName);
   if (!modes.some((m) => m.name === modeName)) {
-    const unknown = fail(
+    const unknown = failure(
       "NOT_FOUND",
       `unknown mode "${modeName}". Modes: ${modes.map((m) => m.name).join(", ")}`,
     );
@@ -131,7 +125,7 @@ export function createRuntime(
   const modelId = config.model ?? saved.model ?? defaultModelId(catalog, config.env);
   const spec: ModelSpec | undefined = resolveModel(catalog, modelId);
   if (!spec) {
-    const unknown = fail("NOT_FOUND", unknownModelMessage(catalog, modelId));
+    const unknown = failure("NOT_FOUND", unknownModelMessage(catalog, modelId));
     return refuse(rejectedIf(config.model, "model", unknown));
   }
 
@@ -170,7 +164,7 @@ export function createRuntime(
   if (agentId) tools.push(createSubagentTool({ daemon, agentId }));
   if (config.tools) {
     const selected = selectTools(tools, config.tools);
-    if (!selected.ok) return refuse({ ...fail("INVALID_REQUEST", selected.message), rejected: "tools" });
+    if (!selected.ok) return refuse({ ...failure("INVALID_REQUEST", selected.message), rejected: "tools" });
     tools = selected.tools;
   }
 
@@ -200,7 +194,7 @@ export function createRuntime(
       session.append({ type: "budget_change", budget_usd: config.budgetUsd });
   } catch (err) {
     session.close();
-    return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
+    return failure("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
   }
 
   const compaction = loadCompactionConfig(config.home);
@@ -319,7 +313,7 @@ function locateSession(
       sessionWarning(`session: ${restored} queued message(s) the agent had not delivered were restored`);
   } catch (err) {
     session.close();
-    return fail("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
+    return failure("INTERNAL_ERROR", `session write failed: ${describeError(err)}`);
   }
   return { ok: true, resumed: session, cwd: cwd.path, openAsks };
 }
@@ -328,10 +322,10 @@ function resolveCwd(dir: string): { ok: true; path: string } | Failure {
   try {
     const path = realpathSync(resolve(dir));
     if (!statSync(path).isDirectory())
-      return fail("INVALID_REQUEST", `working directory ${dir} is not a directory`);
+      return failure("INVALID_REQUEST", `working directory ${dir} is not a directory`);
     return { ok: true, path };
   } catch {
-    return fail("NOT_FOUND", `working directory ${dir} does not exist`);
+    return failure("NOT_FOUND", `working directory ${dir} does not exist`);
   }
 }
 

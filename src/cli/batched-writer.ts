@@ -28,7 +28,8 @@ export class BatchedWriter {
   private drain(): void {
     this.scheduled = false;
     if (this.parts.length === 0) return;
-    const data = this.parts.length === 1 ? this.parts[0]! : this.parts.join("");
+    const only = this.parts.length === 1 ? this.parts[0] : undefined;
+    const data = only ?? this.parts.join("");
     this.parts = [];
     const result = this.sink(data);
     if (result instanceof Promise) this.pending = this.pending.then(() => result).then(() => undefined);

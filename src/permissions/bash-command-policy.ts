@@ -71,8 +71,7 @@ function isListed(name: string): boolean {
 }
 
 function judgeSubcommand(base: string, tool: SubcommandTool, args: string[]): CommandJudgement {
-  let index = 0;
-  while (index < args.length && tool.leadingFlags?.includes(args[index] as string)) index += 1;
+  const index = leadingCount(args, tool.leadingFlags ?? []);
   const first = args[index];
   if (first === undefined) return { ok: true, subcommand: [], optionWords: args };
   if (first.startsWith("-")) {
@@ -108,7 +107,7 @@ function judgeSubcommand(base: string, tool: SubcommandTool, args: string[]): Co
 function flagRunningCommand(args: string[], flags: CommandFlags | undefined): string | undefined {
   if (!flags) return undefined;
   for (const arg of args) {
-    const name = arg.split("=", 1)[0] as string;
+    const name = optionName(arg);
     const long = flags.long?.find((flag) =>
       flag.startsWith("--") && name.startsWith("--") && name.length > 2
         ? flag.startsWith(name)
@@ -121,6 +120,18 @@ function flagRunningCommand(args: string[], flags: CommandFlags | undefined): st
     }
   }
   return undefined;
+}
+
+/** How many of `args`, from the first, are in `flags`. */
+function leadingCount(args: string[], flags: string[]): number {
+  const firstOther = args.findIndex((arg) => !flags.includes(arg));
+  return firstOther === -1 ? args.length : firstOther;
+}
+
+/** An option word without its `=value`: `--file=x` is `--file`. */
+export function optionName(arg: string): string {
+  const equals = arg.indexOf("=");
+  return equals === -1 ? arg : arg.slice(0, equals);
 }
 
 function refuse(reason: string): CommandJudgement {

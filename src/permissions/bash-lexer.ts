@@ -42,8 +42,8 @@ class Lexer {
 
   run(): ShellWord[][] {
     const { src } = this;
-    while (this.i < src.length) {
-      const c = src[this.i] as string;
+    // Each pass reads the character at `i`; the branches move `i` past what they consumed.
+    for (let c = src[this.i]; c !== undefined; c = src[this.i]) {
       const next = src[this.i + 1];
       if (c === " " || c === "\t") {
         this.i += 1;
@@ -122,8 +122,7 @@ class Lexer {
     let text = "";
     let unquotedLead: string | undefined;
     let patternIndex = -1;
-    while (this.i < src.length) {
-      const c = src[this.i] as string;
+    for (let c = src[this.i]; c !== undefined; c = src[this.i]) {
       if (WORD_END.has(c)) break;
       const atStart = this.i === start;
       if (c === "\\") {
@@ -162,8 +161,7 @@ class Lexer {
     const { src } = this;
     let text = "";
     this.i += 1;
-    while (this.i < src.length) {
-      const c = src[this.i] as string;
+    for (let c = src[this.i]; c !== undefined; c = src[this.i]) {
       if (c === '"') {
         this.i += 1;
         return text;

@@ -7,7 +7,7 @@
  * interpreters, substitutions, …) gets no signature at all, so no signature grant can match it.
  */
 
-import { judgeCommand } from "./bash-command-policy.ts";
+import { judgeCommand, optionName } from "./bash-command-policy.ts";
 import { lexShell, type ShellWord } from "./bash-lexer.ts";
 
 export interface CommandSignature {
@@ -48,10 +48,11 @@ export function analyzeBashCommand(command: string): BashAnalysis {
 /** A signature, `undefined` for an assignment-only command, or the reason it is unsafe. */
 function signatureOf(words: ShellWord[]): CommandSignature | string | undefined {
   let index = 0;
-  for (; index < words.length; index += 1) {
-    const name = ASSIGNMENT.exec((words[index] as ShellWord).raw)?.[1];
+  for (const word of words) {
+    const name = ASSIGNMENT.exec(word.raw)?.[1];
     if (name === undefined) break;
     if (!HARMLESS_ASSIGNMENTS.test(name)) return `assignment to ${name} can change what the command runs`;
+    index += 1;
   }
   const head = words[index];
   if (!head) return undefined;
@@ -85,7 +86,7 @@ function patternCouldForgeFlags(word: ShellWord): boolean {
 
 function flagsOf(arg: string): string[] {
   if (!arg.startsWith("-") || arg === "-") return [];
-  if (arg.startsWith("--")) return [arg.split("=", 1)[0] as string];
+  if (arg.startsWith("--")) return [optionName(arg)];
   return [...arg.slice(1)].map((ch) => `-${ch}`);
 }
 

@@ -1,5 +1,6 @@
 /** Canonical JSON (object keys sorted at every depth) so equal requests hash equally. */
 import { createHash } from "node:crypto";
+import { isRecord } from "../support/is-record.ts";
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";
@@ -7,11 +8,9 @@ export function canonicalJson(value: unknown): string {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
+  if (!isRecord(value)) return value;
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
-  }
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys(value[key]);
   return sorted;
 }
 

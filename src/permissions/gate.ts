@@ -100,7 +100,9 @@ async function decide(
     return { allowed: true, source: "read_only", ...judged };
 
   if (check.signal.aborted) return cancelled(tool.name, "the turn was aborted");
-  const bash = request.bash && { command: args.command as string, analysis: request.bash };
+  // `request.bash` exists only for a string command; the check is here so the type knows it.
+  const command = typeof args.command === "string" ? args.command : undefined;
+  const bash = request.bash && command !== undefined ? { command, analysis: request.bash } : undefined;
   const preview = await previewOf(tool, args, { cwd, signal: check.signal, ...judged });
   const permissionAsk = buildPermissionAsk({
     toolName: tool.name,

@@ -3,10 +3,10 @@
  * models.json field the key came from, so the message names the one thing to fix.
  */
 import type { ModelSpec } from "../contracts/provider.ts";
-import { BUILTIN_PROVIDERS } from "./builtin-models.ts";
+import { isBuiltinProvider } from "./builtin-models.ts";
 
 export function authHint(spec: Pick<ModelSpec, "provider" | "api_key" | "api_key_env">): string {
-  const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+  const builtin = isBuiltinProvider(spec.provider);
   const where = builtin ? "" : ` (provider "${spec.provider}" in models.json)`;
   if (spec.api_key) return `check the "api_key" of provider "${spec.provider}" in models.json`;
   if (spec.api_key_env) return `check ${spec.api_key_env}${where}: its key was refused or lacks access`;

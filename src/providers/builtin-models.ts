@@ -24,6 +24,11 @@ const CLAUDE_EFFORT: Levels = [...O_SERIES, ...MAX_EFFORTS];
 
 export const BUILTIN_PROVIDERS = ["anthropic", "openai"] as const;
 
+/** A provider Shard knows without a models.json entry. */
+export function isBuiltinProvider(provider: string): boolean {
+  return BUILTIN_PROVIDERS.some((builtin) => builtin === provider);
+}
+
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 

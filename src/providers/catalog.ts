@@ -12,10 +12,10 @@ import { join } from "node:path";
 import type { ModelSpec } from "../contracts/provider.ts";
 import { baseUrlProblem } from "./base-url.ts";
 import {
-  BUILTIN_PROVIDERS,
   builtinModels,
   DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_OPENAI_MODEL,
+  isBuiltinProvider,
 } from "./builtin-models.ts";
 import { type CatalogError, loadModelsFile } from "./models-file.ts";
 
@@ -102,7 +102,7 @@ export function defaultModelId(
 
 /** A built-in provider serves models its catalog does not list (new ones, a compatible server's). */
 function isOpenProvider(provider: string): boolean {
-  return (BUILTIN_PROVIDERS as readonly string[]).includes(provider);
+  return isBuiltinProvider(provider);
 }
 
 /** At most this many ids in a message: a models.json may list hundreds. */

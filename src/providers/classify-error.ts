@@ -75,13 +75,25 @@ function bodyFields(body: unknown): { type?: string; code?: string; message?: st
   return { type: str(inner.type), code: str(inner.code), message: str(inner.message) };
 }
 
+/** A reader for `Headers` or an SDK's look-alike (anything with `get`); a non-string value reads as absent. */
+function headerReader(headers: unknown): ((name: string) => string | undefined) | undefined {
+  if (!isRecord(headers)) return undefined;
+  const get = headers.get;
+  if (typeof get !== "function") return undefined;
+  return (name) => {
+    const value: unknown = get.call(headers, name);
+    return typeof value === "string" ? value : undefined;
+  };
+}
+
 export function parseRetryAfter(headers: unknown, now = Date.now()): number | undefined {
-  if (!headers || typeof (headers as Headers).get !== "function") return undefined;
-  const h = headers as Headers;
-  const ms = Number(h.get("retry-after-ms"));
-  if (h.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = h.get("retry-after");
-  if (raw === null) return undefined;
+  const header = headerReader(headers);
+  if (header === undefined) return undefined;
+  const rawMs = header("retry-after-ms");
+  const ms = Number(rawMs);
+  if (rawMs !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = header("retry-after");
+  if (raw === undefined) return undefined;
   const seconds = Number(raw);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(raw);

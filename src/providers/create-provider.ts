@@ -12,7 +12,7 @@ import type { ModelSpec, Provider, ProviderTimeouts } from "../contracts/provide
 import { shardHome } from "../support/shard-home.ts";
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import { anthropicSdkBaseUrl, baseUrlProblem } from "./base-url.ts";
-import { ANTHROPIC_DEFAULT_BASE_URL, BUILTIN_PROVIDERS, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, isBuiltinProvider, OPENAI_DEFAULT_BASE_URL } from "./builtin-models.ts";
 import { localProbeSummary, nothingConfigured } from "./discover-model.ts";
 import { loadModelsFile } from "./models-file.ts";
 import { createOpenAICompletionsProvider } from "./openai-completions/provider.ts";
@@ -63,7 +63,7 @@ function keyRequired(spec: ModelSpec, baseUrl: string): boolean {
   const host = hostOf(baseUrl);
   if (host === undefined || OFFICIAL_HOSTS.has(host)) return true;
   if (isLocalHost(host)) return false;
-  return spec.api_key_env !== undefined && !(BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+  return spec.api_key_env !== undefined && !isBuiltinProvider(spec.provider);
 }
 
 /** Every way to give Shard a model, for a user who has configured none. */
@@ -94,7 +94,7 @@ export function providerProblem(
   if (problem !== undefined) return `${spec.provider} ${spec.model}: base URL ${problem}`;
   const baseUrl = spec.api === "anthropic-messages" ? anthropicSdkBaseUrl(configured) : configured;
   if (apiKeyOf(spec, env) || !keyRequired(spec, baseUrl)) return undefined;
-  const builtin = (BUILTIN_PROVIDERS as readonly string[]).includes(spec.provider);
+  const builtin = isBuiltinProvider(spec.provider);
   // "Nothing configured" only when that is true: a models.json provider is a provider.
   if (builtin && nothingConfigured(env) && !modelsFileConfigured(env)) return nothingConfiguredMessage(env);
   const how = spec.api_key_env

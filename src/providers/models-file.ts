@@ -4,7 +4,7 @@
  * (file + JSON path + reason) and skipped while everything else still loads.
  */
 import { readFileSync } from "node:fs";
-import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
+import { KindGuard, type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { ModelSpec, ProviderTimeouts } from "../contracts/provider.ts";
 import { describeError } from "../support/describe-error.ts";
@@ -84,8 +84,8 @@ function fieldPath(prefix: string, pointer: string): string {
 
 function reasonFor(schema: TSchema, message: string, value: unknown): string {
   if (value === undefined) return "missing required field";
-  if (schema[Kind] === "Union" && Array.isArray(schema.anyOf)) {
-    const options = (schema.anyOf as TSchema[]).map((s) => s.const).filter((c) => typeof c === "string");
+  if (KindGuard.IsUnion(schema)) {
+    const options = schema.anyOf.map((s) => s.const).filter((c) => typeof c === "string");
     if (options.length > 0) return `must be one of ${options.join(", ")} (got ${JSON.stringify(value)})`;
   }
   return `${message.toLowerCase()} (got ${JSON.stringify(value)})`;

@@ -140,7 +140,8 @@ export class JsonlDecoder {
       return;
     }
     const parts = this.pending;
-    const line = parts.length === 1 ? parts[0]! : concat(parts, this.pendingBytes);
+    const only = parts.length === 1 ? parts[0] : undefined;
+    const line = only ?? concat(parts, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     this.finishLine(line);

@@ -1,4 +1,5 @@
 /** Builders for the `response` envelope (docs/protocol.md §9): `id` and `command` always echoed. */
+import { isRecord } from "../support/is-record.ts";
 import type { Response } from "../types/response.ts";
 import type { WireError } from "./errors.ts";
 
@@ -28,11 +29,8 @@ export function errorResponse(command: Correlated, error: WireError): ResponseMe
 
 /** For input too broken to know its type: echo what can be salvaged. */
 export function salvageCorrelation(raw: unknown): Correlated {
-  if (raw && typeof raw === "object") {
-    const r = raw as Record<string, unknown>;
-    const out: Correlated = { type: typeof r.type === "string" ? r.type : "unknown" };
-    if (typeof r.id === "string") out.id = r.id;
-    return out;
-  }
-  return { type: "unknown" };
+  if (!isRecord(raw)) return { type: "unknown" };
+  const out: Correlated = { type: typeof raw.type === "string" ? raw.type : "unknown" };
+  if (typeof raw.id === "string") out.id = raw.id;
+  return out;
 }

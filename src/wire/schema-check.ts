@@ -47,11 +47,18 @@ const checks = new WeakMap<TSchema, SchemaCheck<TSchema>>();
 /** The shared check of `schema` (one per schema object, made on first use). */
 export function schemaCheck<S extends TSchema>(schema: S): SchemaCheck<S> {
   const known = checks.get(schema);
-  // The map is keyed by the very schema each check was made for.
-  if (known) return known as SchemaCheck<S>;
+  if (known && isCheckOf(known, schema)) return known;
   const made = new SchemaCheck(schema);
   checks.set(schema, made);
   return made;
+}
+
+/**
+ * The map's key and value types are not linked, so the link is checked: a check made for this
+ * very schema object checks its type. (Always true for the map's entries; a WeakMap cannot say so.)
+ */
+function isCheckOf<S extends TSchema>(check: SchemaCheck<TSchema>, schema: S): check is SchemaCheck<S> {
+  return check.schema === schema;
 }
 
 /** `schemaCheck` as a `SchemaChecker`, for the Bun-side clients' result checks (not the page: CSP). */

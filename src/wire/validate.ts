@@ -90,7 +90,7 @@ function invalid(message: string): { ok: false; error: WireError } {
 export const commandValidator = new MessageValidator<AnyCommand>(COMMAND_SCHEMAS, "command");
 /** Server → client messages; the SDK and tests validate what they receive. */
 export const eventValidator = new MessageValidator(
-  new Map([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA as TObject]]),
+  new Map<string, TObject>([...EVENT_SCHEMAS, ["response", RESPONSE_SCHEMA]]),
   "event",
 );
 

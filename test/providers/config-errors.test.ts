@@ -138,6 +138,19 @@ describe("provider errors", () => {
     );
     expect(classifyError(other, false).message).toBe("boom.");
   });
+
+  test("Retry-After is read from Headers or a look-alike; anything else carries no wait", () => {
+    const retryAfterOf = (headers: unknown) =>
+      classifyError(Object.assign(new Error("busy"), { status: 429, headers }), false).retryAfterMs;
+    expect(retryAfterOf(new Headers({ "retry-after": "3" }))).toBe(3000);
+    expect(retryAfterOf(new Headers({ "retry-after-ms": "250", "retry-after": "3" }))).toBe(250);
+    const lookAlike = { get: (name: string) => (name === "retry-after" ? "2" : null) };
+    expect(retryAfterOf(lookAlike)).toBe(2000);
+    for (const headers of [undefined, "retry-after: 3", { "retry-after": "3" }, { get: 3 }]) {
+      expect(retryAfterOf(headers)).toBeUndefined();
+    }
+    expect(retryAfterOf({ get: () => 4 })).toBeUndefined();
+  });
 });
 
 describe("models.json models missing a field", () => {

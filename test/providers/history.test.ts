@@ -155,6 +155,21 @@ describe("anthropic-messages", () => {
     await collect(provider.stream(request({ messages })));
     expect(server().requests[0]!.body.messages[1].content).toEqual([{ type: "text", text: "answer" }]);
   });
+
+  test("an image type the API does not take is a clear error, and nothing is sent", async () => {
+    const provider = mockProvider(server(), "anthropic-messages");
+    const svg = { type: "image" as const, data: "PHN2Zz4=", mime_type: "image/svg+xml" };
+    const messages: Message[] = [{ id: "a", role: "user", content: [{ type: "text", text: "q" }, svg] }];
+    const events = await collect(provider.stream(request({ messages })));
+    expect(events.at(-1)).toMatchObject({
+      type: "error",
+      message: expect.stringContaining(
+        "does not accept image/svg+xml images (only image/jpeg, image/png, image/gif, image/webp)",
+      ),
+    });
+    expect(events.some((e) => e.type === "retry")).toBe(false);
+    expect(server().requests).toHaveLength(0);
+  });
 });
 
 describe("openai-completions", () => {
@@ -261,6 +276,25 @@ describe("openai-responses", () => {
     const { body } = await sentBody("openai-responses", "low");
     expect(body.reasoning).toEqual({ effort: "low", summary: "auto" });
   });
+});
+
+describe("a reasoning level that is not an OpenAI effort", () => {
+  for (const api of ["openai-completions", "openai-responses"] as const) {
+    test(`${api}: is a clear error, and nothing is sent`, async () => {
+      const provider = mockProvider(server(), api, {
+        spec: { reasoning: true, reasoning_levels: [{ id: "turbo", label: "Turbo" }], max_output: 32_000 },
+      });
+      const events = await collect(provider.stream(request({ reasoning: "turbo" })));
+      expect(events.at(-1)).toMatchObject({
+        type: "error",
+        message: expect.stringContaining(
+          'reasoning level "turbo" is not an OpenAI reasoning effort (one of none, minimal, low, medium, high, xhigh, max)',
+        ),
+      });
+      expect(events.some((e) => e.type === "retry")).toBe(false);
+      expect(server().requests).toHaveLength(0);
+    });
+  }
 });
 
 /** A call the runtime named `id` and the server `call_0`, and its result saying `text`. */

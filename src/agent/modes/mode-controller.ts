@@ -88,7 +88,11 @@ export class ModeController {
     private readonly catalog: ModeDefinition[],
     initial = "build",
   ) {
-    this.active = catalog.find((m) => m.name === initial) ?? catalog[0]!;
+    // An unknown name falls back to the first mode (the caller refuses it); the catalog
+    // from loadModeCatalog always holds the built-in modes, so none means a programming error.
+    const active = catalog.find((m) => m.name === initial) ?? catalog[0];
+    if (active === undefined) throw new Error("internal error: the mode catalog is empty");
+    this.active = active;
   }
 
   get current(): ModeDefinition {

@@ -1,5 +1,6 @@
 /** Our `Message[]` → Anthropic Messages API `messages` (pure; no SDK at runtime). */
 import type {
+  Base64ImageSource,
   ContentBlockParam,
   ImageBlockParam,
   MessageCreateParamsStreaming,
@@ -12,13 +13,28 @@ import type { ContentBlock, ImageBlock, Message } from "../../types/messages.ts"
 import { type ProviderToolCallId, providerToolCallIds } from "../provider-tool-call-ids.ts";
 import { toolResultText } from "../tool-result-text.ts";
 
-type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+type ImageMediaType = Base64ImageSource["media_type"];
 
+/** Every image type the API takes, keyed by the SDK's own union: a type it adds must be listed here. */
+const IMAGE_MEDIA_TYPES: Record<ImageMediaType, true> = {
+  "image/jpeg": true,
+  "image/png": true,
+  "image/gif": true,
+  "image/webp": true,
+};
+
+function isImageMediaType(mimeType: string): mimeType is ImageMediaType {
+  return Object.hasOwn(IMAGE_MEDIA_TYPES, mimeType);
+}
+
+/** Throws for an image (an MCP tool's, say) of a type the API would refuse with a vaguer 400. */
 function imageParam(image: Pick<ImageBlock, "data" | "mime_type">): ImageBlockParam {
-  return {
-    type: "image",
-    source: { type: "base64", media_type: image.mime_type as ImageMediaType, data: image.data },
-  };
+  const mediaType = image.mime_type;
+  if (!isImageMediaType(mediaType)) {
+    const accepted = Object.keys(IMAGE_MEDIA_TYPES).join(", ");
+    throw new Error(`the Anthropic Messages API does not accept ${mediaType} images (only ${accepted})`);
+  }
+  return { type: "image", source: { type: "base64", media_type: mediaType, data: image.data } };
 }
 
 function convertBlock(

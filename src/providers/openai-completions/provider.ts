@@ -7,6 +7,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/p
 import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
+import { reasoningEffort } from "../openai-reasoning-effort.ts";
 import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
@@ -39,9 +40,7 @@ export function buildChatParams(
   if (isOfficialOpenAI(config.baseUrl)) params.max_completion_tokens = maxTokens;
   else params.max_tokens = maxTokens;
   if (request.reasoning && spec.reasoning_levels?.length) {
-    params.reasoning_effort = request.reasoning as NonNullable<
-      ChatCompletionCreateParamsStreaming["reasoning_effort"]
-    >;
+    params.reasoning_effort = reasoningEffort(request.reasoning);
   }
   if (request.tools.length > 0) {
     params.tools = request.tools.map((t) => ({

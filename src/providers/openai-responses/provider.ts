@@ -7,6 +7,7 @@ import type { Provider, ProviderEvent, ProviderRequest } from "../../contracts/p
 import { authHint } from "../auth-hint.ts";
 import { StreamEndedEarlyError } from "../classify-error.ts";
 import { openAIClient } from "../openai-client.ts";
+import { reasoningEffort } from "../openai-reasoning-effort.ts";
 import { prepareClient } from "../prepare-client.ts";
 import type { ProviderConfig } from "../provider-config.ts";
 import { describeEndpoint, streamWithRetries } from "../retry.ts";
@@ -36,9 +37,7 @@ export function buildResponsesParams(
   if (request.system) params.instructions = request.system;
   if (request.reasoning && spec.reasoning_levels?.length) {
     params.reasoning = {
-      effort: request.reasoning as NonNullable<
-        NonNullable<ResponseCreateParamsStreaming["reasoning"]>["effort"]
-      >,
+      effort: reasoningEffort(request.reasoning),
       summary: "auto",
     };
   }

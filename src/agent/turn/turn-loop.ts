@@ -124,8 +124,8 @@ export async function runTurnLoop(
         ? "aborted by the user before this tool ran"
         : "the model response was cut off before this tool call completed";
       for (const call of calls) recordUnexecutedToolCall(call.block.id, reason, toolDeps);
-      if (signal.aborted || failure?.kind === "aborted") return { usage: total };
-      return { usage: total, error: providerError(failure!) };
+      if (signal.aborted || failure === undefined || failure.kind === "aborted") return { usage: total };
+      return { usage: total, error: providerError(failure) };
     }
 
     for (const call of calls) await runAfterCheckpoint(call, toolDeps, deps.beforeTools, signal);

@@ -33,10 +33,11 @@ export async function* translateResponsesStream(
       case "response.output_item.added":
         if (event.item.type === "function_call") {
           const callId = event.item.call_id;
-          calls.set(event.item.id ?? callId, { callId, argsSeen: false });
+          const call = { callId, argsSeen: false };
+          calls.set(event.item.id ?? callId, call);
           yield { type: "tool_call_start", id: callId, name: event.item.name };
           if (event.item.arguments) {
-            calls.get(event.item.id ?? callId)!.argsSeen = true;
+            call.argsSeen = true;
             yield { type: "tool_call_delta", id: callId, args_delta: event.item.arguments };
           }
         }

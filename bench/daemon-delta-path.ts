@@ -9,13 +9,12 @@
  * `--one-line` leaves the runs out (every delta takes the one-line fast path), for an A/B.
  */
 import { AgentChannel } from "../src/daemon/broker/agent-channel.ts";
-import type { ClientConnection } from "../src/daemon/broker/client-connection.ts";
 import { RequestArbiter } from "../src/daemon/broker/request-arbiter.ts";
-import { OutboundBuffer } from "../src/daemon/outbound-buffer.ts";
 import { deltaLineSeqAt } from "../src/wire/delta-line.ts";
 import { JsonlDecoder } from "../src/wire/jsonl-decoder.ts";
 import { encodeJsonLine } from "../src/wire/jsonl-encoder.ts";
 import { asAgentEvent } from "../src/wire/validate.ts";
+import { outboundClient } from "../test/daemon/support/outbound-client.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -75,20 +74,10 @@ function pass(): void {
     },
   });
   channel.activity = { phase: "streaming" };
-  const outbound = new OutboundBuffer(
-    (bytes) => {
-      written += bytes.length;
-      return bytes.length;
-    },
-    64 * 1024 * 1024,
-    () => {},
-  );
-  const client: ClientConnection = {
-    id: "c1",
-    localTrust: true,
-    send: () => {},
-    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.transient),
-  };
+  const { client } = outboundClient("c1", (bytes) => {
+    written += bytes.length;
+    return bytes.length;
+  });
   channel.attachments.set(client.id, { client, role: "interactive", answers: new Set() });
   const decoder = new JsonlDecoder({
     value: (value, line) => {

@@ -8,12 +8,12 @@ import type { ClientConnection } from "../../src/daemon/broker/client-connection
 import { EncodedMessage } from "../../src/daemon/broker/encoded-message.ts";
 import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
-import { OutboundBuffer } from "../../src/daemon/outbound-buffer.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
 import { deltaLineSeqAt, isThinkingDeltaLine } from "../../src/wire/delta-line.ts";
 import { JsonlDecoder } from "../../src/wire/jsonl-decoder.ts";
 import { asAgentEvent } from "../../src/wire/validate.ts";
+import { outboundClient } from "./support/outbound-client.ts";
 
 const arbiter = () =>
   new RequestArbiter({ policy: () => "deny", timeoutMs: 1000, answerHeadless: () => {}, timedOut: () => {} });
@@ -280,22 +280,12 @@ test("runs written while a socket client is blocked reach it intact when it drai
   // A unix client whose peer takes nothing until told to: every run waits in its outbound buffer.
   const taken: Uint8Array[] = [];
   let room = 0;
-  const outbound = new OutboundBuffer(
-    (bytes) => {
-      const n = Math.min(room, bytes.length);
-      taken.push(bytes.slice(0, n));
-      room -= n;
-      return n;
-    },
-    64 * 1024 * 1024,
-    () => {},
-  );
-  const client: ClientConnection = {
-    id: "c1",
-    localTrust: true,
-    send: () => {},
-    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.transient),
-  };
+  const { client, outbound } = outboundClient("c1", (bytes) => {
+    const n = Math.min(room, bytes.length);
+    taken.push(bytes.slice(0, n));
+    room -= n;
+    return n;
+  });
   channel.attachments.set(client.id, { client, role: "interactive", answers: new Set(["permission", "ui"]) });
   const decoder = chunkDecoder(channel);
   let chunk = "";

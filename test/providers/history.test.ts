@@ -81,6 +81,13 @@ async function sentBody(api: ProviderApi, reasoning?: string, messages: Message[
   return server().requests[0]!;
 }
 
+/** The stream ended in an error naming `why`, with no retry and nothing sent to the server. */
+function expectRefusedBeforeSending(events: { type: string }[], why: string): void {
+  expect(events.at(-1)).toMatchObject({ type: "error", message: expect.stringContaining(why) });
+  expect(events.some((e) => e.type === "retry")).toBe(false);
+  expect(server().requests).toHaveLength(0);
+}
+
 describe("anthropic-messages", () => {
   test("tool results merge into one user message; exit code text; images; signed thinking replayed", async () => {
     const req = await sentBody("anthropic-messages");
@@ -160,15 +167,10 @@ describe("anthropic-messages", () => {
     const provider = mockProvider(server(), "anthropic-messages");
     const svg = { type: "image" as const, data: "PHN2Zz4=", mime_type: "image/svg+xml" };
     const messages: Message[] = [{ id: "a", role: "user", content: [{ type: "text", text: "q" }, svg] }];
-    const events = await collect(provider.stream(request({ messages })));
-    expect(events.at(-1)).toMatchObject({
-      type: "error",
-      message: expect.stringContaining(
-        "does not accept image/svg+xml images (only image/jpeg, image/png, image/gif, image/webp)",
-      ),
-    });
-    expect(events.some((e) => e.type === "retry")).toBe(false);
-    expect(server().requests).toHaveLength(0);
+    expectRefusedBeforeSending(
+      await collect(provider.stream(request({ messages }))),
+      "does not accept image/svg+xml images (only image/jpeg, image/png, image/gif, image/webp)",
+    );
   });
 });
 
@@ -284,15 +286,10 @@ describe("a reasoning level that is not an OpenAI effort", () => {
       const provider = mockProvider(server(), api, {
         spec: { reasoning: true, reasoning_levels: [{ id: "turbo", label: "Turbo" }], max_output: 32_000 },
       });
-      const events = await collect(provider.stream(request({ reasoning: "turbo" })));
-      expect(events.at(-1)).toMatchObject({
-        type: "error",
-        message: expect.stringContaining(
-          'reasoning level "turbo" is not an OpenAI reasoning effort (one of none, minimal, low, medium, high, xhigh, max)',
-        ),
-      });
-      expect(events.some((e) => e.type === "retry")).toBe(false);
-      expect(server().requests).toHaveLength(0);
+      expectRefusedBeforeSending(
+        await collect(provider.stream(request({ reasoning: "turbo" }))),
+        'reasoning level "turbo" is not an OpenAI reasoning effort (one of none, minimal, low, medium, high, xhigh, max)',
+      );
     });
   }
 });

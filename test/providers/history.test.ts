@@ -163,14 +163,18 @@ describe("anthropic-messages", () => {
     expect(server().requests[0]!.body.messages[1].content).toEqual([{ type: "text", text: "answer" }]);
   });
 
-  test("an image type the API does not take is a clear error, and nothing is sent", async () => {
+  test("an image of a type the API does not take goes as a note in its place, so the turn (and the next) still works", async () => {
     const provider = mockProvider(server(), "anthropic-messages");
     const svg = { type: "image" as const, data: "PHN2Zz4=", mime_type: "image/svg+xml" };
     const messages: Message[] = [{ id: "a", role: "user", content: [{ type: "text", text: "q" }, svg] }];
-    expectRefusedBeforeSending(
-      await collect(provider.stream(request({ messages }))),
-      "does not accept image/svg+xml images (only image/jpeg, image/png, image/gif, image/webp)",
-    );
+    const events = await collect(provider.stream(request({ messages })));
+    expect(events.at(-1)?.type).toBe("done");
+    const sent = server().requests[0]?.body;
+    expect(JSON.stringify(sent)).not.toContain("PHN2Zz4=");
+    expect(sent?.messages?.[0]?.content?.[1]).toMatchObject({
+      type: "text",
+      text: "[a image/svg+xml image was left out: the Anthropic Messages API takes only image/jpeg, image/png, image/gif, image/webp]",
+    });
   });
 });
 

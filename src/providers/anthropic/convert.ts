@@ -27,14 +27,20 @@ function isImageMediaType(mimeType: string): mimeType is ImageMediaType {
   return Object.hasOwn(IMAGE_MEDIA_TYPES, mimeType);
 }
 
-/** Throws for an image (an MCP tool's, say) of a type the API would refuse with a vaguer 400. */
-function imageParam(image: Pick<ImageBlock, "data" | "mime_type">): ImageBlockParam {
+/**
+ * An image as the API takes it; one of a type it refuses (an MCP tool's SVG, say) is a note
+ * in its place: sent as it is, the request would fail with a 400 on this and every later turn,
+ * since the image stays in the conversation.
+ */
+function imageParam(image: Pick<ImageBlock, "data" | "mime_type">): ImageBlockParam | TextBlockParam {
   const mediaType = image.mime_type;
-  if (!isImageMediaType(mediaType)) {
-    const accepted = Object.keys(IMAGE_MEDIA_TYPES).join(", ");
-    throw new Error(`the Anthropic Messages API does not accept ${mediaType} images (only ${accepted})`);
-  }
-  return { type: "image", source: { type: "base64", media_type: mediaType, data: image.data } };
+  if (isImageMediaType(mediaType))
+    return { type: "image", source: { type: "base64", media_type: mediaType, data: image.data } };
+  const accepted = Object.keys(IMAGE_MEDIA_TYPES).join(", ");
+  return {
+    type: "text",
+    text: `[a ${mediaType} image was left out: the Anthropic Messages API takes only ${accepted}]`,
+  };
 }
 
 function convertBlock(

@@ -4,7 +4,9 @@
  * compiled once frequent). Every failure is INVALID_REQUEST with a message that names the
  * offending field.
  */
+
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { isRecord } from "../support/is-record.ts";
 import {
   AGENT_EVENT_SCHEMAS,
   type AgentEvent,
@@ -58,7 +60,7 @@ export class MessageValidator<T extends object = Record<string, unknown>> {
   }
 
   validate(raw: unknown): Validation<T> {
-    if (!isJsonObject(raw)) return invalid(`a ${this.what} must be a JSON object`);
+    if (!isRecord(raw)) return invalid(`a ${this.what} must be a JSON object`);
     const message = raw;
     const type = message.type;
     if (typeof type !== "string") return invalid('field "type": required string is missing');
@@ -71,10 +73,6 @@ export class MessageValidator<T extends object = Record<string, unknown>> {
     if (crossField) return invalid(`${type}: ${crossField}`);
     return { ok: true, message };
   }
-}
-
-function isJsonObject(raw: unknown): raw is Record<string, unknown> {
-  return raw !== null && typeof raw === "object" && !Array.isArray(raw);
 }
 
 /** A message that passed the schema of its own `type` is a member of the union `T` the validator describes. */

@@ -5,10 +5,11 @@
  *
  * Lines queued in one task (say, every event of one chunk of runtime output) leave at the end
  * of it (EndOfTask): small ones encoded together into one buffer, one syscall per client per
- * chunk, not one per event; a large run of bytes (a chunk's delta run, forwarded as it came)
- * leaves as it is, without a copy — a peer that fell behind would otherwise have every run it
- * missed copied into one new buffer. Lines wait as the strings and bytes every client shares,
- * so a stalled client holds references, not copies, until its write.
+ * chunk, not one per event. A delta run's bytes are transient (`pushTransient`): written at
+ * once, and only what the peer leaves is copied; such a copy waiting for a peer that fell
+ * behind leaves as it is when large, not gathered again into one new buffer with the rest.
+ * Text lines wait as the strings every client shares, so a stalled client holds references,
+ * not copies, until its write.
  */
 import { isOverOutboundCap } from "./outbound-cap.ts";
 import { EndOfTask } from "./task-batch.ts";

@@ -4,7 +4,6 @@
  * compiled once frequent). Every failure is INVALID_REQUEST with a message that names the
  * offending field.
  */
-
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { isRecord } from "../support/is-record.ts";
 import {

@@ -198,7 +198,7 @@ export class AgentChannel {
       message.release();
     }
     // The runtime's own text of the lines: their routing is not what the snapshot folds.
-    if (this.pending.pushRun(text.slice(from, run.end), this.seq))
+    if (this.pending.push(text.slice(from, run.end), this.seq))
       this.folded = this.pending.foldInto(this.folded);
     return run;
   }

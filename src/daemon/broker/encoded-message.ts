@@ -62,13 +62,9 @@ export class EncodedMessage {
 
   /**
    * Several encoded messages as their lines in UTF-8, each with its newline (a run of deltas
-   * written as bytes, ./delta-run.ts); the socket writes these bytes as they are.
+   * written as bytes, ./delta-run.ts), valid only until `release` (see above); the socket
+   * writes these bytes as they are.
    */
-  static ofBytes(bytes: Uint8Array): EncodedMessage {
-    return new EncodedMessage(undefined, undefined, bytes.length, bytes);
-  }
-
-  /** `ofBytes` for bytes that stay valid only until `release` (see above). */
   static ofTransientBytes(bytes: Uint8Array): EncodedMessage {
     return new EncodedMessage(undefined, undefined, bytes.length, bytes, true);
   }

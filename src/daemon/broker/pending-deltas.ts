@@ -18,8 +18,8 @@ import { deltaLineMessageId, SEQ_MEMBER } from "../../wire/delta-line.ts";
 export const MAX_PENDING_CHARS = 1024 * 1024;
 
 export class PendingDeltas {
-  /** Lines, and runs of lines (each ended by an LF, the last one's optional). */
-  private lines: { text: string; run: boolean }[] = [];
+  /** Lines, one or a run of them (each ended by an LF, the last one's optional). */
+  private lines: string[] = [];
   private chars = 0;
   /** The daemon `seq` of the newest line (they are consecutive: any other event folds first). */
   private lastSeq = 0;
@@ -28,19 +28,13 @@ export class PendingDeltas {
     return this.lines.length;
   }
 
-  /** Holds one line stamped `seq`; true when the lines held are over the bound (fold them). */
-  push(line: string, seq: number): boolean {
-    return this.hold({ text: line, run: false }, seq);
-  }
-
-  /** Holds a run of lines (each ended by an LF, the last one's optional), the last stamped `lastSeq`; as `push`. */
-  pushRun(lines: string, lastSeq: number): boolean {
-    return this.hold({ text: lines, run: true }, lastSeq);
-  }
-
-  private hold(entry: { text: string; run: boolean }, lastSeq: number): boolean {
-    this.lines.push(entry);
-    this.chars += entry.text.length;
+  /**
+   * Holds one line, or a run of them (each ended by an LF, the last one's optional), the last
+   * stamped `lastSeq`; true when the lines held are over the bound (fold them).
+   */
+  push(lines: string, lastSeq: number): boolean {
+    this.lines.push(lines);
+    this.chars += lines.length;
     this.lastSeq = lastSeq;
     return this.chars > MAX_PENDING_CHARS;
   }
@@ -49,19 +43,15 @@ export class PendingDeltas {
   lastMessageId(): string | undefined {
     const last = this.lines.at(-1);
     if (last === undefined) return undefined;
-    if (!last.run) return deltaLineMessageId(last.text);
-    // The newest line of a run: after its last LF but a final one.
-    const lines = last.text.endsWith("\n") ? last.text.slice(0, -1) : last.text;
+    // The newest line: after the last LF but a final one.
+    const lines = last.endsWith("\n") ? last.slice(0, -1) : last;
     return deltaLineMessageId(lines.slice(lines.lastIndexOf("\n") + 1));
   }
 
   /** `snapshot` with the lines folded in, as `applyEvent` would have, one line at a time; none held after. */
   foldInto(snapshot: AgentSnapshot): AgentSnapshot {
     const merger = new DeltaMerger();
-    for (const entry of this.lines) {
-      if (entry.run) merger.run(entry.text);
-      else merger.line(entry.text);
-    }
+    for (const lines of this.lines) merger.add(lines);
     const deltas = merger.finish();
     const lastSeq = this.lastSeq;
     this.clear();
@@ -94,12 +84,8 @@ class DeltaMerger {
   /** The merged texts, in order. */
   private texts: string[] = [];
 
-  line(line: string): void {
-    if (!this.mergedAt(line, 0, line.length)) this.start(line);
-  }
-
-  /** Lines, each ended by an LF (the last one's optional). */
-  run(lines: string): void {
+  /** One line or several, each ended by an LF (the last one's optional). */
+  add(lines: string): void {
     let at = 0;
     while (at < lines.length) {
       const lf = lines.indexOf("\n", at);

@@ -154,18 +154,7 @@ class Daemon {
 
   /** CPU time each kind of the daemon's threads has used so far (numbered names summed). */
   threadCpuMs(): Map<string, number> {
-    const byName = new Map<string, number>();
-    for (const task of readdirSync(`/proc/${this.proc.pid}/task`)) {
-      const dir = `/proc/${this.proc.pid}/task/${task}`;
-      try {
-        const name = readFileSync(`${dir}/comm`, "utf8").trim().replace(/\d+$/, "");
-        const ns = Number(readFileSync(`${dir}/schedstat`, "utf8").split(" ")[0]);
-        byName.set(name, (byName.get(name) ?? 0) + ns / 1e6);
-      } catch {
-        // the thread ended between the listing and the read
-      }
-    }
-    return byName;
+    return threadCpuMs(this.proc.pid);
   }
 
   /** CPU time the daemon process has used so far, all its threads (not its runtimes). */
@@ -188,6 +177,38 @@ class Daemon {
     peer.send({ type: "daemon.shutdown", id: "stop", force: true });
     await this.proc.exited;
   }
+}
+
+/** CPU time each kind of a process's threads has used so far (numbered names summed). */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const dir = `/proc/${pid}/task/${task}`;
+    try {
+      const name = readFileSync(`${dir}/comm`, "utf8").trim().replace(/\d+$/, "");
+      const ns = Number(readFileSync(`${dir}/schedstat`, "utf8").split(" ")[0]);
+      byName.set(name, (byName.get(name) ?? 0) + ns / 1e6);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+}
+
+/** Adds each thread kind's CPU since `before` to `into` (one sample per kind). */
+function addThreadSamples(into: Map<string, number[]>, pid: number, before: Map<string, number>): void {
+  for (const [name, ms] of threadCpuMs(pid)) {
+    const list = into.get(name) ?? [];
+    list.push(ms - (before.get(name) ?? 0));
+    into.set(name, list);
+  }
+}
+
+/** Minor page faults a process has taken so far (/proc/<pid>/stat, field 10). */
+function minorFaults(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces; the fields after its ")" are plain.
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[7]);
 }
 
 /** CPU time a process has used so far, all its threads. */
@@ -286,6 +307,11 @@ interface TurnSamples {
   runtimeCpuDaemon: number[];
   /** By thread name (the daemon's own JS thread is named after its executable). */
   threads: Map<string, number[]>;
+  /** The daemon's minor page faults per turn. */
+  daemonFaults: number[];
+  /** The runtime's, direct and through the daemon. */
+  runtimeThreadsDirect: Map<string, number[]>;
+  runtimeThreadsDaemon: Map<string, number[]>;
 }
 const SHOW_THREADS = argv.includes("--threads");
 const RELAY = argv.includes("--relay");
@@ -341,6 +367,9 @@ const samples = (build: string, deltas: number): TurnSamples => {
       runtimeCpuDirect: [],
       runtimeCpuDaemon: [],
       threads: new Map(),
+      daemonFaults: [],
+      runtimeThreadsDirect: new Map(),
+      runtimeThreadsDaemon: new Map(),
     };
     turns.set(key, found);
   }
@@ -355,8 +384,10 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     const directRuntimeCpu: number[] = [];
     for (const deltas of DELTA_COUNTS) {
       const before = processCpuMs(agent.proc.pid);
+      const threadsBefore = threadCpuMs(agent.proc.pid);
       direct.push(await streamTurn(agent.peer, deltas));
       directRuntimeCpu.push(processCpuMs(agent.proc.pid) - before);
+      addThreadSamples(samples(build.name, deltas).runtimeThreadsDirect, agent.proc.pid, threadsBefore);
     }
     agent.proc.stdin.end();
     await agent.proc.exited;
@@ -376,8 +407,10 @@ for (let i = 0; measures("turn") && i < runs; i++) {
     for (const [k, deltas] of DELTA_COUNTS.entries()) {
       const cpuBefore = daemon.cpuMs();
       const threadsBefore = daemon.threadCpuMs();
+      const faultsBefore = minorFaults(daemon.proc.pid);
       const [runtime] = daemon.children();
       const runtimeBefore = runtime === undefined ? 0 : processCpuMs(runtime);
+      const runtimeThreadsBefore = runtime === undefined ? new Map<string, number>() : threadCpuMs(runtime);
       const ms = await streamTurn(peer, deltas, agentId);
       const s = samples(build.name, deltas);
       const directMs = direct[k] ?? 0;
@@ -386,12 +419,12 @@ for (let i = 0; measures("turn") && i < runs; i++) {
       s.ratio.push(ms / directMs);
       s.daemonCpu.push(daemon.cpuMs() - cpuBefore);
       s.runtimeCpuDirect.push(directRuntimeCpu[k] ?? 0);
-      if (runtime !== undefined) s.runtimeCpuDaemon.push(processCpuMs(runtime) - runtimeBefore);
-      for (const [name, ms] of daemon.threadCpuMs()) {
-        const list = s.threads.get(name) ?? [];
-        list.push(ms - (threadsBefore.get(name) ?? 0));
-        s.threads.set(name, list);
+      if (runtime !== undefined) {
+        s.runtimeCpuDaemon.push(processCpuMs(runtime) - runtimeBefore);
+        addThreadSamples(s.runtimeThreadsDaemon, runtime, runtimeThreadsBefore);
       }
+      addThreadSamples(s.threads, daemon.proc.pid, threadsBefore);
+      s.daemonFaults.push(minorFaults(daemon.proc.pid) - faultsBefore);
     }
     await daemon.stop(peer);
   }
@@ -408,11 +441,15 @@ if (measures("turn")) {
           `|   through a byte relay | ${fmt(median(s.relay))} (${(median(s.relay) / median(s.direct)).toFixed(2)}× direct), relay CPU ${fmt(median(s.relayCpu))}: the floor of a process hop |`,
         );
       if (SHOW_THREADS) {
-        const split = [...s.threads]
-          .map(([name, ms]) => ({ name, ms: median(ms) }))
-          .filter((t) => t.ms >= 0.5)
-          .map((t) => `${t.name} ${fmt(t.ms)}`);
-        console.log(`|   by thread | ${split.join(", ")} |`);
+        const split = (threads: Map<string, number[]>) =>
+          [...threads]
+            .map(([name, ms]) => ({ name, ms: median(ms) }))
+            .filter((t) => t.ms >= 0.5)
+            .map((t) => `${t.name} ${fmt(t.ms)}`)
+            .join(", ");
+        console.log(`|   daemon by thread | ${split(s.threads)}; ${median(s.daemonFaults)} page faults |`);
+        console.log(`|   runtime by thread, direct | ${split(s.runtimeThreadsDirect)} |`);
+        console.log(`|   runtime by thread, under the daemon | ${split(s.runtimeThreadsDaemon)} |`);
       }
     }
 }

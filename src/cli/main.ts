@@ -6,6 +6,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { isDaemonFlag } from "./daemon-options.ts";
 import { reportUsageError } from "./flags.ts";
+import { applyJitPolicy } from "./jit-policy.ts";
 
 interface CommandEntry {
   summary: string;
@@ -108,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  applyJitPolicy(process.env, (line) => process.stderr.write(line));
   // exitCode, never process.exit(): pending stdout writes must flush (docs/architecture.md §4).
   // No top-level await, so the entry also builds as a bytecode-compiled binary.
   void main(process.argv.slice(2)).then((code) => {

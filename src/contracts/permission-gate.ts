@@ -65,6 +65,6 @@ export type GateDecision =
 
 export interface PermissionGate {
   decide(check: PermissionCheck, ask: PermissionAsker): Promise<GateDecision>;
-  /** Starts loading what a first decision needs, if anything (called as a turn starts). */
+  /** Starts loading and warming what a first decision needs, if anything (called as a turn starts). */
   prepare?(): void;
 }

@@ -59,7 +59,27 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     notSaved: (message) => options.onWarning?.(message),
   };
   const sandbox = options.sandbox;
-  return { decide: (check, ask) => decide(check, ask, store, warnings, sandbox) };
+  let warmed = false;
+  return {
+    decide: (check, ask) => decide(check, ask, store, warnings, sandbox),
+    prepare() {
+      if (warmed) return;
+      warmed = true;
+      // The first decision's file-system work, cold, was ~1 ms of the first tool call (resolving
+      // its path; the sandbox's hidden paths, which every question still looks up afresh). Done
+      // once here, on a timer, it runs while the turn's first provider call is in flight.
+      setTimeout(() => warmUp(options.cwd, sandbox), 0).unref();
+    },
+  };
+}
+
+/** Runs a read question's path work once, for nothing but having run it (its result is dropped). */
+function warmUp(cwd: string, sandbox: PathBoundary | undefined): void {
+  try {
+    sandbox?.readRefusal(resolveRealPath(canonicalCwd(cwd), "."));
+  } catch {
+    // Whatever fails here fails again, and is reported, in the decision that needs it.
+  }
 }
 
 interface GrantWarnings {

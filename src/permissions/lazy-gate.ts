@@ -1,7 +1,8 @@
 /**
  * The gate is first needed at the first tool call; loading it (grant store, bash analyser)
  * later keeps it off the agent's start-up path. A turn starting asks for it (`prepare`), so it
- * loads while the first provider call is in flight instead of inside the first tool call.
+ * loads, and warms up (./gate.ts), while the first provider call is in flight instead of inside
+ * the first tool call.
  */
 import type { PermissionGate } from "../contracts/permission-gate.ts";
 import type { PermissionGateOptions } from "./gate.ts";
@@ -18,7 +19,10 @@ export function lazyPermissionGate(options: PermissionGateOptions): PermissionGa
     },
     prepare() {
       // A failed load is reported by the decision that awaits it.
-      load().catch(() => {});
+      load().then(
+        (loaded) => loaded.prepare?.(),
+        () => {},
+      );
     },
   };
 }

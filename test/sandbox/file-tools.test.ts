@@ -166,6 +166,23 @@ describe("reads of hidden paths (negative)", () => {
     expect(linked.nextRequestBody).not.toContain(SECRET);
   });
 
+  test("~/.ssh made after the agent warmed up and judged a read is still refused: nothing is cached", async () => {
+    const home = tempDir("user-home");
+    const cwd = tempDir("cwd");
+    writeFileSync(join(cwd, "notes.txt"), "notes\n");
+    const agent = await spawn({ cwd, args: WORKSPACE_WRITE, env: { HOME: home } });
+    // The first turn warms the gate up (a read question answered for nothing), then a read is judged.
+    const allowed = await runTool(agent, "read", { path: "notes.txt" });
+    expect(allowed.result.is_error).toBe(false);
+    mkdirSync(join(home, ".ssh"), { mode: 0o700 });
+    const key = join(home, ".ssh", "id_ed25519");
+    writeFileSync(key, `${SECRET}\n`, { mode: 0o600 });
+
+    const read = await runTool(agent, "read", { path: "~/.ssh/id_ed25519" });
+    expectRefused(read, `The sandbox (workspace-write) keeps ${key} from the agent: it is on the deny list`);
+    expect(read.nextRequestBody).not.toContain(SECRET);
+  });
+
   test("$SHARD_HOME/models.json is refused", async () => {
     const agent = await spawn({ args: WORKSPACE_WRITE });
     const models = join(agent.home, "models.json");

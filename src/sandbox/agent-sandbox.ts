@@ -91,7 +91,7 @@ export class AgentSandbox implements CommandSandbox, PathBoundary {
   static open(input: AgentSandboxInput): { ok: true; sandbox: AgentSandbox } | Failure {
     const wanted = input.settings.mode;
     if (wanted === "off") return { ok: true, sandbox: new AgentSandbox(input, "off", undefined) };
-    const probe = input.probe ?? probeBubblewrap(input.env);
+    const probe = input.probe ?? probeBubblewrap(input.env, input.home);
     const probed = { ...input, probe };
     if (probe.ok) return { ok: true, sandbox: new AgentSandbox(probed, wanted, undefined) };
     if (input.settings.modeChosen) {

@@ -25,7 +25,7 @@ export function askedSandbox(
     { ...env, SHARD_HOME: home },
     home,
   );
-  const probe = probeBubblewrap(env);
+  const probe = probeBubblewrap(env, home);
   const opened = AgentSandbox.open({ settings, cwd: manifest.cwd, home, env, probe });
   if (opened.ok) return opened.sandbox.state();
   // A chosen mode this machine cannot give: its runtime refuses to start, saying why.

@@ -179,7 +179,7 @@ export async function startDaemon(
     log: write,
   }));
   // The cost ledger: every call of every runtime, the daily cap and the jobs' budgets (docs/usage.md).
-  const ledger = new CostLedger(options.home);
+  const ledger = new CostLedger(options.home, write);
   compactLedger(ledger, dayOf(Date.now() - LEDGER_DETAIL_DAYS * 86_400_000));
   const usage = new UsageRecorder({
     ctx: broker,
@@ -271,6 +271,12 @@ export async function startDaemon(
     stopping ??= (async () => {
       write(`daemon stopping${force ? " (force)" : ""}`);
       await registry.shutdown(force);
+      // The last calls' lines wait for the end of their task; they are written before exit.
+      try {
+        ledger.close();
+      } catch (err) {
+        write(`cost ledger: could not write ${ledger.path}: ${String(err)}`);
+      }
       socket.stop(true);
       rmSync(socketPath, { force: true });
       rmSync(recordPath, { force: true });

@@ -272,11 +272,7 @@ export async function startDaemon(
       write(`daemon stopping${force ? " (force)" : ""}`);
       await registry.shutdown(force);
       // The last calls' lines wait for the end of their task; they are written before exit.
-      try {
-        ledger.close();
-      } catch (err) {
-        write(`cost ledger: could not write ${ledger.path}: ${String(err)}`);
-      }
+      ledger.close();
       socket.stop(true);
       rmSync(socketPath, { force: true });
       rmSync(recordPath, { force: true });

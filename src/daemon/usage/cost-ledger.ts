@@ -66,19 +66,26 @@ export class CostLedger {
     // A macrotask: the clients' writes (end of this task) go first.
     setImmediate(() => {
       this.writeScheduled = false;
-      try {
-        this.flush();
-      } catch (err) {
-        this.onWriteError(`cost ledger: could not write ${this.path}: ${String(err)}`);
-      }
+      this.writeWaiting();
     });
   }
 
-  /** Writes and fsyncs the lines not written yet (one write); throws when the disk refuses them. */
-  flush(): void {
+  /**
+   * Writes and fsyncs the lines not written yet (one write). A disk that refuses them loses
+   * them, as a refused append did, and the daemon's log says so: a reader carries on.
+   */
+  private writeWaiting(): void {
     if (this.waiting.length === 0) return;
     const text = this.waiting.join("");
     this.waiting = [];
+    try {
+      this.writeText(text);
+    } catch (err) {
+      this.onWriteError(`cost ledger: could not write ${this.path}: ${String(err)}`);
+    }
+  }
+
+  private writeText(text: string): void {
     if (this.fd === undefined) {
       mkdirSync(usageDir(this.home), { recursive: true, mode: 0o700 });
       this.fd = openSync(
@@ -93,7 +100,7 @@ export class CostLedger {
 
   /** The ledger's file is about to be replaced (compaction): the next append opens the new one. */
   reopen(): void {
-    this.flush();
+    this.writeWaiting();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
@@ -104,7 +111,7 @@ export class CostLedger {
 
   /** The lines of days not yet compacted, oldest first (the calls not written yet included). */
   entries(daily: DailyTotals = readDailyTotals(this.home)): LedgerEntry[] {
-    this.flush();
+    this.writeWaiting();
     if (!existsSync(this.path)) return [];
     const through = daily.compacted_through;
     const out: LedgerEntry[] = [];

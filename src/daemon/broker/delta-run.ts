@@ -5,8 +5,9 @@
  * into the run's buffer with the daemon's `seq` and the agent's routing spliced in — no string
  * per line, no join, no UTF-8 encoding afterwards. The buffer is the message every client
  * gets (./encoded-message.ts, a transient one): it is the writer's scratch, reused by the next
- * run, so nothing fresh is allocated (and faulted in) per chunk; each client takes what it
- * needs of it before the next run is written.
+ * run, so nothing fresh is allocated (and faulted in) per chunk, nor per line (a `seq`'s
+ * digits are written in place); each client takes what it needs of it before the next run is
+ * written.
  *
  * Every line of a run has the same activity phase (thinking or streaming): a line that would
  * change it ends the run and takes the one-line path, which tells the clients first.
@@ -17,12 +18,12 @@ const SEQ_BYTES = Buffer.from(SEQ_MEMBER);
 /** At most 15 digits (src/wire/delta-line.ts); a daemon `seq` is a safe integer (16). */
 const MAX_SEQ_DIGITS = 16;
 
-const SCRATCH_BYTES = 256 * 1024;
+const SCRATCH_BYTES = 512 * 1024;
 /**
- * Shared by every agent (the daemon's JS is one thread and a run is written in one go); one
- * grown past a chunk of usual size is let go after its run.
+ * Shared by every agent (the daemon's JS is one thread and a run is written in one go), made
+ * with the first agent's writer; one grown past a chunk of usual size is let go after its run.
  */
-let scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+let scratch: Buffer | undefined;
 
 export interface DeltaRun {
   /** Where the lines taken end in the text (after the last one's LF, or at its end). */
@@ -41,6 +42,7 @@ export class DeltaRunWriter {
 
   constructor(agentId: string) {
     this.tail = Buffer.from(`,"agent_id":${JSON.stringify(agentId)}}\n`);
+    scratch ??= residentBuffer(SCRATCH_BYTES);
   }
 
   /**
@@ -50,6 +52,7 @@ export class DeltaRunWriter {
    */
   write(text: string, from: number, bytes: Uint8Array, seq: number, thinking: boolean): DeltaRun | undefined {
     const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    let out = scratch ?? residentBuffer(SCRATCH_BYTES);
     const tail = this.tail;
     let at = 0;
     let lines = 0;
@@ -59,22 +62,47 @@ export class DeltaRunWriter {
       if (end === -1) break;
       const seqAt = text.lastIndexOf(SEQ_MEMBER, end);
       const need = at + seqAt - pos + SEQ_BYTES.length + MAX_SEQ_DIGITS + tail.length;
-      if (need > scratch.length) {
-        const grown = Buffer.allocUnsafe(Math.max(need, scratch.length * 2));
-        scratch.copy(grown, 0, 0, at);
-        scratch = grown;
+      if (need > out.length) {
+        const grown = Buffer.allocUnsafe(Math.max(need, out.length * 2));
+        out.copy(grown, 0, 0, at);
+        out = grown;
       }
-      at += source.copy(scratch, at, pos, seqAt);
-      at += SEQ_BYTES.copy(scratch, at);
-      at += scratch.write(String(seq + lines + 1), at, "latin1");
-      at += tail.copy(scratch, at);
+      at += source.copy(out, at, pos, seqAt);
+      at += SEQ_BYTES.copy(out, at);
+      at = writeDigits(out, at, seq + lines + 1);
+      at += tail.copy(out, at);
       lines++;
       pos = end;
     }
     if (lines === 0) return undefined;
-    const run = { end: pos, lines, bytes: scratch.subarray(0, at) };
+    const run = { end: pos, lines, bytes: out.subarray(0, at) };
     // One grown past a chunk of usual size is let go (the run keeps it for as long as it is read).
-    if (scratch.length > 4 * SCRATCH_BYTES) scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+    scratch = out.length > 4 * SCRATCH_BYTES ? Buffer.allocUnsafe(SCRATCH_BYTES) : out;
     return run;
   }
+}
+
+/**
+ * `n`, a safe integer ≥ 0, in decimal at `at` in `out`, without a string per line; returns
+ * where its digits end. `(rest - digit) / 10` is exact where `Math.floor(rest / 10)` may round.
+ */
+export function writeDigits(out: Uint8Array, at: number, n: number): number {
+  let end = at + 1;
+  for (let rest = n; rest >= 10; rest = (rest - (rest % 10)) / 10) end++;
+  let rest = n;
+  for (let i = end - 1; i >= at; i--) {
+    const digit = rest % 10;
+    out[i] = 0x30 + digit;
+    rest = (rest - digit) / 10;
+  }
+  return end;
+}
+
+/**
+ * A buffer whose pages are in memory now: a fresh page costs a fault on first touch (~10 µs on
+ * a VM), so the scratch is touched when the first agent is made, not during its first turn.
+ * `Buffer.alloc` would not do it: zeroed memory from the OS is handed out untouched.
+ */
+function residentBuffer(size: number): Buffer {
+  return Buffer.allocUnsafe(size).fill(0);
 }

@@ -14,8 +14,12 @@ import { applyDeltas } from "../../snapshot/streaming-message.ts";
 import type { DeltaKind, MessageDeltaEvent } from "../../types/stream-events.ts";
 import { deltaLineMessageId, SEQ_MEMBER } from "../../wire/delta-line.ts";
 
-/** Characters of unfolded lines an agent may hold (~10,000 one-token deltas). */
-export const MAX_PENDING_CHARS = 1024 * 1024;
+/**
+ * Characters of unfolded lines an agent may hold (2 MiB): ~16,000 one-token deltas of our
+ * runtime at ~125 characters a line, so most answers end, and their lines are dropped, before
+ * any is folded (a fold costs ~0.5 µs a line).
+ */
+export const MAX_PENDING_CHARS = 2 * 1024 * 1024;
 
 export class PendingDeltas {
   /** Lines, one or a run of them (each ended by an LF, the last one's optional). */

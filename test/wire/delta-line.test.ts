@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import {
-  deltaLineEnd,
   deltaLineMessageId,
   deltaLineSeqAt,
+  deltaRunEnd,
   isThinkingDeltaLine,
   SEQ_MEMBER,
 } from "../../src/wire/delta-line.ts";
@@ -83,7 +83,7 @@ describe("deltaLineSeqAt", () => {
     for (const line of [...refused, `${taken}\r`]) {
       const text = `${taken}\n${line}\n${taken}`;
       for (const thinking of [false, true])
-        expect({ line, end: deltaLineEnd(text, taken.length + 1, thinking) }).toEqual({ line, end: -1 });
+        expect({ line, end: deltaRunEnd(text, taken.length + 1, thinking) }).toEqual({ line, end: -1 });
     }
   });
 
@@ -110,15 +110,18 @@ describe("deltaLineSeqAt", () => {
               : line.slice(0, at) + ch + line.slice(at + 1);
       }
       const seqAt = deltaLineSeqAt(line);
-      // In a chunk's text, between two lines: the same verdict on the line up to its first LF,
-      // from the expression of its own phase only.
+      // In a chunk's text, between two lines: the run taken in one call, from the line or the
+      // one before it, ends where checking one line at a time, in each phase, stops.
       const before = runtimeLine(TEXT, 1);
       const text = `${before}\n${line}\n${before}`;
-      const first = line.split("\n")[0] ?? "";
-      const end = deltaLineSeqAt(first) === -1 ? -1 : before.length + 1 + first.length + 1;
-      const thinking = end !== -1 && isThinkingDeltaLine(first);
-      expect({ line, end: deltaLineEnd(text, before.length + 1, thinking) }).toEqual({ line, end });
-      expect({ line, end: deltaLineEnd(text, before.length + 1, !thinking) }).toEqual({ line, end: -1 });
+      for (const from of [0, before.length + 1])
+        for (const thinking of [false, true])
+          expect({ line, from, thinking, end: deltaRunEnd(text, from, thinking) }).toEqual({
+            line,
+            from,
+            thinking,
+            end: runEndLineByLine(text, from, thinking),
+          });
       if (seqAt === -1) continue;
       taken++;
       const event = asAgentEvent(JSON.parse(line));
@@ -132,8 +135,8 @@ describe("deltaLineSeqAt", () => {
   });
 });
 
-describe("deltaLineEnd", () => {
-  test("walks a run of delta lines in a chunk's text, the last one without its LF, each in its phase", () => {
+describe("deltaRunEnd", () => {
+  test("takes a run of delta lines in a chunk's text, the last one without its LF, each run in its phase", () => {
     const lines = [
       runtimeLine(TEXT, 1),
       runtimeLine({ ...TEXT, kind: "thinking", text_delta: 'a \\ "b"' }, 2),
@@ -143,11 +146,41 @@ describe("deltaLineEnd", () => {
     const [first = "", second = ""] = lines;
     const secondAt = first.length + 1;
     const thirdAt = secondAt + second.length + 1;
-    expect([deltaLineEnd(text, 0, false), deltaLineEnd(text, 0, true)]).toEqual([secondAt, -1]);
-    expect([deltaLineEnd(text, secondAt, true), deltaLineEnd(text, secondAt, false)]).toEqual([thirdAt, -1]);
-    expect([deltaLineEnd(text, thirdAt, false), deltaLineEnd(text, thirdAt, true)]).toEqual([
-      text.length,
-      -1,
-    ]);
+    expect([deltaRunEnd(text, 0, false), deltaRunEnd(text, 0, true)]).toEqual([secondAt, -1]);
+    expect([deltaRunEnd(text, secondAt, true), deltaRunEnd(text, secondAt, false)]).toEqual([thirdAt, -1]);
+    expect([deltaRunEnd(text, thirdAt, false), deltaRunEnd(text, thirdAt, true)]).toEqual([text.length, -1]);
+    // Text and tool-call deltas are one phase: one run, up to the line that is not a delta.
+    const streaming = [lines[0], lines[2], lines[0], '{"type":"status","status":"idle","seq":9}'].join("\n");
+    expect(deltaRunEnd(streaming, 0, false)).toBe(streaming.lastIndexOf("\n") + 1);
+  });
+
+  test("a run of several MiB is taken in parts that end at line ends and together cover it", () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) =>
+      runtimeLine({ ...TEXT, text_delta: "x".repeat(i % 50) }, i),
+    );
+    const text = lines.join("\n");
+    expect(text.length).toBeGreaterThan(3 * 1024 * 1024);
+    const ends: number[] = [];
+    for (let at = 0; at < text.length; ) {
+      const end = deltaRunEnd(text, at, false);
+      expect(end).toBeGreaterThan(at);
+      expect(end === text.length || text[end - 1] === "\n").toBe(true);
+      ends.push(end);
+      at = end;
+    }
+    expect(ends.length).toBeGreaterThan(2);
+    expect(ends.at(-1)).toBe(text.length);
   });
 });
+
+/** Where a run from `from` ends, found one line at a time with the one-line check: the reference. */
+function runEndLineByLine(text: string, from: number, thinking: boolean): number {
+  let at = from;
+  while (at < text.length) {
+    const lf = text.indexOf("\n", at);
+    const line = lf === -1 ? text.slice(at) : text.slice(at, lf);
+    if (deltaLineSeqAt(line) === -1 || isThinkingDeltaLine(line) !== thinking) break;
+    at = lf === -1 ? text.length : lf + 1;
+  }
+  return at === from ? -1 : at;
+}

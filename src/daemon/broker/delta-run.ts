@@ -1,7 +1,7 @@
 /**
  * A run of `message_delta` lines forwarded in one pass over a chunk of runtime output: where
  * the chunk came as ASCII bytes (a character's index is its byte's), each line the fast path
- * takes (src/wire/delta-line.ts, checked in place by a sticky expression) is copied as bytes
+ * takes (src/wire/delta-line.ts: the run checked in place by one sticky expression) is copied as bytes
  * into the run's buffer with the daemon's `seq` and the agent's routing spliced in — no string
  * per line, no join, no UTF-8 encoding afterwards. The buffer is the message every client
  * gets (./encoded-message.ts, a transient one): it is the writer's scratch, reused by the next
@@ -12,7 +12,7 @@
  * Every line of a run has the same activity phase (thinking or streaming): a line that would
  * change it ends the run and takes the one-line path, which tells the clients first.
  */
-import { deltaLineEnd, SEQ_MEMBER } from "../../wire/delta-line.ts";
+import { deltaRunEnd, SEQ_MEMBER } from "../../wire/delta-line.ts";
 
 const SEQ_BYTES = Buffer.from(SEQ_MEMBER);
 /** At most 15 digits (src/wire/delta-line.ts); a daemon `seq` is a safe integer (16). */
@@ -54,12 +54,15 @@ export class DeltaRunWriter {
     const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     let out = scratch ?? residentBuffer(SCRATCH_BYTES);
     const tail = this.tail;
+    const runEnd = deltaRunEnd(text, from, thinking);
+    if (runEnd === -1) return undefined;
     let at = 0;
     let lines = 0;
     let pos = from;
-    for (;;) {
-      const end = deltaLineEnd(text, pos, thinking);
-      if (end === -1) break;
+    while (pos < runEnd) {
+      const lf = text.indexOf("\n", pos);
+      // Every line of the run ends with its LF, but a last one at the text's end.
+      const end = lf === -1 || lf >= runEnd ? runEnd : lf + 1;
       const seqAt = text.lastIndexOf(SEQ_MEMBER, end);
       const need = at + seqAt - pos + SEQ_BYTES.length + MAX_SEQ_DIGITS + tail.length;
       if (need > out.length) {
@@ -74,8 +77,7 @@ export class DeltaRunWriter {
       lines++;
       pos = end;
     }
-    if (lines === 0) return undefined;
-    const run = { end: pos, lines, bytes: out.subarray(0, at) };
+    const run = { end: runEnd, lines, bytes: out.subarray(0, at) };
     // One grown past a chunk of usual size is let go (the run keeps it for as long as it is read).
     scratch = out.length > 4 * SCRATCH_BYTES ? Buffer.allocUnsafe(SCRATCH_BYTES) : out;
     return run;

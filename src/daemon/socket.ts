@@ -99,7 +99,7 @@ class SocketClient implements ClientConnection {
 
   private push(message: EncodedMessage): void {
     if (this.closed) return;
-    this.outbound.pushWire(message.wire, message.byteLength, message.transient);
+    this.outbound.pushWire(message.wire, message.byteLength, message.hold);
   }
 
   shut(): void {

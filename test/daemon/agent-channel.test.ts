@@ -8,6 +8,7 @@ import type { ClientConnection } from "../../src/daemon/broker/client-connection
 import { EncodedMessage } from "../../src/daemon/broker/encoded-message.ts";
 import { MAX_PENDING_CHARS } from "../../src/daemon/broker/pending-deltas.ts";
 import { RequestArbiter } from "../../src/daemon/broker/request-arbiter.ts";
+import { RunBufferPool, runBuffers } from "../../src/daemon/broker/run-buffers.ts";
 import type { RuntimeReady } from "../../src/daemon/registry/runtime-process.ts";
 import type { Message } from "../../src/types/messages.ts";
 import { deltaLineSeqAt, isThinkingDeltaLine } from "../../src/wire/delta-line.ts";
@@ -309,17 +310,24 @@ test("runs written while a socket client is blocked reach it intact when it drai
   outbound.drain();
   expect(Buffer.concat(taken).toString()).toBe(slow.received.text);
   expect(JSON.stringify(channel.sync())).toBe(JSON.stringify(slow.channel.sync()));
+  // Every run written: the buffers the client held are back for the next runs.
+  expect(runBuffers.idleCount).toBeGreaterThan(0);
 });
 
-test("a transient message read after its bytes were released fails loudly instead of reading another run", () => {
-  const bytes = Buffer.from('{"type":"status","status":"idle","seq":1,"agent_id":"agent_a"}\n');
-  const read = EncodedMessage.ofTransientBytes(bytes);
-  expect(read.frames).toEqual([bytes.toString().slice(0, -1)]);
+test("a run's message read after it was released fails loudly instead of reading another run", () => {
+  const pool = new RunBufferPool();
+  const run = pool.take();
+  const line = '{"type":"status","status":"idle","seq":1,"agent_id":"agent_a"}\n';
+  const bytes = run.bytes.subarray(0, run.bytes.write(line));
+  const read = EncodedMessage.ofHeldBytes(bytes, run);
+  expect(read.hold).toBe(run);
+  expect(read.frames).toEqual([line.slice(0, -1)]);
   read.release();
   // What a client took while it was being sent stays readable.
-  expect(read.line).toBe(bytes.toString());
-  const unread = EncodedMessage.ofTransientBytes(bytes);
+  expect(read.line).toBe(line);
+  const unread = EncodedMessage.ofHeldBytes(bytes, run);
   unread.release();
+  expect(unread.hold).toBeUndefined();
   expect(() => unread.wire).toThrow("released");
   expect(() => unread.frames).toThrow("released");
 });

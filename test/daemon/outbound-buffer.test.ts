@@ -1,5 +1,6 @@
 /** The per-connection outbound buffer: one write per task, partial writes resumed on drain, the cap. */
 import { expect, test } from "bun:test";
+import { type RunBuffer, RunBufferPool } from "../../src/daemon/broker/run-buffers.ts";
 import { OutboundBuffer } from "../../src/daemon/outbound-buffer.ts";
 
 const text = (chunks: Uint8Array[]) => chunks.map((c) => new TextDecoder().decode(c)).join("");
@@ -147,51 +148,86 @@ test("lines leave as UTF-8, counted in bytes: a write that splits a character re
   expect(new TextDecoder().decode(Buffer.concat(peer.taken))).toBe("hé—\néééé\n..");
 });
 
-test("transient bytes are written at once after what waits, and only what the peer leaves is copied", async () => {
-  // A Buffer, as the run writer's scratch is (its `slice` is a view, not a copy).
-  const bytes = (line: string) => Buffer.from(line);
+/** A run written into a buffer taken from `pool`, as the run writer writes one. */
+function writeRun(pool: RunBufferPool, line: string): { run: RunBuffer; bytes: Uint8Array } {
+  const run = pool.take();
+  const length = run.bytes.write(line, 0, "latin1");
+  return { run, bytes: run.bytes.subarray(0, length) };
+}
+
+test("held bytes are written at once after what waits; what the peer leaves waits held, not copied", async () => {
+  const pool = new RunBufferPool();
   const { peer, buffer } = limitedPeer(6, 1024);
   push(buffer, "a\n");
-  const run = bytes("run 1\nrun 2\n");
-  buffer.pushTransient(run);
+  const first = writeRun(pool, "run 1\nrun 2\n");
+  buffer.pushHeld(first.bytes, first.run);
+  first.run.release(); // the writer's own hold
   // Written in the call, after the line queued before it, up to the peer's room.
   expect(text(peer.taken)).toBe("a\nrun ");
-  // The scratch is reused; what the peer had not taken was copied.
-  run.fill(0x78);
-  const second = bytes("run 3\n");
-  buffer.pushTransient(second);
-  second.fill(0x78);
+  // The peer still has to take the rest: the buffer is not back in the pool for the next run.
+  expect(pool.idleCount).toBe(0);
+  const second = writeRun(pool, "run 3\n");
+  expect(second.run).not.toBe(first.run);
+  buffer.pushHeld(second.bytes, second.run);
+  second.run.release();
   push(buffer, "z\n");
   peer.room = 100;
   buffer.drain();
   expect(text(peer.taken)).toBe("a\nrun 1\nrun 2\nrun 3\nz\n");
   expect(buffer.size).toBe(0);
+  // Both written: both back for the next runs, and neither can be given up twice.
+  expect(pool.idleCount).toBe(2);
+  expect(() => first.run.release()).toThrow("released more often");
 });
 
-test("a peer that takes a little at a time gets every transient run intact, the scratch reused after each", async () => {
-  // Runs from one reused scratch, as the run writer sends them; the peer takes an uneven share.
-  const scratch = Buffer.alloc(120 * 1024);
+test("a peer that is gone gives up every hold it had", () => {
+  const pool = new RunBufferPool();
+  const { buffer } = limitedPeer(0, 1024);
+  for (const line of ["run 1\n", "run 2\n"]) {
+    const { run, bytes } = writeRun(pool, line);
+    buffer.pushHeld(bytes, run);
+    run.release();
+  }
+  expect(pool.idleCount).toBe(0);
+  buffer.clear();
+  expect(pool.idleCount).toBe(2);
+  // After the clear, nothing is held or queued any more.
+  const late = writeRun(pool, "run 3\n");
+  buffer.pushHeld(late.bytes, late.run);
+  late.run.release();
+  expect(pool.idleCount).toBe(2);
+  expect(buffer.size).toBe(0);
+});
+
+test("a peer that takes a little at a time gets every run intact, each buffer reused once nobody holds it", async () => {
+  // Runs from a pool, as the run writer sends them; the peer takes an uneven share, so some runs
+  // wait held while the next ones are written into the buffers that came back.
+  const pool = new RunBufferPool();
   const { peer, buffer } = limitedPeer(0, 64 * 1024 * 1024);
+  const taken = new Set<RunBuffer>();
   let expected = "";
   let seed = 7;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % n;
   };
-  for (let run = 0; run < 60; run++) {
-    const length = 1 + next(scratch.length);
-    const line = `${String(run % 10).repeat(length - 1)}\n`;
-    scratch.write(line);
-    buffer.pushTransient(scratch.subarray(0, length));
+  for (let i = 0; i < 60; i++) {
+    const length = 1 + next(120 * 1024);
+    const line = `${String(i % 10).repeat(length - 1)}\n`;
+    const { run, bytes } = writeRun(pool, line);
+    taken.add(run);
+    // What the last run left in the buffer is overwritten: a run still waiting in it would show.
+    run.bytes.fill(0x21, length);
+    buffer.pushHeld(bytes, run);
+    run.release();
     expected += line;
-    scratch.fill(0x21);
-    if (run % 3 === 2) {
-      buffer.push(`line ${run}\n`, `line ${run}\n`.length);
-      expected += `line ${run}\n`;
+    if (i % 3 === 2) {
+      buffer.push(`line ${i}\n`, `line ${i}\n`.length);
+      expected += `line ${i}\n`;
     }
     await Promise.resolve();
     // A little less than the runs bring, on average: the peer falls behind, then catches up.
-    peer.room = next(run < 40 ? 110 * 1024 : 400 * 1024);
+    peer.room = next(i < 40 ? 110 * 1024 : 400 * 1024);
     buffer.drain();
   }
   peer.room = Number.MAX_SAFE_INTEGER;
@@ -201,4 +237,7 @@ test("a peer that takes a little at a time gets every transient run intact, the 
   const got = text(peer.taken);
   expect(got.length).toBe(expected.length);
   expect(got === expected).toBe(true);
+  // Buffers were reused, and every hold was given up.
+  expect(taken.size).toBeLessThan(60);
+  for (const run of taken) expect(() => run.release()).toThrow("released more often");
 });

@@ -192,11 +192,12 @@ export class AgentChannel {
     this.seq += run.lines;
     this.flushRun();
     if (this.attachments.size > 0) {
-      // The run's bytes are the writer's scratch: each client takes what it keeps now.
-      const message = EncodedMessage.ofTransientBytes(run.bytes);
+      // A client that cannot write the run at once holds its buffer, not a copy.
+      const message = EncodedMessage.ofHeldBytes(run.bytes, run.buffer);
       this.sendToAttached(message);
       message.release();
     }
+    run.buffer.release();
     // The runtime's own text of the lines: their routing is not what the snapshot folds.
     if (this.pending.push(text.slice(from, run.end), this.seq))
       this.folded = this.pending.foldInto(this.folded);

@@ -7,11 +7,12 @@
  * Usually one message; a run of consecutive deltas forwarded from one chunk of runtime output
  * is one `EncodedMessage` of many (./agent-channel.ts): the socket takes their lines as one
  * string, or as the bytes a run was written as (./delta-run.ts), the WebSocket one frame per
- * message. A run's bytes are transient (the run writer's scratch): every client takes what it
- * keeps of them while it is being sent the message (`transient`), and the message is
+ * message. A run's bytes are a pooled buffer's (./run-buffers.ts): a client that keeps them
+ * past being sent the message takes a hold on that buffer (`hold`), and the message is
  * `release`d after, so a client that read it later would fail loudly, not read another run.
  */
 import { encodeJsonLine } from "../../wire/jsonl-encoder.ts";
+import type { HeldBytes } from "../outbound-buffer.ts";
 
 const utf8 = new TextDecoder();
 
@@ -21,8 +22,8 @@ export class EncodedMessage {
   private byteLengthCache: number | undefined;
   /** A run's lines already in UTF-8 (./delta-run.ts), newlines included. */
   private bytes: Uint8Array | undefined;
-  /** Whether `bytes` are valid only until `release` (the client must copy what it keeps). */
-  readonly transient: boolean;
+  /** What keeps `bytes` from being reused; a client that keeps them takes a hold on it. */
+  private holdOfBytes: HeldBytes | undefined;
   private released = false;
 
   private constructor(
@@ -30,13 +31,13 @@ export class EncodedMessage {
     frames: readonly string[] | undefined,
     byteLength?: number,
     bytes?: Uint8Array,
-    transient = false,
+    hold?: HeldBytes,
   ) {
     this.lineCache = line;
     this.framesCache = frames;
     this.byteLengthCache = byteLength;
     this.bytes = bytes;
-    this.transient = transient;
+    this.holdOfBytes = hold;
   }
 
   /** Callers pass a `DaemonMessage` (typed at `ClientConnection.send`, which builds one of these). */
@@ -62,18 +63,27 @@ export class EncodedMessage {
 
   /**
    * Several encoded messages as their lines in UTF-8, each with its newline (a run of deltas
-   * written as bytes, ./delta-run.ts), valid only until `release` (see above); the socket
-   * writes these bytes as they are.
+   * written as bytes, ./delta-run.ts) in shared bytes that `hold` keeps; readable until
+   * `release` (see above). The socket writes these bytes as they are.
    */
-  static ofTransientBytes(bytes: Uint8Array): EncodedMessage {
-    return new EncodedMessage(undefined, undefined, bytes.length, bytes, true);
+  static ofHeldBytes(bytes: Uint8Array, hold: HeldBytes): EncodedMessage {
+    return new EncodedMessage(undefined, undefined, bytes.length, bytes, hold);
   }
 
-  /** The bytes of a transient message are about to be reused: no client may read them after. */
+  /**
+   * What a client that keeps `wire` past this message must hold (and give up once it wrote
+   * them); undefined for a message that is not in shared bytes.
+   */
+  get hold(): HeldBytes | undefined {
+    return this.holdOfBytes;
+  }
+
+  /** Every client was sent the message: its shared bytes may be reused, and no client may read them after. */
   release(): void {
-    if (!this.transient) return;
+    if (this.holdOfBytes === undefined) return;
     this.released = true;
     this.bytes = undefined;
+    this.holdOfBytes = undefined;
   }
 
   /** The message's line, newline included; a run's lines, each with its newline. */

@@ -15,7 +15,7 @@ export function outboundClient(
     id,
     localTrust: true,
     send: () => {},
-    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.transient),
+    sendEncoded: (message) => outbound.pushWire(message.wire, message.byteLength, message.hold),
   };
   return { client, outbound };
 }

@@ -11,6 +11,7 @@
  */
 import type { AgentSnapshot } from "../../snapshot/agent-snapshot.ts";
 import { applyDeltas } from "../../snapshot/streaming-message.ts";
+import { escapeRegExp } from "../../support/escape-regexp.ts";
 import type { DeltaKind, MessageDeltaEvent } from "../../types/stream-events.ts";
 import { deltaLineMessageId, SEQ_MEMBER } from "../../wire/delta-line.ts";
 
@@ -79,19 +80,28 @@ const TEXT_MEMBER = ',"text_delta":"';
  * the same as folding each): a line that starts like the one before it up to its `text_delta`
  * (same message, block and kind) and has nothing after that text adds only the text, read
  * without parsing the line. A run's lines are read in place in its text: no string per line,
- * only each delta's text.
+ * only each delta's text; where every line of what is left of a run continues the merge, all
+ * their texts are read in one native pass (`mergedRest`).
  */
 class DeltaMerger {
   private readonly deltas: MessageDeltaEvent[] = [];
   private merging: MessageDeltaEvent | undefined;
   private prefix = "";
+  /** A line's end, `","seq":<n>}` and its LF, and the next line's start up to its text. */
+  private boundary: RegExp | undefined;
   /** The merged texts, in order. */
   private texts: string[] = [];
 
   /** One line or several, each ended by an LF (the last one's optional). */
   add(lines: string): void {
     let at = 0;
+    // Tried once (a pass over the rest each time would be quadratic in the lines held).
+    let triedRest = false;
     while (at < lines.length) {
+      if (!triedRest && this.merging && lines.startsWith(this.prefix, at)) {
+        triedRest = true;
+        if (this.mergedRest(lines, at)) return;
+      }
       const lf = lines.indexOf("\n", at);
       const end = lf === -1 ? lines.length : lf;
       if (!this.mergedAt(lines, at, end)) this.start(lines.slice(at, end));
@@ -113,6 +123,25 @@ class DeltaMerger {
     return true;
   }
 
+  /**
+   * The lines of `lines` from `from` to its end added to the merge at once: each line's end and
+   * the next one's start are cut out by one replace, which leaves the prefix, every text in
+   * order and the last line's end, the texts read as one JSON string. False, with nothing
+   * added, when any of those lines does not continue the merge (a line the replace did not
+   * join, or a member after its text: the joined text is then not one JSON string).
+   */
+  private mergedRest(lines: string, from: number): boolean {
+    const boundary = this.boundary;
+    if (boundary === undefined) return false;
+    const joined = lines.slice(from).replace(boundary, "");
+    const end = joined.endsWith("\n") ? joined.length - 1 : joined.length;
+    if (joined.lastIndexOf("\n", end - 1) !== -1) return false;
+    const delta = joinedText(joined, this.prefix.length, end);
+    if (delta === undefined) return false;
+    this.texts.push(delta);
+    return true;
+  }
+
   /** A line that does not continue the merge: parsed, and the start of the next merge if it can be. */
   private start(line: string): void {
     this.close();
@@ -125,6 +154,7 @@ class DeltaMerger {
     if (delta.args_delta !== undefined || at === -1) return;
     this.merging = delta;
     this.prefix = line.slice(0, at + TEXT_MEMBER.length);
+    this.boundary = new RegExp(`","seq":(?:0|[1-9][0-9]*)\\}\\n${escapeRegExp(this.prefix)}`, "g");
     this.texts = [delta.text_delta];
   }
 
@@ -148,6 +178,24 @@ function textBefore(text: string, from: number, end: number): string | undefined
   if (!raw.includes("\\")) return raw;
   const value: unknown = JSON.parse(`"${raw}"`);
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The texts joined in `joined` (`[from, end)` is the prefix's end to the last line's end): the
+ * JSON string content before its `,"seq":` member, which must be the text's own end.
+ */
+function joinedText(joined: string, from: number, end: number): string | undefined {
+  const close = joined.lastIndexOf(SEQ_MEMBER, end) - 1;
+  if (close < from || joined.charCodeAt(close) !== 0x22) return undefined;
+  const raw = joined.slice(from, close);
+  if (!raw.includes('"') && !raw.includes("\\")) return raw;
+  // A member after a text, joined in, leaves a `"` no escape covers: not one JSON string.
+  try {
+    const value: unknown = JSON.parse(`"${raw}"`);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

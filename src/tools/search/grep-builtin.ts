@@ -1,13 +1,10 @@
 /** Built-in `grep` backend: the ignore-aware walk plus JavaScript RegExp, line by line. */
 import { relative } from "node:path";
+import { escapeRegExp } from "../../support/escape-regexp.ts";
 import { nodeFileOps } from "../file-ops.ts";
 import { createGlobMatcher } from "./glob-match.ts";
 import { GrepCollector, type GrepOutcome, type GrepQuery } from "./grep-query.ts";
 import { walkFiles } from "./walk.ts";
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
 
 export async function builtinGrep(query: GrepQuery, signal: AbortSignal): Promise<GrepOutcome> {
   let regex: RegExp;

@@ -1,7 +1,7 @@
 /**
  * A client that stops reading (docs/architecture.md §5.6, docs/protocol.md §5.2): once its outbound
  * buffer is over the cap the daemon closes it, and the agent and the other clients never wait for
- * it.
+ * it; under the cap, what it has not taken waits in the shared run buffers and reaches it intact.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -123,3 +123,73 @@ for (const transport of ["unix", "websocket"] as const) {
     });
   });
 }
+
+/**
+ * Attaches on the unix socket as an observer, reads nothing until a line arrives on stdin, then
+ * reads up to the agent's `turn_end` and prints the `[seq, text_delta]` of every delta it got.
+ */
+const PAUSED_CLIENT = `
+import socket, sys, json
+path, agent_id = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX)
+s.connect(path)
+s.sendall((json.dumps({"type": "agent.attach", "id": "a", "agent_id": agent_id, "role": "observer"}) + "\\n").encode())
+print("attached", flush=True)
+sys.stdin.readline()
+buf, deltas, done = b"", [], False
+while not done:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    buf += chunk
+    *lines, buf = buf.split(b"\\n")
+    for line in lines:
+        m = json.loads(line)
+        if m.get("agent_id") != agent_id:
+            continue
+        if m.get("type") == "message_delta":
+            deltas.append([m["seq"], m["text_delta"]])
+        elif m.get("type") == "turn_end":
+            done = True
+print(json.dumps(deltas), flush=True)
+`;
+
+describe("a client that pauses under the cap", () => {
+  test("gets every delta byte for byte as the client that kept reading, from the runs it held", async () => {
+    harness = await startHarness();
+    const reading = await harness.unixClient();
+    const agentId = await harness.createAgent(reading);
+    await reading.ok({ type: "agent.attach", agent_id: agentId });
+    const paused = Bun.spawn(["python3", "-c", PAUSED_CLIENT, harness.socketPath, agentId], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const lines = paused.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const carry = { text: "" };
+    expect(await readLine(lines, carry)).toBe("attached");
+    await reading.ok({ type: "agent.list" });
+
+    // 20,000 one-digit deltas (~3 MB routed): far more than the kernel holds for the paused
+    // client, less than its cap, so the daemon keeps runs for it while it writes new ones for
+    // the reading client; a run buffer reused too early would show as other digits.
+    const count = 20_000;
+    const text = Array.from({ length: count }, (_, i) => String((i * 7) % 10)).join("");
+    llm().enqueue({ steps: [{ text, chunks: count }] });
+    const from = reading.messages.length;
+    await reading.ok({ type: "prompt", agent_id: agentId, message: "flood" });
+    await reading.waitAgent(agentId, "turn_end", from);
+    const expected = reading
+      .agentEvents(agentId, from)
+      .filter((m) => m.type === "message_delta")
+      .map((m) => [m.seq, m.text_delta]);
+    expect(expected.map(([, t]) => t).join("")).toBe(text);
+
+    paused.stdin.write("go\n");
+    paused.stdin.flush();
+    const got: unknown = JSON.parse(await readLine(lines, carry));
+    paused.kill();
+    await paused.exited;
+    expect(got).toEqual(expected);
+  });
+});

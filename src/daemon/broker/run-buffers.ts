@@ -10,7 +10,7 @@
 import type { HeldBytes } from "../outbound-buffer.ts";
 
 /** A run of usual size fits (a chunk of runtime output is ~64–220 KB, ~1.3× that routed). */
-export const RUN_BUFFER_BYTES = 512 * 1024;
+const RUN_BUFFER_BYTES = 512 * 1024;
 /** Idle buffers kept for the next runs; more are let go (memory a past lag needed). */
 const IDLE_KEPT = 4;
 

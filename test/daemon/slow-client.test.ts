@@ -76,6 +76,27 @@ async function readLine(
   }
 }
 
+/**
+ * A client run by python3 (`script` with `args`) that prints "attached" once its attach is sent
+ * and reads nothing until `go`; `next` is its next line of output.
+ */
+async function pythonClient(script: string, args: string[]) {
+  const proc = Bun.spawn(["python3", "-c", script, ...args], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const lines = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const carry = { text: "" };
+  const next = () => readLine(lines, carry);
+  expect(await next()).toBe("attached");
+  const go = () => {
+    proc.stdin.write("go\n");
+    proc.stdin.flush();
+  };
+  return { proc, next, go };
+}
+
 for (const transport of ["unix", "websocket"] as const) {
   describe(`slow client over ${transport}`, () => {
     test("a client that stops reading is closed over the cap while another client gets every event", async () => {
@@ -84,14 +105,7 @@ for (const transport of ["unix", "websocket"] as const) {
       const agentId = await harness.createAgent(fast);
       await fast.ok({ type: "agent.attach", agent_id: agentId });
       const address = transport === "unix" ? harness.socketPath : harness.daemon.url.replace("http://", "");
-      const stalled = Bun.spawn(["python3", "-c", STALLED_CLIENT, transport, address, agentId], {
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "inherit",
-      });
-      const lines = stalled.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      const carry = { text: "" };
-      expect(await readLine(lines, carry)).toBe("attached");
+      const stalled = await pythonClient(STALLED_CLIENT, [transport, address, agentId]);
       // The stalled client's attach is in before this later request is answered.
       await fast.ok({ type: "agent.list" });
 
@@ -113,10 +127,9 @@ for (const transport of ["unix", "websocket"] as const) {
 
       // Now it reads: it gets what was in flight, then EOF — the daemon closed it. A WebSocket
       // is ended without a close frame (docs/daemon.md): nothing waits for a peer not reading.
-      stalled.stdin.write("go\n");
-      stalled.stdin.flush();
-      const outcome = JSON.parse(await readLine(lines, carry));
-      expect(await stalled.exited).toBe(0);
+      stalled.go();
+      const outcome = JSON.parse(await stalled.next());
+      expect(await stalled.proc.exited).toBe(0);
       expect(outcome.total).toBeLessThan(text.length);
       expect(outcome.reason).toBe(false);
       expect(readFileSync(join(harness.home, "logs", "daemon.log"), "utf8")).toContain("outbound cap");
@@ -160,14 +173,7 @@ describe("a client that pauses under the cap", () => {
     const reading = await harness.unixClient();
     const agentId = await harness.createAgent(reading);
     await reading.ok({ type: "agent.attach", agent_id: agentId });
-    const paused = Bun.spawn(["python3", "-c", PAUSED_CLIENT, harness.socketPath, agentId], {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "inherit",
-    });
-    const lines = paused.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    const carry = { text: "" };
-    expect(await readLine(lines, carry)).toBe("attached");
+    const paused = await pythonClient(PAUSED_CLIENT, [harness.socketPath, agentId]);
     await reading.ok({ type: "agent.list" });
 
     // 20,000 one-digit deltas (~3 MB routed): far more than the kernel holds for the paused
@@ -185,11 +191,10 @@ describe("a client that pauses under the cap", () => {
       .map((m) => [m.seq, m.text_delta]);
     expect(expected.map(([, t]) => t).join("")).toBe(text);
 
-    paused.stdin.write("go\n");
-    paused.stdin.flush();
-    const got: unknown = JSON.parse(await readLine(lines, carry));
-    paused.kill();
-    await paused.exited;
+    paused.go();
+    const got: unknown = JSON.parse(await paused.next());
+    paused.proc.kill();
+    await paused.proc.exited;
     expect(got).toEqual(expected);
   });
 });

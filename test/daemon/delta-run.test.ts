@@ -26,8 +26,8 @@ const delta = (i: number) => ({
   text_delta: i % 7 === 0 ? 'a "quoted" \\ tab\t' : "x",
 });
 
-test("a run longer than the scratch, stamped near the largest safe seq, is byte-identical to re-encoding", () => {
-  const count = 6000; // ~750 KB of routed lines: past the 512 KiB scratch, so it grows mid-run
+test("a run longer than its buffer, stamped near the largest safe seq, is byte-identical to re-encoding", () => {
+  const count = 6000; // ~750 KB of routed lines: past a 512 KiB run buffer, so it grows mid-run
   const text = Array.from({ length: count }, (_, i) => encodeJsonLine({ ...delta(i), seq: i + 1 })).join("");
   const bytes = Buffer.from(text);
   expect(bytes.length).toBe(text.length); // ASCII, as the run needs
@@ -40,7 +40,7 @@ test("a run longer than the scratch, stamped near the largest safe seq, is byte-
   expect(run?.end).toBe(text.length);
   expect(Buffer.from(run?.bytes ?? []).toString("latin1")).toBe(expected);
 
-  // The next run reuses the scratch and is as exact.
+  // The next run, written while the first is still held (into another buffer), is as exact.
   const again = new DeltaRunWriter("agent-def").write(text, 0, bytes, 41, false);
   expect(Buffer.from(again?.bytes ?? []).toString("latin1")).toBe(
     Array.from({ length: count }, (_, i) =>

@@ -136,7 +136,7 @@ class DeltaMerger {
     const joined = lines.slice(from).replace(boundary, "");
     const end = joined.endsWith("\n") ? joined.length - 1 : joined.length;
     if (joined.lastIndexOf("\n", end - 1) !== -1) return false;
-    const delta = joinedText(joined, this.prefix.length, end);
+    const delta = textBefore(joined, this.prefix.length, end);
     if (delta === undefined) return false;
     this.texts.push(delta);
     return true;
@@ -166,30 +166,17 @@ class DeltaMerger {
 }
 
 /**
- * The text of the checked delta line ending at `end` in `text` whose `text_delta` string starts
- * at `from` and is its last member before `seq`; undefined when another member follows it (or
- * its text has a `"`).
+ * The text in `text` from `from` (where a line's `text_delta` string starts) to the `,"seq":`
+ * member before `end` (the line's end): one line's text, or the texts of lines joined into one
+ * (`mergedRest`). Undefined when that is not one JSON string ending right at the member (another
+ * member follows the text, or one was joined in).
  */
 function textBefore(text: string, from: number, end: number): string | undefined {
   const close = text.lastIndexOf(SEQ_MEMBER, end) - 1;
-  if (close < from) return undefined;
+  if (close < from || text.charCodeAt(close) !== 0x22) return undefined;
   const raw = text.slice(from, close);
-  if (raw.includes('"')) return undefined;
-  if (!raw.includes("\\")) return raw;
-  const value: unknown = JSON.parse(`"${raw}"`);
-  return typeof value === "string" ? value : undefined;
-}
-
-/**
- * The texts joined in `joined` (`[from, end)` is the prefix's end to the last line's end): the
- * JSON string content before its `,"seq":` member, which must be the text's own end.
- */
-function joinedText(joined: string, from: number, end: number): string | undefined {
-  const close = joined.lastIndexOf(SEQ_MEMBER, end) - 1;
-  if (close < from || joined.charCodeAt(close) !== 0x22) return undefined;
-  const raw = joined.slice(from, close);
   if (!raw.includes('"') && !raw.includes("\\")) return raw;
-  // A member after a text, joined in, leaves a `"` no escape covers: not one JSON string.
+  // A member after a text (its own or a joined line's) leaves a `"` no escape covers.
   try {
     const value: unknown = JSON.parse(`"${raw}"`);
     return typeof value === "string" ? value : undefined;
